@@ -1,0 +1,70 @@
+// swift-tools-version:6.1
+// OpenSpotlight: Apple's app search system (Core Spotlight, the search side of
+// NSUserActivity, web markup) rebuilt in Swift for Linux. See ARCHITECTURE.md.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "OpenSpotlight",
+    products: [
+        .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
+        .executable(name: "spotlight", targets: ["spotlight"]),
+        .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The engine: durable per-app stores, items, batches, expiration,
+        // engagement, free-text search and ranking. SQLite through GRDB.
+        .target(
+            name: "SpotlightIndex",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The `spotlight` command line.
+        .executableTarget(
+            name: "spotlight",
+            dependencies: [
+                "SpotlightIndex",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("SampleData")],
+            swiftSettings: strictSettings
+        ),
+        // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
+        .executableTarget(
+            name: "SpotlightBenchmarks",
+            dependencies: [
+                "SpotlightIndex",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SpotlightBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // A child process for the tests that need a second writer or a SIGKILL.
+        .executableTarget(
+            name: "spotlight-store-helper",
+            dependencies: ["SpotlightIndex"],
+            path: "Tests/StoreHelper",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightIndexTests",
+            dependencies: ["SpotlightIndex", "spotlight-store-helper"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,43 @@
+public import Foundation
+
+/// One result of ``SpotlightStore/search(_:limit:)``.
+public struct SearchResult: Sendable, Hashable {
+    /// The matching item.
+    public var item: SearchableItem
+    /// Its score and how it was made.
+    public var score: ScoreBreakdown
+}
+
+/// Why a result scored what it did: each signal and the factor it gave.
+///
+/// `total == text × hintFactor × engagementFactor × recencyFactor`
+/// (see ``RankingWeights``).
+///
+/// ```swift
+/// for result in try store.search("apple") {
+///     print(result.item.uniqueIdentifier, result.score.explanation)
+/// }
+/// // apple  3.21 = text 2.14 × hint(80) 1.40 × engagement(2.5) 1.38 × recency(3 days) 1.23
+/// ```
+public struct ScoreBreakdown: Sendable, Hashable {
+    /// Text relevance: FTS5 BM25 with the field weights, higher is better.
+    public var text: Double
+    /// The item's `rankingHint` (0–100; 0 when absent).
+    public var rankingHint: Double
+    public var hintFactor: Double
+    /// Decayed engagement (views and selections) now.
+    public var engagement: Double
+    public var engagementFactor: Double
+    /// Age in seconds of the item's newest recency date, nil without one.
+    public var age: TimeInterval?
+    public var recencyFactor: Double
+    /// The product of the above: what results are ordered by.
+    public var total: Double
+
+    /// One line: the total and each factor.
+    public var explanation: String {
+        func f(_ value: Double) -> String { String(format: "%.4g", value) }
+        let ageText = age.map { String(format: "%.1f days", $0 / 86_400) } ?? "none"
+        return "\(f(total)) = text \(f(text)) × hint(\(f(rankingHint))) \(f(hintFactor)) × engagement(\(f(engagement))) \(f(engagementFactor)) × recency(\(ageText)) \(f(recencyFactor))"
+    }
+}

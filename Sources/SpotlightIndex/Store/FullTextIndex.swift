@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// The contentless FTS5 table `fts`: rows keyed by the item's rowid.
+///
+/// A contentless table cannot look a row up; removing one replays the
+/// exact tokens it was given, so ``TextColumns`` must be derived from the
+/// stored attributes the same way every time (``TextTokenizer/version``
+/// guards that across releases).
+enum FullTextIndex {
+    static func insert(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {
+        try db.cachedStatement(sql: "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [rowid, columns.title, columns.keywords, columns.description, columns.other])
+    }
+
+    static func remove(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {
+        try db.cachedStatement(sql: "INSERT INTO fts(fts, rowid, title, keywords, description, other) VALUES ('delete', ?, ?, ?, ?, ?)")
+            .execute(arguments: [rowid, columns.title, columns.keywords, columns.description, columns.other])
+    }
+
+    static func removeAll(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
+    }
+
+    /// Derives the whole table again from `items`.
+    static func rebuild(_ db: Database) throws {
+        try removeAll(db)
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, attributes FROM items")
+        while let row = try rows.next() {
+            let attributes = try StoredRow.attributes(row)
+            try insert(db, rowid: row["rowid"], TextColumns(attributes: attributes))
+        }
+    }
+}
+
+/// Turning `items` rows back into items.
+enum StoredRow {
+    static let columns = "rowid, uid, domain, content_type, expiration, expires, indexed_at, attributes"
+
+    static func attributes(_ row: Row) throws -> [String: AttributeValue] {
+        let data: [UInt8] = (row["attributes"] as Data?).map(Array.init) ?? []
+        do {
+            return try AttributeCodec.decode(data)
+        } catch {
+            let uid: String = row["uid"] ?? "?"
+            throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", itemIdentifier: uid)
+        }
+    }
+
+    static func item(_ row: Row) throws -> StoredItem {
+        let item = SearchableItem(
+            uniqueIdentifier: row["uid"],
+            domainIdentifier: row["domain"],
+            contentType: row["content_type"],
+            expirationDate: (row["expiration"] as Double?).map { Date(timeIntervalSinceReferenceDate: $0) },
+            attributes: try attributes(row))
+        return StoredItem(item: item,
+                          indexedAt: Date(timeIntervalSince1970: row["indexed_at"]),
+                          expiresAt: Date(timeIntervalSince1970: row["expires"]))
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// An item checked against the limits and turned into what the tables
+/// store: the attribute blob, the four token columns and the ranking
+/// signals. Preparing happens on the caller's thread, before the write
+/// lock is taken.
+struct PreparedItem: Sendable {
+    var uid: String
+    var domain: String?
+    var contentType: String?
+    var expiration: Date?
+    var attributes: [String: AttributeValue]
+    var blob: [UInt8]
+    var columns: TextColumns
+    var hint: Double
+    var recency: Double?
+    var isUpdate: Bool
+    var removedAttributes: Set<String>
+}
+
+/// The tokens of an item's text, by full-text column.
+struct TextColumns: Sendable, Hashable {
+    var title = ""
+    var keywords = ""
+    var description = ""
+    var other = ""
+
+    /// Attributes that hold identifiers, types or paths rather than words.
+    static let unsearched: Set<String> = [
+        "contentType", "contentTypeTree", "relatedUniqueIdentifier", "weakRelatedUniqueIdentifier",
+        "domainIdentifier", "containerIdentifier", "accountIdentifier", "actionIdentifiers",
+        "providerDataTypeIdentifiers", "providerFileTypeIdentifiers", "providerInPlaceFileTypeIdentifiers",
+        "mailboxIdentifiers", "sharedItemContentType", "path",
+    ]
+
+    init() {}
+
+    /// Tokens of every text attribute, sorted by name so the same
+    /// attributes always give the same tokens (removal replays them).
+    init(attributes: [String: AttributeValue]) {
+        for name in attributes.keys.sorted() where !Self.unsearched.contains(name) {
+            guard let texts = attributes[name]?.texts else { continue }
+            switch name {
+            case "title", "displayName":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &title) }
+            case "keywords", "alternateNames":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &keywords) }
+            case "contentDescription":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &description) }
+            default:
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &other) }
+            }
+        }
+    }
+}
+
+/// Checks items against ``StoreLimits`` and Apple's attribute types.
+struct ItemValidator: Sendable {
+    var limits: StoreLimits
+
+    /// Attributes whose newest date is the item's recency.
+    static let recencyAttributes = ["lastUsedDate", "contentModificationDate", "metadataModificationDate", "contentCreationDate", "addedDate"]
+
+    func prepare(_ item: SearchableItem) throws -> PreparedItem {
+        let uid = item.uniqueIdentifier
+        try checkIdentifier(uid, what: "unique identifier", uid: uid)
+        if let domain = item.domainIdentifier { try checkIdentifier(domain, what: "domain identifier", uid: uid) }
+        if let type = item.contentType {
+            if type.isEmpty || type.utf8.count > 255 || type.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+                throw refuse(uid, .invalidItem, "content type \(StoreName.quoted(type)) is not a uniform type identifier (1–255 bytes, no spaces or control characters)")
+            }
+        }
+        if let date = item.expirationDate, !date.timeIntervalSinceReferenceDate.isFinite {
+            throw refuse(uid, .invalidItem, "expiration date is not a finite date")
+        }
+        if item.attributes.count > limits.maxAttributesPerItem {
+            throw refuse(uid, .limitExceeded, "has \(item.attributes.count) attributes; the limit is \(limits.maxAttributesPerItem) (StoreLimits.maxAttributesPerItem)")
+        }
+        for (name, value) in item.attributes { try check(name: name, value: value, uid: uid) }
+        for name in item.removedAttributes { try checkName(name, uid: uid) }
+        let blob = AttributeCodec.encode(item.attributes)
+        if blob.count > limits.maxItemBytes {
+            throw refuse(uid, .limitExceeded, "is \(blob.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
+        }
+        return PreparedItem(
+            uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
+            attributes: item.attributes, blob: blob,
+            columns: item.isUpdate ? TextColumns() : TextColumns(attributes: item.attributes),
+            hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
+            isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)
+    }
+
+    /// The item an update makes of the stored one, checked again as a whole.
+    func merge(_ update: PreparedItem, into stored: SearchableItem) throws -> PreparedItem {
+        var merged = stored
+        for name in update.removedAttributes { merged.attributes[name] = nil }
+        merged.attributes.merge(update.attributes) { _, new in new }
+        if let domain = update.domain { merged.domainIdentifier = domain }
+        if let type = update.contentType { merged.contentType = type }
+        if let expiration = update.expiration { merged.expirationDate = expiration }
+        merged.isUpdate = false
+        return try prepare(merged)
+    }
+
+    static func hint(_ attributes: [String: AttributeValue]) -> Double {
+        attributes["rankingHint"]?.doubleValue ?? 0
+    }
+
+    static func recency(_ attributes: [String: AttributeValue]) -> Double? {
+        recencyAttributes.compactMap { attributes[$0]?.dates?.max()?.timeIntervalSince1970 }.max()
+    }
+
+    // MARK: - Checks
+
+    private func refuse(_ uid: String, _ code: SpotlightIndexError.Code, _ message: String) -> SpotlightIndexError {
+        SpotlightIndexError(code, "item \(StoreName.quoted(uid)) refused: \(message)", itemIdentifier: uid)
+    }
+
+    private func checkIdentifier(_ value: String, what: String, uid: String) throws {
+        if value.isEmpty { throw refuse(uid, .invalidItem, "its \(what) is empty") }
+        if value.utf8.count > limits.maxIdentifierBytes {
+            throw refuse(uid, .limitExceeded, "its \(what) is \(value.utf8.count) bytes; the limit is \(limits.maxIdentifierBytes) (StoreLimits.maxIdentifierBytes)")
+        }
+        if value.utf8.contains(0) { throw refuse(uid, .invalidItem, "its \(what) contains a NUL character") }
+    }
+
+    private func checkName(_ name: String, uid: String) throws {
+        if name.isEmpty { throw refuse(uid, .invalidItem, "an attribute name is empty") }
+        if name.utf8.count > limits.maxAttributeNameBytes {
+            throw refuse(uid, .limitExceeded, "attribute name \(StoreName.quoted(name)) is \(name.utf8.count) bytes; the limit is \(limits.maxAttributeNameBytes) (StoreLimits.maxAttributeNameBytes)")
+        }
+        if AttributeVocabulary.kinds[name] != nil { return }
+        let valid = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        if !valid {
+            throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) is not a CSSearchableItemAttributeSet property, and a custom key may only use ASCII letters, digits and '_'")
+        }
+        if name.hasPrefix("kMD") {
+            throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) starts with 'kMD', which is reserved")
+        }
+    }
+
+    private func check(name: String, value: AttributeValue, uid: String) throws {
+        try checkName(name, uid: uid)
+        if let expected = AttributeVocabulary.kinds[name], let expected {
+            let ok = value.kind == expected || (expected == .number && value.kind == .bool)
+            if !ok {
+                throw refuse(uid, .invalidItem, "attribute \(name) must be a \(expected.rawValue) value, not a \(value.kind.rawValue)")
+            }
+        }
+        func tooBig(_ size: Int) -> SpotlightIndexError {
+            refuse(uid, .limitExceeded, "attribute \(name) is \(size) bytes; the limit is \(limits.maxAttributeBytes) (StoreLimits.maxAttributeBytes)")
+        }
+        func tooMany(_ count: Int) -> SpotlightIndexError {
+            refuse(uid, .limitExceeded, "attribute \(name) has \(count) elements; the limit is \(limits.maxArrayElements) (StoreLimits.maxArrayElements)")
+        }
+        func notFinite() -> SpotlightIndexError {
+            refuse(uid, .invalidItem, "attribute \(name) holds a number or date that is not finite")
+        }
+        switch value {
+        case .string(let text):
+            if text.utf8.count > limits.maxAttributeBytes { throw tooBig(text.utf8.count) }
+        case .strings(let texts):
+            if texts.count > limits.maxArrayElements { throw tooMany(texts.count) }
+            let size = texts.reduce(0) { $0 + $1.utf8.count }
+            if size > limits.maxAttributeBytes { throw tooBig(size) }
+        case .data(let data):
+            if data.count > limits.maxAttributeBytes { throw tooBig(data.count) }
+        case .number(let number):
+            if !number.doubleValue.isFinite { throw notFinite() }
+        case .numbers(let numbers):
+            if numbers.count > limits.maxArrayElements { throw tooMany(numbers.count) }
+            if numbers.contains(where: { !$0.doubleValue.isFinite }) { throw notFinite() }
+        case .date(let date):
+            if !date.timeIntervalSinceReferenceDate.isFinite { throw notFinite() }
+        case .dates(let dates):
+            if dates.count > limits.maxArrayElements { throw tooMany(dates.count) }
+            if dates.contains(where: { !$0.timeIntervalSinceReferenceDate.isFinite }) { throw notFinite() }
+        case .url(let url):
+            if url.absoluteString.utf8.count > limits.maxAttributeBytes { throw tooBig(url.absoluteString.utf8.count) }
+        case .bool:
+            break
+        }
+        if name == "rankingHint", let hint = value.doubleValue, !(0...100).contains(hint) {
+            throw refuse(uid, .invalidItem, "rankingHint is \(hint); it must be between 0 and 100")
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import GRDB
+
+/// The tables of a store, created and upgraded by GRDB migrations.
+///
+/// - `meta(key, value)`: schema and tokenizer versions, the batch client
+///   state, the item count, a pending reindex request.
+/// - `items`: one row per item, the store of record. `attributes` is the
+///   ``AttributeCodec`` blob; `expiration` the date the app gave (seconds
+///   since 2001, exact); `expires`, `indexed_at`, `recency` and `eng_at` are
+///   seconds since 1970; `expires` is the effective expiration; `hint`,
+///   `recency`, `eng` and `eng_at` the ranking signals, read in the same
+///   join as the text score.
+/// - `engagement(uid, views, selections, score, at)`: counts that survive
+///   replacing an item and go with deleting it.
+/// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
+///   description, other) holding ``TextTokenizer`` tokens, with prefix
+///   indexes for 1–3 characters. Contentless means a row is removed by
+///   replaying its tokens, which the store re-derives from `items`.
+enum Schema {
+    /// The schema this code writes; a store with a greater one is refused.
+    static let version = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta(key TEXT PRIMARY KEY NOT NULL, value);
+                CREATE TABLE items(
+                    rowid INTEGER PRIMARY KEY,
+                    uid TEXT NOT NULL UNIQUE,
+                    domain TEXT,
+                    content_type TEXT,
+                    expiration REAL,
+                    expires REAL NOT NULL,
+                    indexed_at REAL NOT NULL,
+                    attributes BLOB NOT NULL,
+                    hint REAL NOT NULL DEFAULT 0,
+                    recency REAL,
+                    eng REAL NOT NULL DEFAULT 0,
+                    eng_at REAL NOT NULL DEFAULT 0
+                );
+                CREATE INDEX items_domain ON items(domain) WHERE domain IS NOT NULL;
+                CREATE INDEX items_expires ON items(expires);
+                CREATE TABLE engagement(
+                    uid TEXT PRIMARY KEY NOT NULL,
+                    views INTEGER NOT NULL DEFAULT 0,
+                    selections INTEGER NOT NULL DEFAULT 0,
+                    score REAL NOT NULL DEFAULT 0,
+                    at REAL NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE fts USING fts5(
+                    title, keywords, description, other,
+                    content='', tokenize='ascii', prefix='1 2 3'
+                );
+                """)
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?), ('tokenizer_version', ?), ('item_count', 0)",
+                           arguments: [version, TextTokenizer.version])
+        }
+        return migrator
+    }
+}
+
+/// Reading and writing `meta` rows.
+extension Database {
+    func meta<T: DatabaseValueConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
+        try T.fetchOne(self, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+
+    func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {
+        if let value {
+            try execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+        }
+    }
+}

@@ -1,0 +1,84 @@
+public import Foundation
+import GRDB
+
+/// An item that will expire soon, for the reindex requests of the Apple layer.
+public struct ExpiringItem: Sendable, Hashable {
+    public var uniqueIdentifier: String
+    public var expiresAt: Date
+}
+
+extension SpotlightStore {
+    /// The stored item with this identifier, unless it has expired.
+    ///
+    /// ```swift
+    /// if let stored = try store.item(withIdentifier: "n1") {
+    ///     print(stored.item.attributes["title"] as Any, stored.expiresAt)
+    /// }
+    /// ```
+    public func item(withIdentifier identifier: String) throws -> StoredItem? {
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ? AND expires > ?",
+                             arguments: [identifier, now]).map(StoredRow.item)
+        }
+    }
+
+    /// Every live item, in the order they were first indexed; `domain`
+    /// limits them to a domain and its dotted sub-domains.
+    public func allItems(inDomain domain: String? = nil) throws -> [StoredItem] {
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            if let domain {
+                return try Row.fetchAll(db, sql: """
+                    SELECT \(StoredRow.columns) FROM items WHERE expires > ? AND (domain = ? OR (domain >= ? AND domain < ?))
+                    ORDER BY rowid
+                    """, arguments: [now, domain, domain + ".", domain + "/"]).map(StoredRow.item)
+            }
+            return try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE expires > ? ORDER BY rowid",
+                                    arguments: [now]).map(StoredRow.item)
+        }
+    }
+
+    /// How many live (unexpired) items the store holds.
+    public func itemCount() throws -> Int {
+        let now = self.now.timeIntervalSince1970
+        return try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE expires > ?", arguments: [now]) ?? 0 }
+    }
+
+    /// Items that expire within `interval` from now (and have not yet),
+    /// soonest first.
+    ///
+    /// ```swift
+    /// let soon = try store.itemsExpiring(within: 24 * 3600)
+    /// ```
+    public func itemsExpiring(within interval: TimeInterval) throws -> [ExpiringItem] {
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            try Row.fetchAll(db, sql: "SELECT uid, expires FROM items WHERE expires > ? AND expires <= ? ORDER BY expires, uid",
+                             arguments: [now, now + max(0, interval)])
+                .map { ExpiringItem(uniqueIdentifier: $0["uid"], expiresAt: Date(timeIntervalSince1970: $0["expires"])) }
+        }
+    }
+
+    /// Deletes the items that have expired; returns how many. The store also
+    /// does this when it opens; expired items are never returned meanwhile.
+    @discardableResult
+    public func purgeExpiredItems() throws -> Int {
+        let now = self.now.timeIntervalSince1970
+        return try write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE expires <= ?", arguments: [now])
+            for row in rows { try remove(row, db) }
+            try adjustCount(-rows.count, db)
+            return rows.count
+        }
+    }
+
+    /// Size of the store's files on disk, in bytes (0 in memory).
+    public func fileSize() -> Int64 {
+        guard let fileURL else { return 0 }
+        return ["", "-wal"].reduce(Int64(0)) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path + suffix)
+            return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+
+/// What an ``SpotlightStore/index(_:)`` call did with each item.
+///
+/// ```swift
+/// let report = try store.index(items)
+/// for refusal in report.refused {
+///     print("\(refusal.itemIdentifier): \(refusal.error.message)")
+/// }
+/// ```
+public struct IndexReport: Sendable, Hashable {
+    /// Items stored (inserted, replaced or merged), or queued in the open batch.
+    public var accepted: Int = 0
+    /// Updates dropped because no stored item has their identifier (Apple's rule).
+    public var droppedUpdates: [String] = []
+    /// Items refused, each with the reason; the others were stored.
+    public var refused: [ItemRefusal] = []
+
+    /// True when every item was accepted.
+    public var isComplete: Bool { refused.isEmpty }
+}
+
+/// An item refused by the store, and why.
+public struct ItemRefusal: Sendable, Hashable {
+    /// The item's identifier as given.
+    public var itemIdentifier: String
+    /// What was wrong: an `invalidItem` or `limitExceeded` error naming the limit.
+    public var error: SpotlightIndexError
+}
+
+/// A write waiting in an open batch, or applied at once.
+enum PendingWrite: Sendable {
+    case index([PreparedItem])
+    case deleteIdentifiers([String])
+    case deleteDomains([String])
+    case deleteAll
+}
+
+extension SpotlightStore {
+    /// Adds items, replacing stored items with the same identifier; an item
+    /// with ``SearchableItem/isUpdate`` merges into the stored one.
+    ///
+    /// ```swift
+    /// var item = SearchableItem(uniqueIdentifier: "n1", attributes: ["title": .string("Meeting notes")])
+    /// try store.index([item])
+    /// item = SearchableItem(uniqueIdentifier: "n1", attributes: ["keywords": .strings(["q3"])], isUpdate: true)
+    /// try store.index([item])                 // title kept, keywords added
+    /// ```
+    ///
+    /// A bad item is refused alone: the report says which and why, and the
+    /// rest are stored. Inside a batch the items wait for ``endBatch(clientState:)``.
+    /// - Throws: only when the store itself fails (busy, full, damaged);
+    ///   then nothing of this call is stored. Items past
+    ///   ``StoreLimits/maxItemsPerStore`` are refused in the report.
+    @discardableResult
+    public func index(_ items: [SearchableItem]) throws -> IndexReport {
+        var report = IndexReport()
+        var prepared: [PreparedItem] = []
+        prepared.reserveCapacity(items.count)
+        for item in items {
+            do {
+                prepared.append(try validator.prepare(item))
+            } catch let error as SpotlightIndexError {
+                report.refused.append(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
+            }
+        }
+        if prepared.isEmpty { return report }
+        if enqueueInBatch(.index(prepared)) {
+            report.accepted = prepared.count
+            return report
+        }
+        let outcome = try write { db in try apply(.index(prepared), db) }
+        report.accepted = outcome.accepted
+        report.droppedUpdates = outcome.droppedUpdates
+        report.refused += outcome.refused
+        return report
+    }
+
+    /// Deletes the items with these identifiers; unknown ones are ignored.
+    public func deleteItems(withIdentifiers identifiers: [String]) throws {
+        if identifiers.isEmpty || enqueueInBatch(.deleteIdentifiers(identifiers)) { return }
+        _ = try write { db in try apply(.deleteIdentifiers(identifiers), db) }
+    }
+
+    /// Deletes the items of these domains and of their dotted sub-domains:
+    /// `acct1` deletes `acct1` and `acct1.inbox`, not `acct10`.
+    public func deleteItems(inDomains domains: [String]) throws {
+        if domains.isEmpty || enqueueInBatch(.deleteDomains(domains)) { return }
+        _ = try write { db in try apply(.deleteDomains(domains), db) }
+    }
+
+    /// Deletes every item, their engagement, and the batch client state.
+    public func deleteAllItems() throws {
+        if enqueueInBatch(.deleteAll) { return }
+        _ = try write { db in try apply(.deleteAll, db) }
+    }
+
+    // MARK: - Applying writes (inside a write transaction)
+
+    struct WriteOutcome {
+        var accepted = 0
+        var droppedUpdates: [String] = []
+        var refused: [ItemRefusal] = []
+    }
+
+    func apply(_ pending: PendingWrite, _ db: Database) throws -> WriteOutcome {
+        var outcome = WriteOutcome()
+        let now = self.now.timeIntervalSince1970
+        switch pending {
+        case .index(let items):
+            var count = try db.meta("item_count", as: Int.self) ?? 0
+            for item in items {
+                do {
+                    if let added = try store(item, db, now: now, count: count) {
+                        count += added
+                        outcome.accepted += 1
+                    } else {
+                        outcome.droppedUpdates.append(item.uid)
+                    }
+                } catch let error as SpotlightIndexError where error.code == .invalidItem || error.code == .limitExceeded {
+                    outcome.refused.append(ItemRefusal(itemIdentifier: item.uid, error: error))
+                }
+            }
+            try db.setMeta("item_count", count)
+        case .deleteIdentifiers(let identifiers):
+            var removed = 0
+            for uid in identifiers {
+                if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ?"), arguments: [uid]) {
+                    try remove(row, db)
+                    removed += 1
+                }
+            }
+            try adjustCount(-removed, db)
+        case .deleteDomains(let domains):
+            var removed = 0
+            for domain in domains where !domain.isEmpty {
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT \(StoredRow.columns) FROM items
+                    WHERE domain = ? OR (domain >= ? AND domain < ?)
+                    """, arguments: [domain, domain + ".", domain + "/"])
+                for row in rows { try remove(row, db) }
+                removed += rows.count
+            }
+            try adjustCount(-removed, db)
+        case .deleteAll:
+            try db.execute(sql: "DELETE FROM items; DELETE FROM engagement")
+            try FullTextIndex.removeAll(db)
+            try db.setMeta("item_count", 0)
+            try db.setMeta("client_state", nil)
+        }
+        return outcome
+    }
+
+    /// Inserts, replaces or merges one item. Returns 1 for a new item, 0
+    /// for a replaced one, nil for an update with nothing to update.
+    private func store(_ item: PreparedItem, _ db: Database, now: Double, count: Int) throws -> Int? {
+        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ?"), arguments: [item.uid])
+        var item = item
+        if item.isUpdate {
+            guard let existing else { return nil }
+            item = try validator.merge(item, into: try StoredRow.item(existing).item)
+        }
+        let expires = item.expiration.map { $0.timeIntervalSince1970 } ?? now + options.defaultLifetime
+        let expiration = item.expiration?.timeIntervalSinceReferenceDate
+        if let existing {
+            let rowid: Int64 = existing["rowid"]
+            try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: try StoredRow.attributes(existing)))
+            try db.cachedStatement(sql: """
+                UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?,
+                attributes = ?, hint = ?, recency = ? WHERE rowid = ?
+                """).execute(arguments: [item.domain, item.contentType, expiration, expires, now,
+                                         Data(item.blob), item.hint, item.recency, rowid])
+            try FullTextIndex.insert(db, rowid: rowid, item.columns)
+            return 0
+        }
+        if count >= options.limits.maxItemsPerStore {
+            throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, attributes, hint, recency)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [item.uid, item.domain, item.contentType, expiration, expires, now,
+                                     Data(item.blob), item.hint, item.recency])
+        try FullTextIndex.insert(db, rowid: db.lastInsertedRowID, item.columns)
+        return 1
+    }
+
+    /// Removes one stored item, its tokens and its engagement.
+    func remove(_ row: Row, _ db: Database) throws {
+        let rowid: Int64 = row["rowid"]
+        try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: try StoredRow.attributes(row)))
+        try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
+        try db.cachedStatement(sql: "DELETE FROM engagement WHERE uid = ?").execute(arguments: [row["uid"] as String])
+    }
+
+    func adjustCount(_ delta: Int, _ db: Database) throws {
+        guard delta != 0 else { return }
+        try db.execute(sql: "UPDATE meta SET value = max(0, value + ?) WHERE key = 'item_count'", arguments: [delta])
+    }
+}

@@ -1,0 +1,145 @@
+public import Foundation
+import GRDB
+import Logging
+import Synchronization
+
+/// One app's search index: a durable SQLite store of items, searched as a
+/// user types and ranked by text, the app's hint, engagement and recency.
+///
+/// ```swift
+/// let store = try SpotlightStore(bundleIdentifier: "com.example.grocer", indexName: "produce")
+/// if store.pendingReindex != nil {
+///     try store.index(allMyItems())          // the store was lost: index everything again
+///     try store.acknowledgeReindex()
+/// }
+/// var apple = SearchableItem(uniqueIdentifier: "apple", contentType: "public.item")
+/// apple.attributes["title"] = .string("Apple")
+/// apple.attributes["contentDescription"] = .string("Crisp, sweet, grown in Normandy")
+/// try store.index([apple])
+/// let results = try store.search("appl")     // every word must match, the last as a prefix
+/// print(results.first?.item.uniqueIdentifier, results.first?.score.explanation)
+/// ```
+///
+/// One store per (bundle identifier, index name), in
+/// `<root>/<bundle identifier>/<index name>.sqlite` (see ``StoreLocation``).
+/// A store is safe to use from any thread: readers never wait for the
+/// writer (SQLite WAL), writes apply in the order they were submitted, and
+/// two processes writing the same store take turns, each waiting up to
+/// ``StoreOptions/busyTimeout`` before failing with
+/// ``SpotlightIndexError/Code/storeBusy``.
+///
+/// ## Topics
+/// - ``index(_:)``, ``deleteItems(withIdentifiers:)``, ``deleteItems(inDomains:)``, ``deleteAllItems()``
+/// - ``beginBatch()``, ``endBatch(clientState:)``, ``endBatch(expectedClientState:newClientState:)``, ``lastClientState()``
+/// - ``search(_:limit:)``, ``recordEngagement(_:itemIdentifier:at:)``
+/// - ``itemsExpiring(within:)``, ``purgeExpiredItems()``
+/// - ``pendingReindex``, ``acknowledgeReindex()``
+public final class SpotlightStore: Sendable {
+    /// The app that owns the store.
+    public let bundleIdentifier: String
+    /// The index's name within the app (`"default"` for Apple's default index).
+    public let indexName: String
+    /// The store's SQLite file; nil in memory.
+    public let fileURL: URL?
+    /// Where a damaged file was moved when this store was opened, if it was.
+    public let movedAsideFile: URL?
+    /// The options the store was opened with.
+    public let options: StoreOptions
+
+    let writer: any DatabaseWriter
+    let validator: ItemValidator
+    let batch = Mutex<[PendingWrite]?>(nil)
+    let logger: Logger
+
+    /// Opens (creating if needed) the store of an app's index.
+    ///
+    /// Opening a store whose file was lost, or is damaged, gives an empty
+    /// store with ``pendingReindex`` set; a damaged file is moved aside, never
+    /// deleted.
+    /// - Throws: ``SpotlightIndexError`` with `.invalidStoreName` for names
+    ///   that cannot make a path, `.storeUnavailable` when the directory or
+    ///   file cannot be used.
+    public init(
+        bundleIdentifier: String,
+        indexName: String = "default",
+        location: StoreLocation = .automatic,
+        options: StoreOptions = StoreOptions()
+    ) throws {
+        try StoreName.validateBundleIdentifier(bundleIdentifier)
+        try StoreName.validateIndexName(indexName)
+        self.bundleIdentifier = bundleIdentifier
+        self.indexName = indexName
+        self.options = options
+        self.validator = ItemValidator(limits: options.limits)
+        self.logger = Logger(label: "openspotlight.index.\(bundleIdentifier).\(indexName)")
+        let opened = try StoreOpener(bundleIdentifier: bundleIdentifier, indexName: indexName,
+                                     location: location, options: options).open()
+        self.writer = opened.writer
+        self.fileURL = opened.fileURL
+        self.movedAsideFile = opened.movedAside
+        if let reason = opened.reindexReason {
+            logger.warning("store needs a full reindex: \(reason.rawValue)")
+        }
+        _ = try? purgeExpiredItems()
+    }
+
+    /// A private store in memory, for tests and previews.
+    public static func inMemory(bundleIdentifier: String = "org.openspotlight.memory", indexName: String = "default",
+                                options: StoreOptions = StoreOptions()) throws -> SpotlightStore {
+        try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: .inMemory, options: options)
+    }
+
+    /// The current time by the store's clock.
+    var now: Date { options.clock() }
+
+    /// Why the app must index all its items again, until it calls
+    /// ``acknowledgeReindex()``. Survives restarts.
+    public var pendingReindex: ReindexReason? {
+        get throws {
+            try read { db in try db.meta("pending_reindex", as: String.self).flatMap(ReindexReason.init(rawValue:)) }
+        }
+    }
+
+    /// Says the app has indexed everything again after ``pendingReindex``.
+    public func acknowledgeReindex() throws {
+        try write { db in try db.setMeta("pending_reindex", nil) }
+    }
+
+    // MARK: - Database access
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch { throw Self.translate(error, fileURL: fileURL) }
+    }
+
+    /// One IMMEDIATE transaction, so that two processes queue on the
+    /// write lock instead of failing to upgrade a read lock.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch {
+            throw Self.translate(error, fileURL: fileURL)
+        }
+    }
+
+    static func translate(_ error: any Error, fileURL: URL?) -> any Error {
+        guard let error = error as? DatabaseError else { return error }
+        let file = fileURL?.path ?? "in-memory store"
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return SpotlightIndexError(.storeBusy, "another process is writing \(file) and did not finish within the busy timeout; try again, or raise StoreOptions.busyTimeout", underlying: error)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return SpotlightIndexError(.storeCorrupt, "\(file) is damaged; open the store again to move it aside and start a reindex", underlying: error)
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM:
+            return SpotlightIndexError(.storeUnavailable, "cannot write \(file): check the disk and its permissions", underlying: error)
+        default:
+            return SpotlightIndexError(.storeUnavailable, "SQLite failed on \(file)", underlying: error)
+        }
+    }
+}

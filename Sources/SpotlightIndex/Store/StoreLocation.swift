@@ -1,0 +1,97 @@
+public import Foundation
+
+/// Where a store lives.
+///
+/// ```swift
+/// let store = try SpotlightStore(bundleIdentifier: "com.example.notes")              // .automatic
+/// let inDir = try SpotlightStore(bundleIdentifier: "com.example.notes",
+///                                location: .directory(URL(fileURLWithPath: "/tmp/os")))
+/// let scratch = try SpotlightStore(bundleIdentifier: "com.example.notes", location: .inMemory)
+/// ```
+public enum StoreLocation: Sendable, Hashable {
+    /// `$OPENSPOTLIGHT_HOME`, else `$XDG_DATA_HOME/openspotlight`, else
+    /// `~/.local/share/openspotlight`.
+    case automatic
+    /// A root directory of your choice, laid out as the automatic one.
+    case directory(URL)
+    /// A private in-memory store, gone when the last handle goes.
+    case inMemory
+
+    /// The root directory of `.automatic` in this environment.
+    public static func automaticRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let home = environment["OPENSPOTLIGHT_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("openspotlight", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/openspotlight", isDirectory: true)
+    }
+
+    /// The root directory for this location; nil in memory.
+    public var rootDirectory: URL? {
+        switch self {
+        case .automatic: Self.automaticRoot()
+        case .directory(let url): url
+        case .inMemory: nil
+        }
+    }
+}
+
+/// Validation of the two names that make a store's path.
+///
+/// A bundle identifier is reverse DNS: ASCII letters, digits, `-`, `_` and
+/// `.`, not starting or ending with `.`, no empty component, at most 255
+/// bytes. An index name is 1 to 128 characters with no `/`, `\`, NUL or
+/// control character, not `.` or `..`, and not starting with `.`.
+public enum StoreName {
+    /// Longest bundle identifier, in bytes.
+    public static let maxBundleIdentifierBytes = 255
+    /// Longest index name, in UTF-8 bytes.
+    public static let maxIndexNameBytes = 128
+
+    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is wrong.
+    public static func validateBundleIdentifier(_ value: String) throws {
+        func fail(_ why: String) -> SpotlightIndexError {
+            SpotlightIndexError(.invalidStoreName, "invalid bundle identifier \(quoted(value)): \(why); use reverse DNS such as com.example.app")
+        }
+        if value.isEmpty { throw fail("it is empty") }
+        if value.utf8.count > maxBundleIdentifierBytes { throw fail("it is longer than \(maxBundleIdentifierBytes) bytes") }
+        for scalar in value.unicodeScalars {
+            let ok = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+            if !ok { throw fail("character \(quoted(String(scalar))) is not allowed (only ASCII letters, digits, '-', '_' and '.')") }
+        }
+        if value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw fail("it has an empty component (a leading, trailing or doubled '.')")
+        }
+    }
+
+    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is wrong.
+    public static func validateIndexName(_ value: String) throws {
+        func fail(_ why: String) -> SpotlightIndexError {
+            SpotlightIndexError(.invalidStoreName, "invalid index name \(quoted(value)): \(why)")
+        }
+        if value.isEmpty { throw fail("it is empty") }
+        if value.utf8.count > maxIndexNameBytes { throw fail("it is longer than \(maxIndexNameBytes) bytes") }
+        if value == "." || value == ".." { throw fail("it names a directory") }
+        if value.hasPrefix(".") { throw fail("it starts with '.'") }
+        for scalar in value.unicodeScalars {
+            if scalar == "/" || scalar == "\\" { throw fail("it contains a path separator") }
+            if scalar.value < 0x20 || scalar.value == 0x7F { throw fail("it contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))") }
+        }
+    }
+
+    static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars.prefix(80) {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + (value.unicodeScalars.count > 80 ? "…\"" : "\"")
+    }
+}

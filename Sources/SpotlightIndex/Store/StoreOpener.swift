@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// Opens a store's file, recovering from loss and damage.
+///
+/// The layout under the root directory (created `0700`):
+/// ```
+/// <root>/<bundle identifier>/<index name>.sqlite   (+ -wal, -shm)
+/// <root>/.registry/<bundle identifier>/<index name> a marker: this store existed
+/// ```
+/// - File missing, marker present: the store was lost. A new empty store is
+///   created and a reindex requested (`storeMissing`).
+/// - File present but not a database, failing `PRAGMA quick_check`, or
+///   without our tables: it is renamed `<index name>.sqlite.corrupt-<time>`
+///   (with its -wal and -shm) and a new empty store is created with a
+///   reindex requested (`storeCorrupt`).
+/// - A store written by a newer schema is refused, untouched.
+struct StoreOpener {
+    var bundleIdentifier: String
+    var indexName: String
+    var location: StoreLocation
+    var options: StoreOptions
+
+    struct Opened {
+        var writer: any DatabaseWriter
+        var fileURL: URL?
+        var movedAside: URL?
+        var reindexReason: ReindexReason?
+    }
+
+    func open() throws -> Opened {
+        guard let root = location.rootDirectory else {
+            let queue = try DatabaseQueue(configuration: configuration())
+            try prepare(queue)
+            return Opened(writer: queue, fileURL: nil, movedAside: nil, reindexReason: nil)
+        }
+        let directory = root.appendingPathComponent(bundleIdentifier, isDirectory: true)
+        let registry = root.appendingPathComponent(".registry", isDirectory: true)
+            .appendingPathComponent(bundleIdentifier, isDirectory: true)
+        try makePrivateDirectory(root)
+        try makePrivateDirectory(directory)
+        try makePrivateDirectory(registry.deletingLastPathComponent())
+        try makePrivateDirectory(registry)
+        let file = directory.appendingPathComponent(indexName + ".sqlite")
+        let marker = registry.appendingPathComponent(indexName)
+        let manager = FileManager.default
+
+        var reason: ReindexReason?
+        var movedAside: URL?
+        if !manager.fileExists(atPath: file.path) && manager.fileExists(atPath: marker.path) {
+            reason = .storeMissing
+            for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: file.path + suffix) }
+        }
+
+        var pool: DatabasePool
+        do {
+            pool = try openChecked(file)
+        } catch let error as SpotlightIndexError where error.code != .storeCorrupt {
+            throw error
+        } catch {
+            movedAside = try moveAside(file)
+            reason = .storeCorrupt
+            pool = try openChecked(file)
+        }
+        if reason == nil, manager.fileExists(atPath: marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
+            reason = .storeMissing // the file is there but empty: its content is gone
+        }
+        try pool.write { db in
+            if try db.meta("created", as: Double.self) == nil {
+                try db.setMeta("created", options.clock().timeIntervalSince1970)
+            }
+            if let reason { try db.setMeta("pending_reindex", reason.rawValue) }
+        }
+        if !manager.fileExists(atPath: marker.path) {
+            guard manager.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600]) else {
+                throw SpotlightIndexError(.storeUnavailable, "cannot write \(marker.path): check the permissions of \(registry.path)")
+            }
+        }
+        return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
+    }
+
+    private func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(options.busyTimeout)
+        config.label = "\(bundleIdentifier)/\(indexName)"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    /// Opens the file, checks it, and creates or upgrades the schema.
+    /// Throws `.storeCorrupt` for a damaged file.
+    private func openChecked(_ file: URL) throws -> DatabasePool {
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: file.path, configuration: configuration())
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw SpotlightIndexError(.storeCorrupt, "\(file.path) is not a store", underlying: error)
+        } catch {
+            throw SpotlightStore.translate(error, fileURL: file)
+        }
+        do {
+            if options.checksIntegrityOnOpen {
+                let result = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check(5)") }
+                if result != ["ok"] {
+                    throw SpotlightIndexError(.storeCorrupt, "\(file.path) fails SQLite's integrity check: \(result.joined(separator: "; "))")
+                }
+            }
+            try prepare(pool)
+        } catch let error as SpotlightIndexError {
+            try? pool.close()
+            throw error
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_ERROR].contains(error.resultCode) {
+            try? pool.close()
+            throw SpotlightIndexError(.storeCorrupt, "\(file.path) is damaged", underlying: error)
+        } catch {
+            try? pool.close()
+            throw SpotlightStore.translate(error, fileURL: file)
+        }
+        return pool
+    }
+
+    /// Creates or upgrades the schema, refusing a newer one, and re-derives
+    /// the full-text index when the tokenizer changed.
+    private func prepare(_ writer: any DatabaseWriter) throws {
+        let migrator = Schema.migrator
+        let known = Set(migrator.migrations)
+        let applied = try writer.read { db in try migrator.appliedIdentifiers(db) }
+        if !applied.isSubset(of: known) {
+            throw SpotlightIndexError(.storeUnavailable, "the store was written by a newer OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); open it with that version")
+        }
+        try migrator.migrate(writer)
+        try writer.write { db in
+            guard try db.tableExists("items"), try db.tableExists("fts") else {
+                throw SpotlightIndexError(.storeCorrupt, "the store's tables are missing")
+            }
+            if try db.meta("tokenizer_version", as: Int.self) != TextTokenizer.version {
+                try FullTextIndex.rebuild(db)
+                try db.setMeta("tokenizer_version", TextTokenizer.version)
+            }
+        }
+    }
+
+    private func moveAside(_ file: URL) throws -> URL {
+        let stamp = ISO8601DateFormatter().string(from: options.clock()).replacingOccurrences(of: ":", with: "")
+        let target = URL(fileURLWithPath: file.path + ".corrupt-" + stamp)
+        let manager = FileManager.default
+        do {
+            try manager.moveItem(at: file, to: target)
+            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: file.path + suffix) {
+                try manager.moveItem(atPath: file.path + suffix, toPath: target.path + suffix)
+            }
+        } catch {
+            throw SpotlightIndexError(.storeUnavailable, "\(file.path) is damaged and cannot be moved aside; move it yourself", underlying: error)
+        }
+        return target
+    }
+
+    private func makePrivateDirectory(_ url: URL) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw SpotlightIndexError(.storeUnavailable, "\(url.path) is a file, not a directory; move it away")
+            }
+            return
+        }
+        do {
+            try manager.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw SpotlightIndexError(.storeUnavailable, "cannot create \(url.path): check its parent's permissions", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,38 @@
+public import Foundation
+
+/// How a store is opened and how it behaves.
+///
+/// ```swift
+/// var options = StoreOptions()
+/// options.busyTimeout = 2                 // seconds to wait for another process's write
+/// options.clock = { fixedNow }            // tests of expiration and decay
+/// let store = try SpotlightStore(bundleIdentifier: "com.example.app", options: options)
+/// ```
+public struct StoreOptions: Sendable {
+    /// Limits on items and the store.
+    public var limits = StoreLimits()
+    /// How the text, rank hint, engagement and recency combine.
+    public var ranking = RankingWeights()
+    /// How long a write waits for another process to release the store, in seconds. Default 5.
+    public var busyTimeout: TimeInterval = 5
+    /// Check the file with SQLite's `quick_check` on open (default true). A store
+    /// that fails is moved aside and recreated empty, with a reindex requested.
+    public var checksIntegrityOnOpen = true
+    /// The current time; replace it in tests.
+    public var clock: @Sendable () -> Date = { Date() }
+    /// How long an item lives when it has no expiration date: 30 days, as Apple's.
+    public var defaultLifetime: TimeInterval = 30 * 24 * 3600
+
+    public init() {}
+}
+
+/// Why the store asks its app to index everything again.
+public enum ReindexReason: String, Sendable, Hashable {
+    /// The store had been created before and its file is gone.
+    case storeMissing
+    /// The store failed SQLite's integrity check or could not be read; the
+    /// damaged file was moved aside (see ``SpotlightStore/movedAsideFile``).
+    case storeCorrupt
+    /// The store was written by a newer OpenSpotlight and cannot be read.
+    case incompatibleVersion
+}

@@ -1,0 +1,138 @@
+/// Turns text into the tokens the full-text index stores, and what a user
+/// types into the terms it searches.
+///
+/// Both sides fold text the same way (``TextFolding``) and then split it:
+/// - a run of letters, digits and marks is a word (`Zoë's` → `zoe`, `s`);
+///   a word ending in a Hangul particle is also indexed without it;
+/// - a run of Han ideographs or kana is indexed as its overlapping
+///   bigrams followed by its single characters, so one- and two-character
+///   words are found anywhere, and longer ones as a phrase of bigrams.
+///
+/// Tokens never contain spaces or quotes: a column's text is its tokens
+/// joined by single spaces, stored in an FTS5 table with the `ascii`
+/// tokenizer, which keeps each of them whole.
+enum TextTokenizer {
+    /// Bump when tokens change: stores re-derive their full-text index then.
+    static let version = 1
+
+    /// One thing a user typed, to match in any text field.
+    struct QueryTerm: Sendable, Hashable {
+        /// One token, or several that must appear in a row (a CJK phrase).
+        var tokens: [String]
+        /// The last token matches as a prefix.
+        var isPrefix: Bool
+    }
+
+    /// Most terms taken from one query; the rest is ignored.
+    static let maxQueryTerms = 32
+
+    /// Appends the index tokens of `text` to `out`, space-separated.
+    static func appendIndexTokens(of text: String, to out: inout String) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            appendASCIITokens(text, to: &out)
+            return
+        }
+        forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
+            if isCJK {
+                appendCJKTokens(segment, to: &out)
+            } else {
+                append(segment, to: &out)
+                if let stem = KoreanParticles.stem(of: segment) { append(stem, to: &out) }
+            }
+        }
+    }
+
+    /// The index tokens of `text`, for tests and explanations.
+    static func indexTokens(of text: String) -> [String] {
+        var out = ""
+        appendIndexTokens(of: text, to: &out)
+        return out.split(separator: " ").map(String.init)
+    }
+
+    /// What a user typed, as terms that must all match; the last word is a prefix.
+    static func queryTerms(_ text: String) -> [QueryTerm] {
+        var terms: [QueryTerm] = []
+        forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
+            if isCJK {
+                if segment.count <= 2 {
+                    terms.append(QueryTerm(tokens: [string(segment)], isPrefix: false))
+                } else {
+                    let bigrams = (0..<(segment.count - 1)).map { string(segment[$0...($0 + 1)]) }
+                    terms.append(QueryTerm(tokens: bigrams, isPrefix: false))
+                }
+            } else {
+                let word = KoreanParticles.stem(of: segment) ?? segment
+                terms.append(QueryTerm(tokens: [string(word)], isPrefix: false))
+            }
+        }
+        if terms.count > maxQueryTerms { terms.removeLast(terms.count - maxQueryTerms) }
+        if let last = terms.indices.last, terms[last].tokens.count == 1,
+           !(terms[last].tokens[0].unicodeScalars.first.map { TextFolding.isCJK($0.value) } ?? false) {
+            terms[last].isPrefix = true
+        }
+        return terms
+    }
+
+    // MARK: - Splitting
+
+    private static func forEachSegment(of folded: String, _ body: ([Unicode.Scalar], Bool) -> Void) {
+        var segment: [Unicode.Scalar] = []
+        var segmentIsCJK = false
+        segment.reserveCapacity(32)
+        for scalar in folded.unicodeScalars {
+            let isCJK = TextFolding.isCJK(scalar.value)
+            let isWord = isCJK || TextFolding.isWordScalar(scalar)
+            if !isWord || (isCJK != segmentIsCJK && !segment.isEmpty) {
+                if !segment.isEmpty { body(segment, segmentIsCJK); segment.removeAll(keepingCapacity: true) }
+            }
+            if isWord {
+                segment.append(scalar)
+                segmentIsCJK = isCJK
+            }
+        }
+        if !segment.isEmpty { body(segment, segmentIsCJK) }
+    }
+
+    private static func appendCJKTokens(_ run: [Unicode.Scalar], to out: inout String) {
+        if run.count > 1 {
+            for index in 0..<(run.count - 1) { append(run[index...(index + 1)], to: &out) }
+        }
+        for scalar in run { append(CollectionOfOne(scalar), to: &out) }
+    }
+
+    private static func append<S: Collection<Unicode.Scalar>>(_ token: S, to out: inout String) {
+        if !out.isEmpty { out.unicodeScalars.append(" ") }
+        out.unicodeScalars.append(contentsOf: token)
+    }
+
+    private static func string<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
+    }
+
+    /// The common case, byte by byte: ASCII letters and digits make words.
+    private static func appendASCIITokens(_ text: String, to out: inout String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 1)
+        var needsSpace = !out.isEmpty
+        var inWord = false
+        for byte in text.utf8 {
+            let lowered: UInt8
+            switch byte {
+            case 0x30...0x39, 0x61...0x7A: lowered = byte
+            case 0x41...0x5A: lowered = byte | 0x20
+            default:
+                inWord = false
+                continue
+            }
+            if !inWord {
+                if needsSpace { bytes.append(0x20) }
+                needsSpace = true
+                inWord = true
+            }
+            bytes.append(lowered)
+        }
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+}

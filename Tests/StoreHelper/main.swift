@@ -1,0 +1,3 @@
+import Foundation
+import SpotlightIndex
+print("helper")
