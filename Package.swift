@@ -56,13 +56,13 @@ let package = Package(
         // A child process for the tests that need a second writer or a SIGKILL.
         .executableTarget(
             name: "spotlight-store-helper",
-            dependencies: ["SpotlightIndex"],
+            dependencies: ["SpotlightIndex", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StoreHelper",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "spotlight-store-helper"],
+            dependencies: ["SpotlightIndex", "spotlight-store-helper", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+
+@Suite struct ItemStorageTests {
+    static let everyKind: [String: AttributeValue] = [
+        "title": .string("Zoë — “quoted” \u{1F600} 中文"),
+        "keywords": .strings(["a", "", "b b", "日本"]),
+        "rankingHint": .number(.int(42)),
+        "rating": .number(.double(4.25)),
+        "customBig": .number(.int(Int64.max)),
+        "customNegative": .number(.int(Int64.min)),
+        "customTiny": .number(.double(.leastNonzeroMagnitude)),
+        "customNumbers": .numbers([.int(1), .double(-0.0), .double(1e300)]),
+        "dueDate": .date(Date(timeIntervalSinceReferenceDate: 123_456_789.123_456_7)),
+        "importantDates": .dates([Date(timeIntervalSinceReferenceDate: -1e9), Date(timeIntervalSinceReferenceDate: 0.1)]),
+        "allDay": .bool(true),
+        "streamable": .number(0),
+        "url": .url(URL(string: "https://example.com/a?b=c#d")!),
+        "contentURL": .url(URL(fileURLWithPath: "/tmp/some file.txt")),
+        "thumbnailData": .data(Data((0...255).map { UInt8($0) })),
+        "my_custom_key": .string(""),
+    ]
+
+    @Test func everyAttributeKindRoundTripsExactly() throws {
+        let store = try memoryStore()
+        let original = SearchableItem(uniqueIdentifier: "all-kinds", domainIdentifier: "acct.inbox", contentType: "public.message",
+                                      expirationDate: Date(timeIntervalSinceReferenceDate: 2_000_000_000.000_001),
+                                      attributes: Self.everyKind)
+        let report = try store.index([original])
+        #expect(report.accepted == 1 && report.isComplete)
+        let stored = try #require(try store.item(withIdentifier: "all-kinds"))
+        #expect(stored.item == original)
+        #expect(stored.expiresAt == Date(timeIntervalSince1970: original.expirationDate!.timeIntervalSince1970))
+    }
+
+    @Test func codecRefusesDamagedBytes() throws {
+        let bytes = AttributeCodec.encode(Self.everyKind)
+        #expect(try AttributeCodec.decode(bytes) == Self.everyKind)
+        for cut in [1, 2, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode(Array(bytes.prefix(cut))) }
+        }
+        #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode(bytes + [0]) }
+        #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode([9]) }
+    }
+
+    @Test func contentTypesCarryTheirConformanceTree() {
+        #expect(ContentType("public.contact").conformanceTree == ["public.contact", "public.item"])
+        #expect(ContentType("public.vcard").conformanceTree == ["public.vcard", "public.text", "public.contact", "public.data", "public.content", "public.item"])
+        #expect(ContentType("public.jpeg").conforms(to: "public.image"))
+        #expect(!ContentType("public.jpeg").conforms(to: "public.text"))
+        #expect(ContentType("com.example.recipe").conformanceTree == ["com.example.recipe", "public.item"])
+        #expect(SearchableItem(uniqueIdentifier: "x", contentType: "public.email-message").contentTypeTree
+                == ["public.email-message", "public.message", "public.item"])
+    }
+
+    @Test func indexingAnExistingIdentifierReplacesTheItem() throws {
+        let store = try memoryStore()
+        try store.index([item("n1", title: "Old title", ["keywords": .strings(["stale"])])])
+        try store.index([item("n1", title: "New title")])
+        let stored = try #require(try store.item(withIdentifier: "n1"))
+        #expect(stored.item.attributes == ["title": .string("New title")])
+        #expect(try store.itemCount() == 1)
+        #expect(try store.ids("stale").isEmpty)
+        #expect(try store.ids("old").isEmpty)
+        #expect(try store.ids("new") == ["n1"])
+    }
+
+    @Test func anUpdateMergesOnlyTheGivenAttributes() throws {
+        let store = try memoryStore()
+        try store.index([item("n1", title: "Meeting notes", domain: "work", ["keywords": .strings(["q3"]), "comment": .string("draft")])])
+        let update = SearchableItem(uniqueIdentifier: "n1", attributes: ["keywords": .strings(["q4"]), "rating": .number(5)],
+                                    isUpdate: true, removedAttributes: ["comment"])
+        let report = try store.index([update])
+        #expect(report.accepted == 1)
+        let stored = try #require(try store.item(withIdentifier: "n1"))
+        #expect(stored.item.attributes == ["title": .string("Meeting notes"), "keywords": .strings(["q4"]), "rating": .number(5)])
+        #expect(stored.item.domainIdentifier == "work")
+        #expect(try store.ids("q3").isEmpty)
+        #expect(try store.ids("meeting q4") == ["n1"])
+        #expect(try store.ids("draft").isEmpty)
+    }
+
+    @Test func anUpdateWithoutAStoredItemIsDropped() throws {
+        let store = try memoryStore()
+        let report = try store.index([SearchableItem(uniqueIdentifier: "ghost", attributes: ["title": .string("x")], isUpdate: true)])
+        #expect(report.accepted == 0)
+        #expect(report.droppedUpdates == ["ghost"])
+        #expect(try store.itemCount() == 0)
+    }
+
+    @Test func deletingByIdentifier() throws {
+        let store = try memoryStore()
+        try store.index(["a", "b", "c"].map { item($0, title: "word \($0)") })
+        try store.deleteItems(withIdentifiers: ["b", "unknown"])
+        #expect(try store.identifiers() == ["a", "c"])
+        #expect(try store.ids("word") == ["a", "c"])
+    }
+
+    @Test func deletingADomainDeletesItsDottedDescendantsOnly() throws {
+        let store = try memoryStore()
+        let domains = ["acct1", "acct1.inbox", "acct1.inbox.sub", "acct10", "acct10.inbox", "acct1x", "acct", "acct2.acct1", "acct1-old"]
+        try store.index(domains.enumerated().map { item("i\($0.offset)", title: "mail", domain: $0.element) })
+        try store.index([item("none", title: "mail")])
+        try store.deleteItems(inDomains: ["acct1"])
+        let left = try store.allItems().map { $0.item.domainIdentifier ?? "-" }.sorted()
+        #expect(left == ["-", "acct", "acct1-old", "acct10", "acct10.inbox", "acct1x", "acct2.acct1"])
+        #expect(try store.ids("mail").count == 7)
+        #expect(try store.allItems(inDomain: "acct10").count == 2)
+    }
+
+    @Test func deletingEverything() throws {
+        let store = try memoryStore()
+        try store.index(["a", "b"].map { item($0, title: "gone") })
+        try store.recordEngagement(.view, itemIdentifier: "a")
+        try store.deleteAllItems()
+        #expect(try store.itemCount() == 0)
+        #expect(try store.ids("gone").isEmpty)
+        #expect(try store.engagement(ofItem: "a").views == 0)
+        try store.index([item("a", title: "back")])
+        #expect(try store.ids("back") == ["a"])
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SpotlightIndex
+
+@Suite struct RecoveryTests {
+    @Test func aNewStoreNeedsNoReindex() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        #expect(try fileStore(dir).pendingReindex == nil)
+        #expect(try fileStore(dir).pendingReindex == nil)
+    }
+
+    @Test func aLostStoreIsRecreatedAndAsksForAReindexUntilAcknowledged() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let file: URL
+        do {
+            let store = try fileStore(dir)
+            try store.index([item("a", title: "apple")])
+            file = try #require(store.fileURL)
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        do {
+            let store = try fileStore(dir)
+            #expect(try store.pendingReindex == .storeMissing)
+            #expect(try store.itemCount() == 0)
+            try store.index([item("a", title: "apple")])
+        }
+        let reopened = try fileStore(dir)
+        #expect(try reopened.pendingReindex == .storeMissing, "the request survives a restart")
+        try reopened.acknowledgeReindex()
+        #expect(try reopened.pendingReindex == nil)
+        #expect(try fileStore(dir).pendingReindex == nil)
+        #expect(try fileStore(dir).ids("apple") == ["a"])
+    }
+
+    @Test func aStoreOverwrittenWithGarbageIsMovedAsideAndRecreated() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let file: URL
+        do {
+            let store = try fileStore(dir)
+            try store.index([item("a", title: "apple")])
+            file = try #require(store.fileURL)
+        }
+        let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        try garbage.write(to: file)
+        let store = try fileStore(dir)
+        #expect(try store.pendingReindex == .storeCorrupt)
+        let aside = try #require(store.movedAsideFile)
+        #expect(aside.lastPathComponent.hasPrefix("shared.sqlite.corrupt-"))
+        #expect(try Data(contentsOf: aside) == garbage, "the damaged file is kept, byte for byte")
+        #expect(try store.itemCount() == 0)
+        try store.index([item("b", title: "banana")])
+        #expect(try store.ids("banana") == ["b"])
+    }
+
+    @Test func aStoreDamagedInTheMiddleFailsTheIntegrityCheck() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let file: URL
+        do {
+            let store = try fileStore(dir)
+            try store.index((0..<3000).map { item("i\($0)", title: "item number \($0) with some words", ["textContent": .string(String(repeating: "text \($0) ", count: 30))]) })
+            file = try #require(store.fileURL)
+        }
+        let size = try #require((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue)
+        #expect(size > 100_000)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(size / 2))
+        handle.write(Data(repeating: 0xAB, count: 16_384))
+        try handle.close()
+        let store = try fileStore(dir)
+        #expect(try store.pendingReindex == .storeCorrupt)
+        #expect(store.movedAsideFile != nil)
+        #expect(try store.itemCount() == 0)
+    }
+
+    @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let file: URL
+        do {
+            let store = try fileStore(dir)
+            try store.index([item("a", title: "apple")])
+            file = try #require(store.fileURL)
+            try store.writer.write { db in try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v99')") }
+        }
+        let error = #expect(throws: SpotlightIndexError.self) { try fileStore(dir) }
+        #expect(error?.message.contains("newer OpenSpotlight") == true)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func theFullTextIndexIsRederivedWhenTheTokenizerChanges() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        do {
+            let store = try fileStore(dir)
+            try store.index([item("a", title: "apple")])
+            try store.writer.write { db in
+                try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
+                try db.setMeta("tokenizer_version", 0)
+            }
+            #expect(try store.ids("apple").isEmpty)
+        }
+        #expect(try fileStore(dir).ids("apple") == ["a"])
+    }
+}

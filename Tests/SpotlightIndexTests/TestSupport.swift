@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+@testable import SpotlightIndex
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let current: Mutex<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    var now: Date { current.withLock { $0 } }
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
+
+/// A fresh directory under /tmp, removed by `cleanUp()`.
+struct TemporaryDirectory {
+    let url: URL
+    init() throws {
+        url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("openspotlight-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+func options(clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) -> StoreOptions {
+    var options = StoreOptions()
+    if let clock { options.clock = { clock.now } }
+    configure(&options)
+    return options
+}
+
+func memoryStore(clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) throws -> SpotlightStore {
+    try SpotlightStore.inMemory(options: options(clock: clock, configure))
+}
+
+func fileStore(_ dir: TemporaryDirectory, bundle: String = "org.openspotlight.tests", index: String = "shared",
+               clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) throws -> SpotlightStore {
+    try SpotlightStore(bundleIdentifier: bundle, indexName: index, location: .directory(dir.url),
+                       options: options(clock: clock, configure))
+}
+
+/// An item with a title and optional other text attributes.
+func item(_ id: String, title: String? = nil, domain: String? = nil, _ attributes: [String: AttributeValue] = [:]) -> SearchableItem {
+    var all = attributes
+    if let title { all["title"] = .string(title) }
+    return SearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributes: all)
+}
+
+extension SpotlightStore {
+    /// Identifiers of every live item, sorted.
+    func identifiers() throws -> [String] {
+        try allItems().map(\.item.uniqueIdentifier).sorted()
+    }
+
+    /// Identifiers of the results for `text`, in rank order.
+    func ids(_ text: String, limit: Int = 50) throws -> [String] {
+        try search(text, limit: limit).map(\.item.uniqueIdentifier)
+    }
+}
+
+/// The helper executable built beside the tests.
+func helperExecutable() -> URL {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+        let url = candidate.appendingPathComponent("spotlight-store-helper")
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return dir.appendingPathComponent("spotlight-store-helper")
+}
+
+/// A running helper process whose output lines can be awaited.
+final class HelperProcess: @unchecked Sendable { // @unchecked: `lines` is guarded by `lock`
+    let process = Process()
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var buffer = Data()
+    private let errorPipe = Pipe()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = helperExecutable()
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = errorPipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock()
+            self.buffer.append(data)
+            while let newline = self.buffer.firstIndex(of: 0x0A) {
+                self.lines.append(String(decoding: self.buffer[self.buffer.startIndex..<newline], as: UTF8.self))
+                self.buffer = Data(self.buffer[(newline + 1)...])
+            }
+            self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    var output: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    var errorOutput: String { String(decoding: errorPipe.fileHandleForReading.availableData, as: UTF8.self) }
+
+    /// Waits until a line satisfies `predicate`, or the timeout.
+    @discardableResult
+    func waitForLine(timeout: TimeInterval = 60, _ predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if output.contains(where: predicate) { return true }
+            if !process.isRunning && !output.contains(where: predicate) { Thread.sleep(forTimeInterval: 0.05); return output.contains(where: predicate) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import SpotlightIndex
+
+@Suite struct TextTokenizerTests {
+    @Test(arguments: [
+        ("Zoë's Café", ["zoe", "s", "cafe"]),
+        ("HELLO, World!", ["hello", "world"]),
+        ("Ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ１２３", ["full", "width", "abc123"]),
+        ("Hauptstraße", ["hauptstrasse"]),
+        ("ΣΊΣΥΦΟΣ", ["σισυφοσ"]),
+        ("ﬁnance", ["finance"]),
+        ("naïve résumé", ["naive", "resume"]),
+        ("東京タワー", ["東京", "京タ", "タワ", "ワー", "東", "京", "タ", "ワ", "ー"]),
+        ("中", ["中"]),
+        ("ｶﾀｶﾅ", ["カタ", "タカ", "カナ", "カ", "タ", "カ", "ナ"]),
+        ("がか", ["がか", "が", "か"]),
+        ("학교에서 공부", ["학교에서", "학교", "공부"]),
+        ("Linux를", ["linux를", "linux"]),
+        ("나는", ["나는", "나"]),
+        ("는", ["는"]),
+        ("abc中文def", ["abc", "中文", "中", "文", "def"]),
+        ("", []),
+        ("  ...  ", []),
+        ("a\u{0}b", ["a", "b"]),
+    ])
+    func indexTokens(text: String, tokens: [String]) {
+        #expect(TextTokenizer.indexTokens(of: text) == tokens)
+    }
+
+    @Test func decomposedHangulIsComposedFirst() {
+        let nfd = "\u{1112}\u{1161}\u{11A8}\u{1100}\u{116D}" // 학교 as conjoining jamo
+        #expect(TextTokenizer.indexTokens(of: nfd) == ["학교"])
+    }
+
+    typealias Term = TextTokenizer.QueryTerm
+
+    @Test(arguments: [
+        ("zoe mar", [Term(tokens: ["zoe"], isPrefix: false), Term(tokens: ["mar"], isPrefix: true)]),
+        ("ZOË", [Term(tokens: ["zoe"], isPrefix: true)]),
+        ("東", [Term(tokens: ["東"], isPrefix: false)]),
+        ("東京", [Term(tokens: ["東京"], isPrefix: false)]),
+        ("東京タワ", [Term(tokens: ["東京", "京タ", "タワ"], isPrefix: false)]),
+        ("학교를 가", [Term(tokens: ["학교"], isPrefix: false), Term(tokens: ["가"], isPrefix: true)]),
+        ("\"OR\" NEAR(", [Term(tokens: ["or"], isPrefix: false), Term(tokens: ["near"], isPrefix: true)]),
+        ("!!!", []),
+    ])
+    func queryTerms(text: String, terms: [Term]) {
+        #expect(TextTokenizer.queryTerms(text) == terms)
+    }
+
+    @Test func longQueriesAreCapped() {
+        let text = (0..<100).map { "w\($0)" }.joined(separator: " ")
+        #expect(TextTokenizer.queryTerms(text).count == TextTokenizer.maxQueryTerms)
+    }
+}
