@@ -17,6 +17,7 @@ import Testing
         ("학교에서 공부", ["학교에서", "학교", "공부"]),
         ("Linux를", ["linux를", "linux"]),
         ("나는", ["나는", "나"]),
+        ("패키지에만", ["패키지에만", "패키지에", "패키지"]),
         ("는", ["는"]),
         ("abc中文def", ["abc", "中文", "中", "文", "def"]),
         ("", []),
@@ -40,7 +41,9 @@ import Testing
         ("東", [Term(tokens: ["東"], isPrefix: false)]),
         ("東京", [Term(tokens: ["東京"], isPrefix: false)]),
         ("東京タワ", [Term(tokens: ["東京", "京タ", "タワ"], isPrefix: false)]),
-        ("학교를 가", [Term(tokens: ["학교"], isPrefix: false), Term(tokens: ["가"], isPrefix: true)]),
+        ("학교를 가", [Term(tokens: ["학교를"], isPrefix: false, alternatives: ["학교"]), Term(tokens: ["가"], isPrefix: true)]),
+        ("효과", [Term(tokens: ["효과"], isPrefix: true, alternatives: ["효"])]),
+        ("패키지에만", [Term(tokens: ["패키지에만"], isPrefix: true, alternatives: ["패키지에", "패키지"])]),
         ("\"OR\" NEAR(", [Term(tokens: ["or"], isPrefix: false), Term(tokens: ["near"], isPrefix: true)]),
         ("!!!", []),
     ])

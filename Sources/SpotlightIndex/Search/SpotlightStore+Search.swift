@@ -43,10 +43,13 @@ extension SpotlightStore {
     }
 
     /// The FTS5 expression for the terms: each a quoted token (a prefix
-    /// with `*`) or a quoted phrase of CJK bigrams, all joined by AND.
+    /// with `*`) or a quoted phrase of CJK bigrams, or'ed with its
+    /// alternatives, all joined by AND. Tokens never contain quotes.
     static func ftsQuery(_ terms: [TextTokenizer.QueryTerm]) -> String {
         terms.map { term in
-            "\"" + term.tokens.joined(separator: " ") + "\"" + (term.isPrefix ? "*" : "")
+            let main = "\"" + term.tokens.joined(separator: " ") + "\"" + (term.isPrefix ? "*" : "")
+            if term.alternatives.isEmpty { return main }
+            return "(" + ([main] + term.alternatives.map { "\"" + $0 + "\"" }).joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
     }
 }

@@ -21,6 +21,9 @@ enum TextTokenizer {
         var tokens: [String]
         /// The last token matches as a prefix.
         var isPrefix: Bool
+        /// Other whole tokens that also satisfy the term: a Korean word's
+        /// stems without its particles (`학교를` is also `학교`).
+        var alternatives: [String] = []
     }
 
     /// Most terms taken from one query; the rest is ignored.
@@ -37,7 +40,7 @@ enum TextTokenizer {
                 appendCJKTokens(segment, to: &out)
             } else {
                 append(segment, to: &out)
-                if let stem = KoreanParticles.stem(of: segment) { append(stem, to: &out) }
+                for stem in KoreanParticles.stems(of: segment) { append(stem, to: &out) }
             }
         }
     }
@@ -61,8 +64,8 @@ enum TextTokenizer {
                     terms.append(QueryTerm(tokens: bigrams, isPrefix: false))
                 }
             } else {
-                let word = KoreanParticles.stem(of: segment) ?? segment
-                terms.append(QueryTerm(tokens: [string(word)], isPrefix: false))
+                terms.append(QueryTerm(tokens: [string(segment)], isPrefix: false,
+                                       alternatives: KoreanParticles.stems(of: segment).map { string($0) }))
             }
         }
         if terms.count > maxQueryTerms { terms.removeLast(terms.count - maxQueryTerms) }

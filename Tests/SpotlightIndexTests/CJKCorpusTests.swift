@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+
+/// Real Chinese, Japanese and Korean text from `shared/corpora/cjk-manpages.jsonl.gz`.
+@Suite(.serialized) struct CJKCorpusTests {
+    struct Entry { var id, title, description, language: String }
+
+    static let corpusFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpora/cjk-manpages.jsonl.gz")
+
+    /// Every 3rd entry of the corpus, deterministic.
+    static func load() throws -> [Entry] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dc '\(corpusFile.path)'"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var entries: [Entry] = []
+        for (index, line) in data.split(separator: 0x0A).enumerated() where index % 3 == 0 {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            entries.append(Entry(id: object["id"] as! String, title: object["title"] as! String,
+                                 description: object["description"] as! String, language: object["language"] as! String))
+        }
+        return entries
+    }
+
+    static func store(_ entries: [Entry]) throws -> SpotlightStore {
+        let store = try memoryStore()
+        try store.index(entries.map { item($0.id, title: $0.title, ["contentDescription": .string($0.description)]) })
+        return store
+    }
+
+    static func isHanOrKana(_ c: Character) -> Bool {
+        c.unicodeScalars.count == 1 && TextFolding.isCJK(c.unicodeScalars.first!.value)
+    }
+
+    @Test func chineseAndJapaneseAreFoundByOneOrTwoCharacters() throws {
+        let entries = try Self.load()
+        #expect(entries.count > 6_000)
+        let store = try Self.store(entries)
+        var checked = 0
+        for language in ["ja", "zh_CN", "zh_TW"] {
+            let sample = entries.filter { $0.language == language }.enumerated().filter { $0.offset % 25 == 0 }.map(\.element).prefix(40)
+            for entry in sample {
+                let title = Array(entry.title)
+                guard let start = title.indices.first(where: { $0 + 1 < title.count && Self.isHanOrKana(title[$0]) && Self.isHanOrKana(title[$0 + 1]) }) else { continue }
+                for word in [String(title[start]), String(title[start...(start + 1)])] {
+                    let ids = try store.search(word, limit: 100_000).map(\.item.uniqueIdentifier)
+                    #expect(ids.contains(entry.id), "\(language) \(entry.id): \(word) in \(entry.title)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 100)
+    }
+
+    @Test func koreanIsFoundByAWordWithoutItsParticle() throws {
+        let entries = try Self.load().filter { $0.language == "ko" && $0.id.hasPrefix("ddtp-ko") }
+        let store = try Self.store(entries)
+        var checked = 0
+        for entry in entries.enumerated().filter({ $0.offset % 20 == 0 }).map(\.element) {
+            let words = entry.description.split(separator: " ").map(String.init)
+            // A word with a particle, whose stem is two syllables or more, then any other Hangul word.
+            guard let withParticle = words.first(where: { word in
+                KoreanParticles.stem(of: Array(word.unicodeScalars)).map { $0.count >= 2 && $0.allSatisfy { KoreanParticles.isHangul($0.value) } } ?? false
+            }), let other = words.last(where: { $0 != withParticle && $0.unicodeScalars.allSatisfy { KoreanParticles.isHangul($0.value) } }) else { continue }
+            let stem = String(String.UnicodeScalarView(KoreanParticles.stems(of: Array(withParticle.unicodeScalars)).last!))
+            // The stem is not the last word, so it must match as a whole word: through the particle stripping.
+            let ids = try store.search("\(stem) \(other)", limit: 100_000).map(\.item.uniqueIdentifier)
+            #expect(ids.contains(entry.id), "\(entry.id): \(stem) (from \(withParticle)) + \(other)")
+            checked += 1
+        }
+        #expect(checked >= 50)
+    }
+}
