@@ -40,7 +40,6 @@ let package = Package(
                 "SpotlightIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            resources: [.copy("SampleData")],
             swiftSettings: strictSettings
         ),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).

@@ -1,0 +1,38 @@
+import Foundation
+import SpotlightIndex
+
+/// Printing for people and JSON for programs.
+enum Output {
+    static func json(_ value: Any) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One result as a stable JSON object.
+    static func object(_ result: SearchResult, app: String) -> [String: Any] {
+        [
+            "app": app,
+            "id": result.item.uniqueIdentifier,
+            "title": result.item.displayTitle ?? "",
+            "description": result.item.attributes["contentDescription"]?.texts?.first ?? "",
+            "score": result.score.total,
+            "signals": [
+                "text": result.score.text, "rankingHint": result.score.rankingHint, "hintFactor": result.score.hintFactor,
+                "engagement": result.score.engagement, "engagementFactor": result.score.engagementFactor,
+                "ageSeconds": result.score.age as Any, "recencyFactor": result.score.recencyFactor,
+            ] as [String: Any],
+        ]
+    }
+
+    /// One result as a line for a terminal.
+    static func line(_ result: SearchResult) -> String {
+        let title = result.item.displayTitle ?? result.item.uniqueIdentifier
+        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0)" } ?? ""
+        return "    \(title)\(description)\n      score \(result.score.explanation)"
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("spotlight: \(message)\n".utf8))
+        exit(1)
+    }
+}

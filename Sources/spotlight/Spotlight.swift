@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `spotlight` command: OpenSpotlight from a terminal.
+@main
+struct Spotlight: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "spotlight",
+        abstract: "Apple's app search (Core Spotlight) for Linux: index app content, search it as you type.",
+        discussion: """
+            Stores live under $OPENSPOTLIGHT_HOME, else $XDG_DATA_HOME/openspotlight, \
+            else ~/.local/share/openspotlight: one per app and index name.
+
+            Start with:  spotlight demo
+            """,
+        subcommands: [Demo.self, Search.self]
+    )
+}
