@@ -1,1 +1,19 @@
-print("b")
+import Foundation
+
+// spotlight-bench: OpenSpotlight's engine side by side with plain SQLite
+// FTS5 on the Debian corpus. See BenchOptions for the command line; every
+// phase runs in a child process of this same executable (ChildCommand).
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    if arguments.first == "--child" {
+        try ChildCommand.run(arguments)
+    } else {
+        try BenchmarkRunner(options: BenchOptions.parse(arguments)).run()
+    }
+} catch BenchError.help {
+    print(BenchOptions.usage)
+} catch {
+    log("\(error)")
+    exit(error is BenchError ? 2 : 1)
+}

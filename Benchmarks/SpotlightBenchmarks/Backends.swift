@@ -1,0 +1,46 @@
+import Foundation
+
+/// Writes a scale's packages into one engine's store.
+protocol BenchIndexer: AnyObject {
+    /// Indexes one batch (the benchmark gives 1,000 packages a call);
+    /// returns how many packages the store refused.
+    func index(_ packages: [DebianPackage]) throws -> Int
+    /// Closes the store and returns its size on disk in bytes.
+    func finish() throws -> Int64
+}
+
+/// Answers the query set from a store built by a ``BenchIndexer``.
+protocol BenchSearcher: AnyObject {
+    /// False for the kinds this engine has no query for (reported "n/a", never faked).
+    func supports(_ kind: QueryKind) -> Bool
+    /// The identifiers of the top 20 results.
+    func search(_ query: BenchQuery) throws -> [String]
+}
+
+/// Where each engine keeps a scale's store under the run's directory, and how to open it.
+enum Backends {
+    /// Results asked for per query.
+    static let limit = 20
+
+    static func indexer(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchIndexer {
+        switch kind {
+        case .engine: try EngineIndexer(directory: directory, scale: scale)
+        case .fts5: try FTS5Indexer(directory: directory, scale: scale)
+        }
+    }
+
+    static func searcher(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchSearcher {
+        switch kind {
+        case .engine: try EngineSearcher(directory: directory, scale: scale)
+        case .fts5: try FTS5Searcher(directory: directory, scale: scale)
+        }
+    }
+
+    /// Sum of the sizes of these files (missing ones count 0).
+    static func bytes(ofFiles paths: [String]) -> Int64 {
+        paths.reduce(Int64(0)) { total, path in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+    }
+}

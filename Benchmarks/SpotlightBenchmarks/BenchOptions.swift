@@ -1,0 +1,108 @@
+import Foundation
+
+/// The two engines the benchmark runs side by side.
+enum EngineKind: String, CaseIterable, Codable, Sendable {
+    /// OpenSpotlight's `SpotlightStore`.
+    case engine
+    /// Plain SQLite FTS5 through GRDB, the baseline.
+    case fts5
+}
+
+/// The public command line:
+/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
+///  [--corpus-dir ../shared/corpora] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
+struct BenchOptions: Sendable {
+    static let defaultScales = [10_000, 63_666, 1_000_000]
+
+    var scales = BenchOptions.defaultScales
+    var engines = EngineKind.allCases
+    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora", isDirectory: true)
+    var jsonFile = URL(fileURLWithPath: "benchmark-results.json")
+    var rounds = 3
+    var workDirectory: URL?
+    var keep = false
+
+    static let usage = """
+        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
+                               [--corpus-dir ../shared/corpora] [--json FILE] [--rounds 3]
+                               [--work-dir DIR] [--keep]
+
+          --scales     item counts to index, comma-separated (10k and 1m shorthands work);
+                       beyond the corpus's 63,666 packages it is replicated deterministically
+          --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5)
+          --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv
+          --json       where to write every figure as JSON (default benchmark-results.json)
+          --rounds     timed rounds over the 300 queries, after one warm-up round (default 3)
+          --work-dir   where the temporary stores go (default: the system temporary directory)
+          --keep       keep the stores instead of deleting them at the end
+        """
+
+    /// Parses the arguments after the executable's name.
+    static func parse(_ arguments: [String]) throws -> BenchOptions {
+        var options = BenchOptions()
+        var remaining = arguments[...]
+        func value(for flag: String) throws -> String {
+            guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                throw BenchError.usage("\(flag) needs a value")
+            }
+            return next
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--scales":
+                options.scales = try value(for: argument).split(separator: ",").map { try parseCount(String($0)) }
+                if options.scales.isEmpty { throw BenchError.usage("--scales needs at least one count") }
+            case "--engines":
+                options.engines = try value(for: argument).split(separator: ",").map { name in
+                    guard let kind = EngineKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                        throw BenchError.usage("unknown engine \"\(name)\" (known: engine, fts5)")
+                    }
+                    return kind
+                }
+                if options.engines.isEmpty { throw BenchError.usage("--engines needs at least one engine") }
+            case "--corpus-dir":
+                options.corpusDirectory = URL(fileURLWithPath: try value(for: argument), isDirectory: true)
+            case "--json":
+                options.jsonFile = URL(fileURLWithPath: try value(for: argument))
+            case "--rounds":
+                let text = try value(for: argument)
+                guard let rounds = Int(text), rounds >= 1 else { throw BenchError.usage("--rounds needs a positive integer (got \(text))") }
+                options.rounds = rounds
+            case "--work-dir":
+                options.workDirectory = URL(fileURLWithPath: try value(for: argument), isDirectory: true)
+            case "--keep":
+                options.keep = true
+            case "--help", "-h":
+                throw BenchError.help
+            default:
+                throw BenchError.usage("unknown argument \"\(argument)\"")
+            }
+        }
+        return options
+    }
+
+    /// `10000`, `10_000`, `10k`, `1m`.
+    static func parseCount(_ text: String) throws -> Int {
+        var digits = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "")
+        var multiplier = 1
+        if digits.hasSuffix("k") { multiplier = 1_000; digits.removeLast() }
+        else if digits.hasSuffix("m") { multiplier = 1_000_000; digits.removeLast() }
+        guard let count = Int(digits), count > 0 else { throw BenchError.usage("\"\(text)\" is not a positive item count") }
+        return count * multiplier
+    }
+}
+
+/// Why the benchmark stopped.
+enum BenchError: Error, CustomStringConvertible {
+    case usage(String)
+    case help
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message): "error: \(message)\n\n\(BenchOptions.usage)"
+        case .help: BenchOptions.usage
+        case .failed(let message): "error: \(message)"
+        }
+    }
+}

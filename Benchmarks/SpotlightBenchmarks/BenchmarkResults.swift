@@ -1,0 +1,87 @@
+import Foundation
+
+/// Everything the benchmark measured, as written to `--json FILE`:
+/// `{"machine": {...}, "settings": {...}, "runs": [{"scale", "engine", "indexing": {...},
+///   "queries": {"word": {"p50", "p95", "p99", "count", ...} | null, ...},
+///   "queryPeakRSSMB", "openAndFirstQueryMs", ...}]}`.
+/// Latencies are milliseconds, memory MB (MiB), sizes bytes; a kind an
+/// engine cannot answer is null.
+struct BenchmarkResults: Codable, Sendable {
+    var machine: MachineInfo
+    var settings: Settings
+    var runs: [RunResult]
+}
+
+struct Settings: Codable, Sendable {
+    var rounds: Int
+    var limit: Int
+    var batchSize: Int
+    var queries: Int
+    var corpus: String
+    var startedAt: String
+}
+
+struct RunResult: Codable, Sendable {
+    var scale: Int
+    var engine: EngineKind
+    var indexing: IndexingFigures
+    var queries: [String: LatencyStats?]
+    var queryPeakRSSMB: Double
+    var openAndFirstQueryMs: Double
+    var openMs: Double
+
+    init(index: IndexPhaseReport, query: QueryPhaseReport) {
+        scale = index.scale
+        engine = index.engine
+        indexing = IndexingFigures(itemsPerSecond: index.itemsPerSecond, seconds: index.seconds,
+                                   peakRSSMB: index.peakRSSMB, storeBytes: index.storeBytes,
+                                   corpusRSSMB: index.corpusRSSMB, items: index.items, refused: index.refused)
+        queries = query.queries
+        queryPeakRSSMB = query.peakRSSMB
+        openAndFirstQueryMs = query.openAndFirstQueryMs
+        openMs = query.openMs
+    }
+
+    /// The stats of a kind; nil when the engine had no query for it or the set had none.
+    func latency(_ kind: QueryKind) -> LatencyStats? {
+        queries[kind.rawValue] ?? nil
+    }
+}
+
+struct IndexingFigures: Codable, Sendable {
+    var itemsPerSecond: Double
+    var seconds: Double
+    var peakRSSMB: Double
+    var storeBytes: Int64
+    /// RSS of the index child with the corpus read, before indexing (part of `peakRSSMB`).
+    var corpusRSSMB: Double
+    var items: Int
+    var refused: Int
+}
+
+struct MachineInfo: Codable, Sendable {
+    var cores: Int
+    var activeCores: Int
+    var memoryGB: Double
+    var cpu: String
+    var os: String
+
+    static func current() -> MachineInfo {
+        let info = ProcessInfo.processInfo
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        return MachineInfo(cores: info.processorCount, activeCores: info.activeProcessorCount,
+                           memoryGB: (Double(info.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+                           cpu: model, os: info.operatingSystemVersionString)
+    }
+}
+
+extension BenchmarkResults {
+    func write(to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: file, options: .atomic)
+    }
+}

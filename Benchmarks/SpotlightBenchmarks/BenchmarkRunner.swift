@@ -1,0 +1,60 @@
+import Foundation
+
+/// The parent process: for each scale and engine, an `index` child then a
+/// `query` child; then the table on stdout and the JSON file.
+struct BenchmarkRunner {
+    var options: BenchOptions
+
+    func run() throws {
+        let manager = FileManager.default
+        let corpusDirectory = options.corpusDirectory.standardizedFileURL
+        for name in [DebianCorpus.fileName, QuerySet.fileName] where !manager.isReadableFile(atPath: corpusDirectory.appendingPathComponent(name).path) {
+            throw BenchError.failed("cannot read \(corpusDirectory.appendingPathComponent(name).path); pass --corpus-dir")
+        }
+        let queries = try QuerySet.load(from: corpusDirectory)
+
+        let workRoot = (options.workDirectory ?? manager.temporaryDirectory).standardizedFileURL
+        let runDirectory = workRoot.appendingPathComponent("spotlight-bench-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
+        try manager.createDirectory(at: runDirectory, withIntermediateDirectories: true)
+        defer {
+            if options.keep {
+                log("stores kept in \(runDirectory.path)")
+            } else {
+                try? manager.removeItem(at: runDirectory)
+            }
+        }
+
+        let startedAt = ISO8601DateFormatter().string(from: Date())
+        var results = BenchmarkResults(
+            machine: MachineInfo.current(),
+            settings: Settings(rounds: options.rounds, limit: Backends.limit, batchSize: IndexPhase.batchSize,
+                               queries: queries.count, corpus: corpusDirectory.path, startedAt: startedAt),
+            runs: [])
+        let jsonFile = options.jsonFile.standardizedFileURL
+        log("spotlight-bench: scales \(options.scales.map(grouped).joined(separator: ", ")); engines \(options.engines.map(\.rawValue).joined(separator: ", ")); \(results.machine.activeCores) cores; stores in \(runDirectory.path)")
+
+        for scale in options.scales {
+            let directory = runDirectory.appendingPathComponent("scale-\(scale)", isDirectory: true)
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+            for engine in options.engines {
+                log("== \(engine.rawValue), \(grouped(scale)) items: indexing")
+                let index = try ChildCommand.spawn(
+                    ChildCommand.arguments(phase: .index, engine: engine, scale: scale, directory: directory,
+                                           corpusDirectory: corpusDirectory, rounds: options.rounds),
+                    as: IndexPhaseReport.self)
+                log("== \(engine.rawValue), \(grouped(scale)) items: \(grouped(Int(index.itemsPerSecond))) items/s, "
+                    + "\(ResultsTable.number(Double(index.storeBytes) / 1_048_576)) MB on disk; querying")
+                let query = try ChildCommand.spawn(
+                    ChildCommand.arguments(phase: .query, engine: engine, scale: scale, directory: directory,
+                                           corpusDirectory: corpusDirectory, rounds: options.rounds),
+                    as: QueryPhaseReport.self)
+                results.runs.append(RunResult(index: index, query: query))
+                try results.write(to: jsonFile) // after every run, so a failure later keeps what was measured
+            }
+            if !options.keep { try? manager.removeItem(at: directory) }
+        }
+
+        print(ResultsTable.render(results), terminator: "")
+        log("results written to \(jsonFile.path)")
+    }
+}

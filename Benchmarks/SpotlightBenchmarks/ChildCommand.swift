@@ -1,0 +1,77 @@
+import Foundation
+
+/// The hidden subcommand the parent runs once per phase, so that each
+/// phase has its own process and its own peak RSS:
+/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R]`.
+/// It prints one result line on stdout (``ChildProtocol/resultPrefix`` + JSON).
+enum ChildCommand {
+    enum Phase: String { case index, query }
+
+    static func arguments(phase: Phase, engine: EngineKind, scale: Int, directory: URL,
+                          corpusDirectory: URL, rounds: Int) -> [String] {
+        ["--child", phase.rawValue, "--engine", engine.rawValue, "--scale", String(scale),
+         "--dir", directory.path, "--corpus-dir", corpusDirectory.path, "--rounds", String(rounds)]
+    }
+
+    static func run(_ arguments: [String]) throws {
+        var values: [String: String] = [:]
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            guard flag.hasPrefix("--"), let value = remaining.popFirst() else {
+                throw BenchError.usage("bad child arguments: \(arguments.joined(separator: " "))")
+            }
+            values[String(flag.dropFirst(2))] = value
+        }
+        guard let phase = values["child"].flatMap(Phase.init(rawValue:)),
+              let engine = values["engine"].flatMap(EngineKind.init(rawValue:)),
+              let scale = values["scale"].flatMap({ Int($0) }), scale > 0,
+              let directory = values["dir"].map({ URL(fileURLWithPath: $0, isDirectory: true) }),
+              let corpus = values["corpus-dir"].map({ URL(fileURLWithPath: $0, isDirectory: true) })
+        else {
+            throw BenchError.usage("bad child arguments: \(arguments.joined(separator: " "))")
+        }
+        let rounds = values["rounds"].flatMap { Int($0) } ?? 3
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json: Data
+        switch phase {
+        case .index:
+            json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))
+        case .query:
+            json = try encoder.encode(QueryPhase.run(engine: engine, scale: scale, directory: directory,
+                                                     corpusDirectory: corpus, rounds: max(1, rounds)))
+        }
+        FileHandle.standardOutput.write(Data((ChildProtocol.resultPrefix + String(decoding: json, as: UTF8.self) + "\n").utf8))
+    }
+
+    /// Runs this executable as a child and decodes its result line.
+    static func spawn<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
+        let process = Process()
+        process.executableURL = selfExecutable()
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw BenchError.failed("child \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ChildProtocol.resultPrefix) }) else {
+            throw BenchError.failed("child \(arguments.joined(separator: " ")) printed no result")
+        }
+        return try JSONDecoder().decode(Report.self, from: Data(line.dropFirst(ChildProtocol.resultPrefix.count).utf8))
+    }
+
+    /// This executable: `CommandLine.arguments[0]` resolved, else `/proc/self/exe`.
+    static func selfExecutable() -> URL {
+        let first = CommandLine.arguments.first ?? ""
+        if first.contains("/") {
+            let url = URL(fileURLWithPath: first).standardizedFileURL.resolvingSymlinksInPath()
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    }
+}

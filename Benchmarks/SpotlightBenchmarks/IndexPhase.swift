@@ -1,0 +1,40 @@
+import Foundation
+
+/// The `index` child: reads the corpus at a scale and indexes it into one
+/// engine's new store, in batches of 1,000.
+enum IndexPhase {
+    static let batchSize = 1_000
+
+    static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
+        let tag = "[\(engine.rawValue) \(grouped(scale))]"
+        let base = try DebianCorpus.load(from: corpusDirectory, limit: scale)
+        let corpus = ScaledCorpus(base: base, count: scale)
+        let corpusRSS = ResourceUsage.peakRSSMB()
+        log("\(tag) indexing \(grouped(scale)) items (\(grouped(base.count)) packages read, RSS \(Int(corpusRSS)) MB)")
+
+        var stopwatch = Stopwatch()
+        let indexer = try Backends.indexer(engine, directory: directory, scale: scale)
+        var indexing = stopwatch.elapsed
+        var refused = 0
+        let reportEvery = max(batchSize, scale / 10)
+        var nextReport = reportEvery
+        for start in stride(from: 0, to: scale, by: batchSize) {
+            let batch = corpus.packages(start..<min(start + batchSize, scale))
+            stopwatch.restart()
+            refused += try indexer.index(batch)
+            indexing += stopwatch.elapsed
+            let done = start + batch.count
+            if done >= nextReport || done == scale {
+                let rate = Double(done) / max(indexing.seconds, 1e-9)
+                log("\(tag)   \(grouped(done))/\(grouped(scale)) (\(done * 100 / scale)%), \(grouped(Int(rate))) items/s")
+                while nextReport <= done { nextReport += reportEvery }
+            }
+        }
+        let storeBytes = try indexer.finish()
+        let seconds = indexing.seconds
+        if refused > 0 { log("\(tag) warning: \(grouped(refused)) items refused") }
+        return IndexPhaseReport(engine: engine, scale: scale, items: scale, refused: refused, seconds: seconds,
+                                itemsPerSecond: Double(scale) / max(seconds, 1e-9),
+                                peakRSSMB: ResourceUsage.peakRSSMB(), corpusRSSMB: corpusRSS, storeBytes: storeBytes)
+    }
+}

@@ -1,0 +1,36 @@
+/// Latency percentiles of one query kind, in milliseconds.
+struct LatencyStats: Codable, Sendable {
+    var p50: Double
+    var p95: Double
+    var p99: Double
+    var mean: Double
+    var max: Double
+    /// Queries of this kind in the query set.
+    var count: Int
+    /// Timed runs (`count` × rounds).
+    var samples: Int
+    /// Queries that returned at least one result (warm-up round).
+    var nonEmpty: Int
+    /// Mean number of results per query (at most 20).
+    var meanResults: Double
+
+    init(samples milliseconds: [Double], count: Int, nonEmpty: Int, meanResults: Double) {
+        let sorted = milliseconds.sorted()
+        p50 = Self.percentile(50, of: sorted)
+        p95 = Self.percentile(95, of: sorted)
+        p99 = Self.percentile(99, of: sorted)
+        mean = sorted.isEmpty ? 0 : sorted.reduce(0, +) / Double(sorted.count)
+        max = sorted.last ?? 0
+        self.count = count
+        samples = sorted.count
+        self.nonEmpty = nonEmpty
+        self.meanResults = meanResults
+    }
+
+    /// Nearest-rank percentile of sorted values.
+    static func percentile(_ p: Double, of sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+    }
+}

@@ -1,0 +1,41 @@
+/// What an `index` child measured, sent to the parent as one JSON line.
+struct IndexPhaseReport: Codable, Sendable {
+    var engine: EngineKind
+    var scale: Int
+    /// Items given to the store.
+    var items: Int
+    /// Items the store refused (expected 0).
+    var refused: Int
+    /// Wall time of opening the store and every batch: building the
+    /// engine's items, tokenizing and writing; not reading the corpus.
+    var seconds: Double
+    var itemsPerSecond: Double
+    /// Peak RSS of the whole child, corpus included.
+    var peakRSSMB: Double
+    /// Peak RSS once the corpus was read, before the store was opened.
+    var corpusRSSMB: Double
+    /// Size on disk after indexing (engine: `fileSize()` after reopening;
+    /// fts5: file + WAL after `wal_checkpoint(TRUNCATE)`).
+    var storeBytes: Int64
+}
+
+/// What a `query` child measured, sent to the parent as one JSON line.
+struct QueryPhaseReport: Codable, Sendable {
+    var engine: EngineKind
+    var scale: Int
+    /// Opening the existing store in a fresh process.
+    var openMs: Double
+    /// Opening it and answering the first query.
+    var openAndFirstQueryMs: Double
+    /// Peak RSS of the whole child.
+    var peakRSSMB: Double
+    /// Latencies by kind (`QueryKind` raw values); null where the engine
+    /// has no query for the kind ("n/a").
+    var queries: [String: LatencyStats?]
+}
+
+/// The child's line on stdout starts with this, so that nothing else a
+/// library might print there can be mistaken for it.
+enum ChildProtocol {
+    static let resultPrefix = "SPOTLIGHT-BENCH-RESULT "
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The `query` child: opens the store an `index` child built and runs the
+/// query set: one warm-up round, then `rounds` timed rounds.
+enum QueryPhase {
+    static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
+        let tag = "[\(engine.rawValue) \(grouped(scale))]"
+        let queries = try QuerySet.load(from: corpusDirectory)
+
+        var stopwatch = Stopwatch()
+        let searcher = try Backends.searcher(engine, directory: directory, scale: scale)
+        let openMs = stopwatch.elapsedMilliseconds
+        guard let first = queries.first(where: { searcher.supports($0.kind) }) else {
+            throw BenchError.failed("\(engine.rawValue) supports none of the queries")
+        }
+        _ = try searcher.search(first)
+        let openAndFirstQueryMs = stopwatch.elapsedMilliseconds
+        let answered = queries.filter { searcher.supports($0.kind) }
+        log("\(tag) store opened and first query answered in \(String(format: "%.1f", openAndFirstQueryMs)) ms; warm-up over \(answered.count) queries")
+
+        var nonEmpty: [QueryKind: Int] = [:]
+        var results: [QueryKind: Int] = [:]
+        for query in answered {
+            let ids = try searcher.search(query)
+            if !ids.isEmpty { nonEmpty[query.kind, default: 0] += 1 }
+            results[query.kind, default: 0] += ids.count
+        }
+
+        var samples: [QueryKind: [Double]] = [:]
+        for round in 1...rounds {
+            log("\(tag) timed round \(round)/\(rounds)")
+            for query in answered {
+                stopwatch.restart()
+                let ids = try searcher.search(query)
+                let milliseconds = stopwatch.elapsedMilliseconds
+                withExtendedLifetime(ids) {}
+                samples[query.kind, default: []].append(milliseconds)
+            }
+        }
+
+        var stats: [String: LatencyStats?] = [:]
+        for kind in QueryKind.allCases {
+            let count = queries.count(where: { $0.kind == kind })
+            guard count > 0 else { continue }
+            if searcher.supports(kind) {
+                stats[kind.rawValue] = LatencyStats(samples: samples[kind] ?? [], count: count,
+                                                    nonEmpty: nonEmpty[kind] ?? 0,
+                                                    meanResults: Double(results[kind] ?? 0) / Double(count))
+            } else {
+                stats[kind.rawValue] = .some(nil)
+            }
+        }
+        return QueryPhaseReport(engine: engine, scale: scale, openMs: openMs, openAndFirstQueryMs: openAndFirstQueryMs,
+                                peakRSSMB: ResourceUsage.peakRSSMB(), queries: stats)
+    }
+}

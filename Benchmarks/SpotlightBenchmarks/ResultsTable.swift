@@ -1,0 +1,92 @@
+import Foundation
+
+/// The readable report: one block per scale, one row per metric, one
+/// column per engine, and `engine/fts5` when both ran (for latencies
+/// engine p99 ÷ fts5 p99; otherwise engine ÷ fts5).
+enum ResultsTable {
+    static func render(_ results: BenchmarkResults) -> String {
+        var out = ""
+        let scales = results.runs.map(\.scale).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+        for scale in scales {
+            let runs = results.runs.filter { $0.scale == scale }
+            let engine = runs.first { $0.engine == .engine }
+            let fts5 = runs.first { $0.engine == .fts5 }
+            let columns = [engine, fts5].compactMap { $0 }
+            var rows: [[String]] = [["metric"] + columns.map(\.engine.rawValue) + ["engine/fts5"]]
+
+            func row(_ name: String, _ value: (RunResult) -> Double?, format: (Double) -> String, ratio: Bool = true) {
+                var cells = [name] + columns.map { value($0).map(format) ?? "n/a" }
+                if ratio, let engine, let fts5, let a = value(engine), let b = value(fts5), b > 0 {
+                    cells.append(String(format: "%.2f", a / b))
+                } else {
+                    cells.append(engine != nil && fts5 != nil && ratio ? "n/a" : "")
+                }
+                rows.append(cells)
+            }
+
+            row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
+            row("indexing seconds", { $0.indexing.seconds }, format: number)
+            row("store size MB", { Double($0.indexing.storeBytes) / 1_048_576 }, format: number)
+            row("indexing peak RSS MB", { $0.indexing.peakRSSMB }, format: number)
+            row("  (corpus in memory MB)", { $0.indexing.corpusRSSMB }, format: number, ratio: false)
+            row("query peak RSS MB", { $0.queryPeakRSSMB }, format: number)
+            row("open + first query ms", { $0.openAndFirstQueryMs }, format: number)
+            for kind in QueryKind.allCases {
+                var cells = ["\(kind.rawValue) p50/p95/p99 ms"]
+                cells += columns.map { run in
+                    run.latency(kind).map { "\(number($0.p50)) / \(number($0.p95)) / \(number($0.p99))" } ?? "n/a"
+                }
+                if let engine, let fts5 {
+                    if let a = engine.latency(kind), let b = fts5.latency(kind), b.p99 > 0 {
+                        cells.append(String(format: "%.2f", a.p99 / b.p99))
+                    } else {
+                        cells.append("n/a")
+                    }
+                } else {
+                    cells.append("")
+                }
+                rows.append(cells)
+                rows.append(["  \(kind.rawValue) queries with results"]
+                            + columns.map { run in run.latency(kind).map { "\($0.nonEmpty)/\($0.count)" } ?? "n/a" }
+                            + [""])
+            }
+
+            out += "\nScale \(grouped(scale)) items (\(results.settings.rounds) timed rounds of \(results.settings.queries) queries, "
+                + "top \(results.settings.limit); latency ratio on p99)\n"
+            out += layout(rows)
+        }
+        return out
+    }
+
+    /// Right-aligned columns after a left-aligned first one.
+    static func layout(_ rows: [[String]]) -> String {
+        let width = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: width)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        var out = ""
+        for (number, row) in rows.enumerated() {
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                line += index == 0 ? cell + padding : "  " + padding + cell
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+            if number == 0 { out += String(repeating: "-", count: widths.reduce(0, +) + 2 * (width - 1)) + "\n" }
+        }
+        return out
+    }
+
+    /// Three significant figures or so.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "n/a" }
+        let magnitude = abs(value)
+        if magnitude >= 1_000 { return grouped(Int(value.rounded())) }
+        if magnitude >= 100 { return String(format: "%.0f", value) }
+        if magnitude >= 10 { return String(format: "%.1f", value) }
+        if magnitude >= 1 { return String(format: "%.2f", value) }
+        return String(format: "%.3f", value)
+    }
+}
