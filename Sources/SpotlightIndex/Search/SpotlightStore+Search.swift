@@ -33,7 +33,7 @@ extension SpotlightStore {
                 LIMIT :limit
                 """, arguments: ["match": match, "now": now, "limit": limit])
             return try ranked.map { row in
-                let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM items WHERE rowid = ?"),
+                let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"),
                                               arguments: [row["rowid"] as Int64])!
                 return SearchResult(item: try StoredRow.item(stored).item,
                                     score: scoring.breakdown(text: row["text"], hint: row["hint"], engagement: row["eng"],
@@ -64,14 +64,16 @@ struct ScoringSQL {
         "-bm25(fts, \(weights.titleWeight), \(weights.keywordsWeight), \(weights.descriptionWeight), \(weights.otherTextWeight))"
     }
 
+    /// Most items have no engagement and no dates: the CASEs spare them the math.
     var engagement: String {
-        "(i.eng * pow(2.0, -max(0, :now - i.eng_at) / \(weights.engagementHalfLife)))"
+        "CASE WHEN i.eng = 0 THEN 0 ELSE i.eng * pow(2.0, -max(0, :now - i.eng_at) / \(weights.engagementHalfLife)) END"
     }
 
     var total: String {
         """
-        text * (1 + \(weights.rankingHint) * hint / 100.0) * (1 + \(weights.engagement) * ln(1 + eng))
-        * (1 + CASE WHEN recency IS NULL THEN 0 ELSE \(weights.recency) * pow(2.0, -max(0, :now - recency) / \(weights.recencyHalfLife)) END)
+        text * (1 + \(weights.rankingHint) * hint / 100.0)
+        * CASE WHEN eng = 0 THEN 1 ELSE 1 + \(weights.engagement) * ln(1 + eng) END
+        * CASE WHEN recency IS NULL THEN 1 ELSE 1 + \(weights.recency) * pow(2.0, -max(0, :now - recency) / \(weights.recencyHalfLife)) END
         """
     }
 

@@ -25,7 +25,7 @@ enum FullTextIndex {
     /// Derives the whole table again from `items`.
     static func rebuild(_ db: Database) throws {
         try removeAll(db)
-        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, uid, attributes FROM items")
+        let rows = try Row.fetchCursor(db, sql: "SELECT i.rowid AS rowid, i.uid AS uid, a.attributes AS attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid")
         while let row = try rows.next() {
             let attributes = try StoredRow.attributes(row)
             try insert(db, rowid: row["rowid"], TextColumns(attributes: attributes))
@@ -35,7 +35,10 @@ enum FullTextIndex {
 
 /// Turning `items` rows back into items.
 enum StoredRow {
-    static let columns = "rowid, uid, domain, content_type, expiration, expires, indexed_at, attributes"
+    /// The columns of an item, from `items i JOIN item_attributes a`.
+    static let columns = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, a.attributes AS attributes"
+    /// `FROM` clause for ``columns``.
+    static let tables = "items i JOIN item_attributes a ON a.rowid = i.rowid"
 
     static func attributes(_ row: Row) throws -> [String: AttributeValue] {
         let data: [UInt8] = (row["attributes"] as Data?).map(Array.init) ?? []

@@ -130,7 +130,7 @@ struct ItemValidator: Sendable {
             throw refuse(uid, .limitExceeded, "attribute name \(StoreName.quoted(name)) is \(name.utf8.count) bytes; the limit is \(limits.maxAttributeNameBytes) (StoreLimits.maxAttributeNameBytes)")
         }
         if AttributeVocabulary.kinds[name] != nil { return }
-        let valid = name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+        let valid = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
         if !valid {
             throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) is not a CSSearchableItemAttributeSet property, and a custom key may only use ASCII letters, digits and '_'")
         }

@@ -18,7 +18,7 @@ extension SpotlightStore {
     public func item(withIdentifier identifier: String) throws -> StoredItem? {
         let now = self.now.timeIntervalSince1970
         return try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ? AND expires > ?",
+            try Row.fetchOne(db, sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.uid = ? AND expires > ?",
                              arguments: [identifier, now]).map(StoredRow.item)
         }
     }
@@ -30,11 +30,11 @@ extension SpotlightStore {
         return try read { db in
             if let domain {
                 return try Row.fetchAll(db, sql: """
-                    SELECT \(StoredRow.columns) FROM items WHERE expires > ? AND (domain = ? OR (domain >= ? AND domain < ?))
-                    ORDER BY rowid
+                    SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.expires > ? AND (i.domain = ? OR (i.domain >= ? AND i.domain < ?))
+                    ORDER BY i.rowid
                     """, arguments: [now, domain, domain + ".", domain + "/"]).map(StoredRow.item)
             }
-            return try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE expires > ? ORDER BY rowid",
+            return try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.expires > ? ORDER BY i.rowid",
                                     arguments: [now]).map(StoredRow.item)
         }
     }
@@ -66,7 +66,7 @@ extension SpotlightStore {
     public func purgeExpiredItems() throws -> Int {
         let now = self.now.timeIntervalSince1970
         return try write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM items WHERE expires <= ?", arguments: [now])
+            let rows = try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.expires <= ?", arguments: [now])
             for row in rows { try remove(row, db) }
             try adjustCount(-rows.count, db)
             return rows.count

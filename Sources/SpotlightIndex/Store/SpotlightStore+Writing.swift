@@ -126,7 +126,7 @@ extension SpotlightStore {
         case .deleteIdentifiers(let identifiers):
             var removed = 0
             for uid in identifiers {
-                if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ?"), arguments: [uid]) {
+                if let row = try fetchStored(uid: uid, db) {
                     try remove(row, db)
                     removed += 1
                 }
@@ -136,15 +136,15 @@ extension SpotlightStore {
             var removed = 0
             for domain in domains where !domain.isEmpty {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(StoredRow.columns) FROM items
-                    WHERE domain = ? OR (domain >= ? AND domain < ?)
+                    SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
+                    WHERE i.domain = ? OR (i.domain >= ? AND i.domain < ?)
                     """, arguments: [domain, domain + ".", domain + "/"])
                 for row in rows { try remove(row, db) }
                 removed += rows.count
             }
             try adjustCount(-removed, db)
         case .deleteAll:
-            try db.execute(sql: "DELETE FROM items; DELETE FROM engagement")
+            try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM engagement")
             try FullTextIndex.removeAll(db)
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
@@ -154,36 +154,49 @@ extension SpotlightStore {
 
     /// Inserts, replaces or merges one item. Returns 1 for a new item, 0
     /// for a replaced one, nil for an update with nothing to update.
+    ///
+    /// A new item is inserted first and looked up only when its identifier
+    /// is taken: bulk indexing of new items costs no extra lookup.
     private func store(_ item: PreparedItem, _ db: Database, now: Double, count: Int) throws -> Int? {
-        let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM items WHERE uid = ?"), arguments: [item.uid])
         var item = item
+        var existing: Row?
         if item.isUpdate {
+            existing = try fetchStored(uid: item.uid, db)
             guard let existing else { return nil }
             item = try validator.merge(item, into: try StoredRow.item(existing).item)
         }
         let expires = item.expiration.map { $0.timeIntervalSince1970 } ?? now + options.defaultLifetime
         let expiration = item.expiration?.timeIntervalSinceReferenceDate
-        if let existing {
-            let rowid: Int64 = existing["rowid"]
-            try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: try StoredRow.attributes(existing)))
+        if existing == nil {
+            if count >= options.limits.maxItemsPerStore, try fetchStored(uid: item.uid, db) == nil {
+                throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
+            }
             try db.cachedStatement(sql: """
-                UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?,
-                attributes = ?, hint = ?, recency = ? WHERE rowid = ?
-                """).execute(arguments: [item.domain, item.contentType, expiration, expires, now,
-                                         Data(item.blob), item.hint, item.recency, rowid])
-            try FullTextIndex.insert(db, rowid: rowid, item.columns)
-            return 0
+                INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING
+                """).execute(arguments: [item.uid, item.domain, item.contentType, expiration, expires, now, item.hint, item.recency])
+            if db.changesCount == 1 {
+                let rowid = db.lastInsertedRowID
+                try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)").execute(arguments: [rowid, Data(item.blob)])
+                try FullTextIndex.insert(db, rowid: rowid, item.columns)
+                return 1
+            }
+            existing = try fetchStored(uid: item.uid, db)
         }
-        if count >= options.limits.maxItemsPerStore {
-            throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
-        }
+        guard let existing else { throw SpotlightIndexError(.storeCorrupt, "item \(StoreName.quoted(item.uid)) is half stored; open the store again to recover") }
+        let rowid: Int64 = existing["rowid"]
+        try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: try StoredRow.attributes(existing)))
         try db.cachedStatement(sql: """
-            INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, attributes, hint, recency)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [item.uid, item.domain, item.contentType, expiration, expires, now,
-                                     Data(item.blob), item.hint, item.recency])
-        try FullTextIndex.insert(db, rowid: db.lastInsertedRowID, item.columns)
-        return 1
+            UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?, hint = ?, recency = ?
+            WHERE rowid = ?
+            """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
+        try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
+        try FullTextIndex.insert(db, rowid: rowid, item.columns)
+        return 0
+    }
+
+    private func fetchStored(uid: String, _ db: Database) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.uid = ?"), arguments: [uid])
     }
 
     /// Removes one stored item, its tokens and its engagement.
@@ -191,6 +204,7 @@ extension SpotlightStore {
         let rowid: Int64 = row["rowid"]
         try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: try StoredRow.attributes(row)))
         try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
+        try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE rowid = ?").execute(arguments: [rowid])
         try db.cachedStatement(sql: "DELETE FROM engagement WHERE uid = ?").execute(arguments: [row["uid"] as String])
     }
 
