@@ -10,6 +10,7 @@ struct PreparedItem: Sendable {
     var contentType: String?
     var expiration: Date?
     var attributes: [String: AttributeValue]
+    /// The attributes as stored (``StoredBlob`` envelope); for an update, until merged, unpacked.
     var blob: [UInt8]
     var columns: TextColumns
     var hint: Double
@@ -78,10 +79,11 @@ struct ItemValidator: Sendable {
         }
         for (name, value) in item.attributes { try check(name: name, value: value, uid: uid) }
         for name in item.removedAttributes { try checkName(name, uid: uid) }
-        let blob = AttributeCodec.encode(item.attributes)
-        if blob.count > limits.maxItemBytes {
-            throw refuse(uid, .limitExceeded, "is \(blob.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
+        let encoded = AttributeCodec.encode(item.attributes)
+        if encoded.count > limits.maxItemBytes {
+            throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
+        let blob = item.isUpdate ? encoded : StoredBlob.pack(encoded)
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,

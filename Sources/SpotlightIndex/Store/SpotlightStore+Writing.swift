@@ -22,7 +22,7 @@ public struct IndexReport: Sendable, Hashable {
 }
 
 /// An item refused by the store, and why.
-public struct ItemRefusal: Sendable, Hashable {
+public struct ItemRefusal: Error, Sendable, Hashable {
     /// The item's identifier as given.
     public var itemIdentifier: String
     /// What was wrong: an `invalidItem` or `limitExceeded` error naming the limit.
@@ -58,11 +58,10 @@ extension SpotlightStore {
         var report = IndexReport()
         var prepared: [PreparedItem] = []
         prepared.reserveCapacity(items.count)
-        for item in items {
-            do {
-                prepared.append(try validator.prepare(item))
-            } catch let error as SpotlightIndexError {
-                report.refused.append(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
+        for outcome in prepare(items) {
+            switch outcome {
+            case .success(let item): prepared.append(item)
+            case .failure(let refusal): report.refused.append(refusal)
             }
         }
         if prepared.isEmpty { return report }
@@ -75,6 +74,34 @@ extension SpotlightStore {
         report.droppedUpdates = outcome.droppedUpdates
         report.refused += outcome.refused
         return report
+    }
+
+    /// Checks and tokenizes items on every core, before the write lock:
+    /// outcomes in the order of `items`.
+    func prepare(_ items: [SearchableItem]) -> [Result<PreparedItem, ItemRefusal>] {
+        let validator = self.validator
+        @Sendable func one(_ item: SearchableItem) -> Result<PreparedItem, ItemRefusal> {
+            do {
+                return .success(try validator.prepare(item))
+            } catch let error as SpotlightIndexError {
+                return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
+            } catch {
+                return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: SpotlightIndexError(.invalidItem, "\(error)")))
+            }
+        }
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, items.count / 64)
+        guard workers > 1 else { return items.map(one) }
+        var outcomes = [Result<PreparedItem, ItemRefusal>?](repeating: nil, count: items.count)
+        outcomes.withUnsafeMutableBufferPointer { buffer in
+            let slots = UncheckedSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // Each worker writes its own stride of slots: no two share one.
+                for index in stride(from: worker, to: items.count, by: workers) {
+                    slots.value[index] = one(items[index])
+                }
+            }
+        }
+        return outcomes.map { $0! }
     }
 
     /// Deletes the items with these identifiers; unknown ones are ignored.
@@ -212,4 +239,10 @@ extension SpotlightStore {
         guard delta != 0 else { return }
         try db.execute(sql: "UPDATE meta SET value = max(0, value + ?) WHERE key = 'item_count'", arguments: [delta])
     }
+}
+
+/// Hands a value to concurrent workers that use disjoint parts of it.
+struct UncheckedSendable<Value>: @unchecked Sendable { // @unchecked: callers partition access
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
