@@ -23,14 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
-        // zlib (system library), to deflate stored attributes.
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The engine: durable per-app stores, items, batches, expiration,
         // engagement, free-text search and ranking. SQLite through GRDB.
         .target(
             name: "SpotlightIndex",
             dependencies: [
-                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

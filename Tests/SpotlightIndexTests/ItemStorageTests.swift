@@ -44,22 +44,6 @@ import Testing
         #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode([9]) }
     }
 
-    @Test func storedBlobsDeflateLargeTextAndRefuseDamage() throws {
-        let text = AttributeCodec.encode(["textContent": .string(String(repeating: "compressible words ", count: 100))])
-        let packed = StoredBlob.pack(text)
-        #expect(packed.first == StoredBlob.deflatedTag)
-        #expect(packed.count < text.count / 5)
-        #expect(try StoredBlob.unpack(packed) == text)
-        let small = AttributeCodec.encode(["title": .string("tiny")])
-        #expect(StoredBlob.pack(small) == small, "small blobs are stored as they are")
-        let random = AttributeCodec.encode(["thumbnailData": .data(Data((0..<2000).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 13) }))])
-        #expect(try StoredBlob.unpack(StoredBlob.pack(random)) == random)
-        var damaged = packed
-        damaged[damaged.count / 2] ^= 0xFF
-        #expect(throws: AttributeCodec.DecodingError.self) { try StoredBlob.unpack(damaged) }
-        #expect(throws: AttributeCodec.DecodingError.self) { try StoredBlob.unpack([StoredBlob.deflatedTag, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) }
-    }
-
     @Test func largeCallsKeepTheOrderOfTheirItemsAndRefusals() throws {
         let store = try memoryStore()
         let items = (0..<1000).map { $0 % 97 == 5 ? item("bad\($0)", ["title": .number(1)]) : item("i\($0)", title: "item \($0)") }

@@ -10,7 +10,7 @@ struct PreparedItem: Sendable {
     var contentType: String?
     var expiration: Date?
     var attributes: [String: AttributeValue]
-    /// The attributes as stored (``StoredBlob`` envelope); for an update, until merged, unpacked.
+    /// The attributes as stored (``AttributeCodec``).
     var blob: [UInt8]
     var columns: TextColumns
     var hint: Double
@@ -67,7 +67,8 @@ struct ItemValidator: Sendable {
         try checkIdentifier(uid, what: "unique identifier", uid: uid)
         if let domain = item.domainIdentifier { try checkIdentifier(domain, what: "domain identifier", uid: uid) }
         if let type = item.contentType {
-            if type.isEmpty || type.utf8.count > 255 || type.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+            if type.isEmpty || type.utf8.count > 255 || type.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+                || (!type.utf8.allSatisfy { $0 < 0x80 } && type.unicodeScalars.contains(where: { $0.properties.isWhitespace })) {
                 throw refuse(uid, .invalidItem, "content type \(StoreName.quoted(type)) is not a uniform type identifier (1–255 bytes, no spaces or control characters)")
             }
         }
@@ -83,7 +84,7 @@ struct ItemValidator: Sendable {
         if encoded.count > limits.maxItemBytes {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
-        let blob = item.isUpdate ? encoded : StoredBlob.pack(encoded)
+        let blob = encoded
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,

@@ -55,53 +55,28 @@ extension SpotlightStore {
     ///   ``StoreLimits/maxItemsPerStore`` are refused in the report.
     @discardableResult
     public func index(_ items: [SearchableItem]) throws -> IndexReport {
-        var report = IndexReport()
-        var prepared: [PreparedItem] = []
-        prepared.reserveCapacity(items.count)
-        for outcome in prepare(items) {
-            switch outcome {
-            case .success(let item): prepared.append(item)
-            case .failure(let refusal): report.refused.append(refusal)
+        if isBatchOpen {
+            let (prepared, refused) = ItemPreparation.prepare(items[...], validator: validator, threads: ItemPreparation.cores)
+            var report = IndexReport(refused: refused)
+            if !prepared.isEmpty, enqueueInBatch(.index(prepared)) {
+                report.accepted = prepared.count
+                return report
             }
+            if prepared.isEmpty { return report }
         }
-        if prepared.isEmpty { return report }
-        if enqueueInBatch(.index(prepared)) {
-            report.accepted = prepared.count
+        // Tokenizing the next chunk overlaps writing this one, in one transaction.
+        let pipeline = ItemPreparation.Pipeline(items, validator: validator)
+        return try write { db in
+            var report = IndexReport()
+            while let (prepared, refused) = pipeline.next() {
+                report.refused += refused
+                let outcome = try apply(.index(prepared), db)
+                report.accepted += outcome.accepted
+                report.droppedUpdates += outcome.droppedUpdates
+                report.refused += outcome.refused
+            }
             return report
         }
-        let outcome = try write { db in try apply(.index(prepared), db) }
-        report.accepted = outcome.accepted
-        report.droppedUpdates = outcome.droppedUpdates
-        report.refused += outcome.refused
-        return report
-    }
-
-    /// Checks and tokenizes items on every core, before the write lock:
-    /// outcomes in the order of `items`.
-    func prepare(_ items: [SearchableItem]) -> [Result<PreparedItem, ItemRefusal>] {
-        let validator = self.validator
-        @Sendable func one(_ item: SearchableItem) -> Result<PreparedItem, ItemRefusal> {
-            do {
-                return .success(try validator.prepare(item))
-            } catch let error as SpotlightIndexError {
-                return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
-            } catch {
-                return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: SpotlightIndexError(.invalidItem, "\(error)")))
-            }
-        }
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, items.count / 64)
-        guard workers > 1 else { return items.map(one) }
-        var outcomes = [Result<PreparedItem, ItemRefusal>?](repeating: nil, count: items.count)
-        outcomes.withUnsafeMutableBufferPointer { buffer in
-            let slots = UncheckedSendable(buffer)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                // Each worker writes its own stride of slots: no two share one.
-                for index in stride(from: worker, to: items.count, by: workers) {
-                    slots.value[index] = one(items[index])
-                }
-            }
-        }
-        return outcomes.map { $0! }
     }
 
     /// Deletes the items with these identifiers; unknown ones are ignored.
@@ -239,10 +214,4 @@ extension SpotlightStore {
         guard delta != 0 else { return }
         try db.execute(sql: "UPDATE meta SET value = max(0, value + ?) WHERE key = 'item_count'", arguments: [delta])
     }
-}
-
-/// Hands a value to concurrent workers that use disjoint parts of it.
-struct UncheckedSendable<Value>: @unchecked Sendable { // @unchecked: callers partition access
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

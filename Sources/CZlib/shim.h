@@ -1,2 +1,0 @@
-// zlib, for compressing stored attribute blobs (Debian: zlib1g-dev).
-#include <zlib.h>
