@@ -90,6 +90,15 @@ import Testing
         #expect(try store.ids("draft").isEmpty)
     }
 
+    @Test func theLastOfTwoItemsWithOneIdentifierInACallWins() throws {
+        let store = try memoryStore()
+        let report = try store.index([item("dup", title: "first"), item("other", title: "x"), item("dup", title: "second")])
+        #expect(report.accepted == 3)
+        #expect(try store.item(withIdentifier: "dup")?.item.displayTitle == "second")
+        #expect(try store.itemCount() == 2)
+        #expect(try store.ids("first").isEmpty)
+    }
+
     @Test func anUpdateWithoutAStoredItemIsDropped() throws {
         let store = try memoryStore()
         let report = try store.index([SearchableItem(uniqueIdentifier: "ghost", attributes: ["title": .string("x")], isUpdate: true)])

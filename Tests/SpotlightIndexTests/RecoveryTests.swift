@@ -4,6 +4,13 @@ import Testing
 @testable import SpotlightIndex
 
 @Suite struct RecoveryTests {
+    /// Creates the test store with these items, closes it, and gives its file.
+    static func closedStore(in dir: TemporaryDirectory, _ items: [SearchableItem]) throws -> URL {
+        let store = try fileStore(dir)
+        try store.index(items)
+        return try #require(store.fileURL)
+    }
+
     @Test func aNewStoreNeedsNoReindex() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
@@ -14,12 +21,7 @@ import Testing
     @Test func aLostStoreIsRecreatedAndAsksForAReindexUntilAcknowledged() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
-        let file: URL
-        do {
-            let store = try fileStore(dir)
-            try store.index([item("a", title: "apple")])
-            file = try #require(store.fileURL)
-        }
+        let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
         do {
             let store = try fileStore(dir)
@@ -38,12 +40,7 @@ import Testing
     @Test func aStoreOverwrittenWithGarbageIsMovedAsideAndRecreated() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
-        let file: URL
-        do {
-            let store = try fileStore(dir)
-            try store.index([item("a", title: "apple")])
-            file = try #require(store.fileURL)
-        }
+        let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
         try garbage.write(to: file)
@@ -60,12 +57,9 @@ import Testing
     @Test func aStoreDamagedInTheMiddleFailsTheIntegrityCheck() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
-        let file: URL
-        do {
-            let store = try fileStore(dir)
-            try store.index((0..<3000).map { item("i\($0)", title: "item number \($0) with some words", ["textContent": .string(String(repeating: "text \($0) ", count: 30))]) })
-            file = try #require(store.fileURL)
-        }
+        let file = try Self.closedStore(in: dir, (0..<3000).map {
+            item("i\($0)", title: "item number \($0) with some words", ["textContent": .string(String(repeating: "text \($0) ", count: 30))])
+        })
         let size = try #require((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue)
         #expect(size > 100_000)
         let handle = try FileHandle(forWritingTo: file)

@@ -15,7 +15,9 @@ public enum EngagementKind: String, Sendable, Hashable, CaseIterable {
 
 /// Engagement counts of one item.
 public struct EngagementSummary: Sendable, Hashable {
+    /// Views recorded (activities made current).
     public var views: Int
+    /// Selections recorded (results chosen).
     public var selections: Int
     /// When the last engagement happened.
     public var lastEngagedAt: Date?

@@ -20,16 +20,27 @@ public import Foundation
 /// weights.rankingHint = 1.0      // a hint of 100 doubles the score
 /// ```
 public struct RankingWeights: Sendable, Hashable {
+    /// BM25 weight of the title and display name.
     public var titleWeight: Double = 10
+    /// BM25 weight of keywords and alternate names.
     public var keywordsWeight: Double = 5
+    /// BM25 weight of `contentDescription`.
     public var descriptionWeight: Double = 2
+    /// BM25 weight of every other text attribute.
     public var otherTextWeight: Double = 1
+    /// Lift of a `rankingHint` of 100 (0.5: half again).
     public var rankingHint: Double = 0.5
+    /// Lift per unit of ln(1 + decayed engagement).
     public var engagement: Double = 0.3
+    /// Lift of a brand-new item; halves every ``recencyHalfLife``.
     public var recency: Double = 0.25
+    /// Engagement added by one view.
     public var viewWeight: Double = 1
+    /// Engagement added by one selection.
     public var selectionWeight: Double = 3
+    /// Engagement halves over this many seconds (14 days).
     public var engagementHalfLife: TimeInterval = 14 * 24 * 3600
+    /// The recency lift halves over this many seconds (30 days).
     public var recencyHalfLife: TimeInterval = 30 * 24 * 3600
 
     public init() {}

@@ -24,12 +24,15 @@ public struct ScoreBreakdown: Sendable, Hashable {
     public var text: Double
     /// The item's `rankingHint` (0–100; 0 when absent).
     public var rankingHint: Double
+    /// `1 + weight × hint / 100`.
     public var hintFactor: Double
     /// Decayed engagement (views and selections) now.
     public var engagement: Double
+    /// `1 + weight × ln(1 + engagement)`.
     public var engagementFactor: Double
     /// Age in seconds of the item's newest recency date, nil without one.
     public var age: TimeInterval?
+    /// `1 + weight × ½^(age / half-life)`, 1 without a date.
     public var recencyFactor: Double
     /// The product of the above: what results are ordered by.
     public var total: Double

@@ -3,7 +3,9 @@ import GRDB
 
 /// An item that will expire soon, for the reindex requests of the Apple layer.
 public struct ExpiringItem: Sendable, Hashable {
+    /// The item's identifier.
     public var uniqueIdentifier: String
+    /// When it expires: its own date, or 30 days after it was indexed.
     public var expiresAt: Date
 }
 
