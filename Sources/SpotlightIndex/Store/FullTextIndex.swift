@@ -43,7 +43,7 @@ enum StoredRow {
     static func attributes(_ row: Row) throws -> [String: AttributeValue] {
         let data: [UInt8] = (row["attributes"] as Data?).map(Array.init) ?? []
         do {
-            return try AttributeCodec.decode(data)
+            return try AttributeCodec.decode(try BlobCompression.unpack(data))
         } catch {
             let uid: String = row["uid"] ?? "?"
             throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", itemIdentifier: uid)

@@ -10,7 +10,7 @@ struct PreparedItem: Sendable {
     var contentType: String?
     var expiration: Date?
     var attributes: [String: AttributeValue]
-    /// The attributes as stored (``AttributeCodec``).
+    /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
     var columns: TextColumns
     var hint: Double
@@ -84,7 +84,7 @@ struct ItemValidator: Sendable {
         if encoded.count > limits.maxItemBytes {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
-        let blob = encoded
+        let blob = item.isUpdate ? encoded : BlobCompression.pack(encoded)
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,
