@@ -8,8 +8,10 @@ import GRDB
 /// stored attributes the same way every time (``TextTokenizer/version``
 /// guards that across releases).
 enum FullTextIndex {
+    static let insertSQL = "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)"
+
     static func insert(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {
-        try db.cachedStatement(sql: "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)")
+        try db.cachedStatement(sql: insertSQL)
             .execute(arguments: [rowid, columns.title, columns.keywords, columns.description, columns.other])
     }
 

@@ -10,6 +10,9 @@ import Synchronization
 /// the items.
 enum ItemPreparation {
     static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Items per chunk; the first chunk of a call is small, so the writer
+    /// starts soon, and the rest overlap with writing.
+    static let firstChunkSize = 64
     static let chunkSize = 256
 
     /// Prepares `items` on up to `threads` threads.
@@ -53,7 +56,9 @@ enum ItemPreparation {
     final class Pipeline: Sendable {
         private let items: [SearchableItem]
         private let validator: ItemValidator
-        private let chunkCount: Int
+        /// Where each chunk starts, and `items.count` last.
+        private let bounds: [Int]
+        private var chunkCount: Int { bounds.count - 1 }
         private let delivered = Atomic<Int>(0)
         private let pending = Mutex<([PreparedItem], [ItemRefusal])?>(nil)
         private let ready = DispatchSemaphore(value: 0)
@@ -61,14 +66,17 @@ enum ItemPreparation {
         init(_ items: [SearchableItem], validator: ItemValidator) {
             self.items = items
             self.validator = validator
-            self.chunkCount = (items.count + ItemPreparation.chunkSize - 1) / ItemPreparation.chunkSize
+            var bounds = [0]
+            if !items.isEmpty { bounds.append(min(items.count, ItemPreparation.firstChunkSize)) }
+            while bounds.last! < items.count { bounds.append(min(items.count, bounds.last! + ItemPreparation.chunkSize)) }
+            self.bounds = bounds
             if chunkCount > 0 { start(0) }
         }
 
         /// Prepares a chunk in the background; the first uses every core,
         /// the others leave one core to the writer.
         private func start(_ index: Int) {
-            let slice = items[(index * ItemPreparation.chunkSize)..<min(items.count, (index + 1) * ItemPreparation.chunkSize)]
+            let slice = items[bounds[index]..<bounds[index + 1]]
             let threads = index == 0 ? ItemPreparation.cores : max(1, ItemPreparation.cores - 1)
             DispatchQueue.global().async {
                 let result = ItemPreparation.prepare(slice, validator: self.validator, threads: threads)

@@ -112,9 +112,10 @@ extension SpotlightStore {
         switch pending {
         case .index(let items):
             var count = try db.meta("item_count", as: Int.self) ?? 0
+            let inserts = try InsertStatements(db)
             for item in items {
                 do {
-                    if let added = try store(item, db, now: now, count: count) {
+                    if let added = try store(item, db, inserts, now: now, count: count) {
                         count += added
                         outcome.accepted += 1
                     } else {
@@ -159,7 +160,7 @@ extension SpotlightStore {
     ///
     /// A new item is inserted first and looked up only when its identifier
     /// is taken: bulk indexing of new items costs no extra lookup.
-    private func store(_ item: PreparedItem, _ db: Database, now: Double, count: Int) throws -> Int? {
+    private func store(_ item: PreparedItem, _ db: Database, _ inserts: InsertStatements, now: Double, count: Int) throws -> Int? {
         var item = item
         var existing: Row?
         if item.isUpdate {
@@ -173,14 +174,15 @@ extension SpotlightStore {
             if count >= options.limits.maxItemsPerStore, try fetchStored(uid: item.uid, db) == nil {
                 throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
             }
-            try db.cachedStatement(sql: """
-                INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING
-                """).execute(arguments: [item.uid, item.domain, item.contentType, expiration, expires, now, item.hint, item.recency])
+            inserts.item.setUncheckedArguments([item.uid, item.domain, item.contentType, expiration, expires, now, item.hint, item.recency])
+            try inserts.item.execute()
             if db.changesCount == 1 {
                 let rowid = db.lastInsertedRowID
-                try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)").execute(arguments: [rowid, Data(item.blob)])
-                try FullTextIndex.insert(db, rowid: rowid, item.columns)
+                inserts.attributes.setUncheckedArguments([rowid, Data(item.blob)])
+                try inserts.attributes.execute()
+                let columns = item.columns
+                inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
+                try inserts.text.execute()
                 return 1
             }
             existing = try fetchStored(uid: item.uid, db)
@@ -195,6 +197,22 @@ extension SpotlightStore {
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
         try FullTextIndex.insert(db, rowid: rowid, item.columns)
         return 0
+    }
+
+    /// The three inserts of a new item, prepared once per chunk.
+    struct InsertStatements {
+        let item: Statement
+        let attributes: Statement
+        let text: Statement
+
+        init(_ db: Database) throws {
+            item = try db.cachedStatement(sql: """
+                INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING
+                """)
+            attributes = try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)")
+            text = try db.cachedStatement(sql: FullTextIndex.insertSQL)
+        }
     }
 
     private func fetchStored(uid: String, _ db: Database) throws -> Row? {
