@@ -45,7 +45,10 @@ import Testing
     @Test func storesLiveInPrivateDirectoriesPerAppAndIndex() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
+        #expect(!SpotlightStore.exists(bundleIdentifier: "com.example.notes", indexName: "Notes", location: .directory(dir.url)))
         let store = try fileStore(dir, bundle: "com.example.notes", index: "Notes")
+        #expect(SpotlightStore.exists(bundleIdentifier: "com.example.notes", indexName: "Notes", location: .directory(dir.url)))
+        #expect(!SpotlightStore.exists(bundleIdentifier: "..", location: .directory(dir.url)))
         #expect(store.fileURL?.path == dir.url.path + "/com.example.notes/Notes.sqlite")
         let attributes = try FileManager.default.attributesOfItem(atPath: dir.url.path + "/com.example.notes")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)

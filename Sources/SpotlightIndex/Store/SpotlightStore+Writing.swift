@@ -55,6 +55,7 @@ extension SpotlightStore {
     ///   ``StoreLimits/maxItemsPerStore`` are refused in the report.
     @discardableResult
     public func index(_ items: [SearchableItem]) throws -> IndexReport {
+        if items.isEmpty { return IndexReport() }
         if isBatchOpen {
             let (prepared, refused) = ItemPreparation.prepare(items[...], validator: validator, threads: ItemPreparation.cores)
             var report = IndexReport(refused: refused)

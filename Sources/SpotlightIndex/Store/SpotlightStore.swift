@@ -83,6 +83,19 @@ public final class SpotlightStore: Sendable {
         _ = try? purgeExpiredItems()
     }
 
+    /// True when the store's file exists (opening a store creates it).
+    ///
+    /// ```swift
+    /// if !SpotlightStore.exists(bundleIdentifier: "com.example.notes") { print("nothing indexed yet") }
+    /// ```
+    public static func exists(bundleIdentifier: String, indexName: String = "default", location: StoreLocation = .automatic) -> Bool {
+        guard let root = location.rootDirectory,
+              (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil,
+              (try? StoreName.validateIndexName(indexName)) != nil else { return false }
+        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
+        return FileManager.default.fileExists(atPath: file.path)
+    }
+
     /// A private store in memory, for tests and previews.
     public static func inMemory(bundleIdentifier: String = "org.openspotlight.memory", indexName: String = "default",
                                 options: StoreOptions = StoreOptions()) throws -> SpotlightStore {

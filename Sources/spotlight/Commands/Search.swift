@@ -34,6 +34,11 @@ struct Search: ParsableCommand {
 
     func run() throws {
         do {
+            try StoreName.validateBundleIdentifier(app)
+            try StoreName.validateIndexName(index)
+            guard SpotlightStore.exists(bundleIdentifier: app, indexName: index) else {
+                Output.fail("no index \"\(index)\" for \(app) under \(StoreLocation.automaticRoot().path); index something first (try: spotlight demo)")
+            }
             let store = try SpotlightStore(bundleIdentifier: app, indexName: index)
             let results = try store.search(text, limit: limit)
             if json {
