@@ -13,6 +13,7 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenSpotlight",
     products: [
+        .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
+        // The query language: parser, printer, reference evaluator. No dependencies.
+        .target(name: "SpotlightQuery", swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery"], swiftSettings: strictSettings),
         // The engine: durable per-app stores, items, batches, expiration,
         // engagement, free-text search and ranking. SQLite through GRDB.
         .target(
