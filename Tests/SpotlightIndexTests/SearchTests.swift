@@ -15,6 +15,7 @@ import Testing
         item("ko", title: "학교에서 공부하기"),
         item("mixed", title: "Linux를 설치하는 방법"),
         item("display", ["displayName": .string("Display Only"), "authorNames": .strings(["Ada Lovelace"])]),
+        item("camel", title: "MyWindowClass"),
         item("hidden", ["contentType": .string("public.secretword"), "relatedUniqueIdentifier": .string("secretword")]),
     ]
 
@@ -30,6 +31,7 @@ import Testing
         ("中", ["zh"]), ("输入", ["zh"]), ("中文输入法", ["zh"]), ("法中", []), ("输法", []),
         ("학교", ["ko"]), ("학교에서", ["ko"]), ("학교를", ["ko"]), ("공부", ["ko"]), ("학", ["ko"]),
         ("linux", ["mixed"]), ("설치", ["mixed"]), ("linux 방법", ["mixed"]),
+        ("window", ["camel"]), ("my window", ["camel"]), ("mywindow", ["camel"]),
         ("display", ["display"]), ("lovelace", ["display"]), ("secretword", []), ("secret", []),
         ("", []), ("   ", []), ("!!!", []), ("\"", []), ("*", []), ("a OR b", []), ("NEAR(", []), ("title:zoe", []),
     ]

@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: [
         ("Zoë's Café", ["zoe", "s", "cafe"]),
         ("HELLO, World!", ["hello", "world"]),
-        ("Ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ１２３", ["full", "width", "abc123"]),
+        ("Ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ１２３", ["full", "width", "abc123", "abc", "123"]),
         ("Hauptstraße", ["hauptstrasse"]),
         ("ΣΊΣΥΦΟΣ", ["σισυφοσ"]),
         ("ﬁnance", ["finance"]),
@@ -23,6 +23,9 @@ import Testing
         ("", []),
         ("  ...  ", []),
         ("a\u{0}b", ["a", "b"]),
+        ("MyWindowClass NSWindow", ["mywindowclass", "my", "window", "class", "nswindow"]),
+        ("mp3 Win32API", ["mp3", "mp", "3", "win32api", "win", "32", "api"]),
+        ("ÉcoleNormale", ["ecolenormale", "ecole", "normale"]),
     ])
     func indexTokens(text: String, tokens: [String]) {
         #expect(TextTokenizer.indexTokens(of: text) == tokens)

@@ -8,12 +8,17 @@
 ///   bigrams followed by its single characters, so one- and two-character
 ///   words are found anywhere, and longer ones as a phrase of bigrams.
 ///
+/// A word with camelCase or letter/digit transitions (`MyWindowClass`,
+/// `mp3`) is also indexed by its parts (`my`, `window`, `class`), as
+/// Spotlight's word matching splits there: typing `window` finds it, and
+/// the query language's `w` modifier can use the index.
+///
 /// Tokens never contain spaces or quotes: a column's text is its tokens
 /// joined by single spaces, stored in an FTS5 table with the `ascii`
 /// tokenizer, which keeps each of them whole.
 enum TextTokenizer {
     /// Bump when tokens change: stores re-derive their full-text index then.
-    static let version = 1
+    static let version = 2
 
     /// One thing a user typed, to match in any text field.
     struct QueryTerm: Sendable, Hashable {
@@ -35,6 +40,7 @@ enum TextTokenizer {
             appendASCIITokens(text, to: &out)
             return
         }
+        let parts = partsAtTransitions(text)
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
             if isCJK {
                 appendCJKTokens(segment, to: &out)
@@ -42,6 +48,9 @@ enum TextTokenizer {
                 append(segment, to: &out)
                 for stem in KoreanParticles.stems(of: segment) { append(stem, to: &out) }
             }
+        }
+        for part in parts {
+            forEachSegment(of: TextFolding.fold(part)) { segment, _ in append(segment, to: &out) }
         }
     }
 
@@ -114,28 +123,87 @@ enum TextTokenizer {
         return result
     }
 
-    /// The common case, byte by byte: ASCII letters and digits make words.
+    /// The common case, byte by byte: ASCII letters and digits make words;
+    /// a word with transitions (`aB`, `a1`, `1a`) is followed by its parts.
     private static func appendASCIITokens(_ text: String, to out: inout String) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + 1)
+        bytes.reserveCapacity(text.utf8.count + 16)
         var needsSpace = !out.isEmpty
-        var inWord = false
+        var wordStart = -1        // index in `bytes` of the current word
+        var cuts: [Int] = []      // offsets in the word where a part starts
+        var previous: UInt8 = 0   // the previous byte of the word, original case
+        func endWord() {
+            guard wordStart >= 0 else { return }
+            if !cuts.isEmpty {
+                let word = Array(bytes[wordStart...])
+                var start = 0
+                for cut in cuts + [word.count] {
+                    bytes.append(0x20)
+                    bytes.append(contentsOf: word[start..<cut])
+                    start = cut
+                }
+                cuts.removeAll(keepingCapacity: true)
+            }
+            wordStart = -1
+        }
         for byte in text.utf8 {
             let lowered: UInt8
             switch byte {
             case 0x30...0x39, 0x61...0x7A: lowered = byte
             case 0x41...0x5A: lowered = byte | 0x20
             default:
-                inWord = false
+                endWord()
                 continue
             }
-            if !inWord {
+            if wordStart < 0 {
                 if needsSpace { bytes.append(0x20) }
                 needsSpace = true
-                inWord = true
+                wordStart = bytes.count
+            } else if isTransition(previous, byte) {
+                cuts.append(bytes.count - wordStart)
             }
+            previous = byte
             bytes.append(lowered)
         }
+        endWord()
         out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func isTransition(_ previous: UInt8, _ byte: UInt8) -> Bool {
+        let previousIsDigit = previous >= 0x30 && previous <= 0x39
+        let isDigit = byte >= 0x30 && byte <= 0x39
+        if previousIsDigit != isDigit { return true }
+        return previous >= 0x61 && previous <= 0x7A && byte >= 0x41 && byte <= 0x5A
+    }
+
+    /// The parts of the words of `text` that have lower→upper or
+    /// letter↔digit transitions (`ÉcoleNormale` → `École`, `Normale`).
+    static func partsAtTransitions(_ text: String) -> [String] {
+        var parts: [String] = []
+        var word: [String.UnicodeScalarView] = [String.UnicodeScalarView()]
+        var previous: Unicode.Scalar?
+        func endWord() {
+            if word.count > 1 { parts += word.map { String($0) } }
+            word = [String.UnicodeScalarView()]
+        }
+        for scalar in text.unicodeScalars {
+            guard TextFolding.isWordScalar(scalar), !TextFolding.isCJK(scalar.value) else {
+                endWord()
+                previous = nil
+                continue
+            }
+            if let last = previous {
+                let lastIsDigit = last.properties.numericType != nil
+                let isDigit = scalar.properties.numericType != nil
+                if lastIsDigit != isDigit || (last.properties.isLowercase && scalar.properties.isUppercase) {
+                    word.append(String.UnicodeScalarView())
+                }
+            }
+            word[word.count - 1].append(scalar)
+            previous = scalar
+        }
+        endWord()
+        return parts
     }
 }
