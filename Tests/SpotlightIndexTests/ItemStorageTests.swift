@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import SpotlightIndex
 
@@ -97,6 +98,27 @@ import Testing
         #expect(try store.item(withIdentifier: "dup")?.item.displayTitle == "second")
         #expect(try store.itemCount() == 2)
         #expect(try store.ids("first").isEmpty)
+    }
+
+    @Test func theTypedAttributeIndexFollowsEveryWrite() throws {
+        let store = try memoryStore()
+        func rows() throws -> [String] {
+            try store.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT name, value, item FROM attr_numbers ORDER BY item, name, value")
+                    .map { "\($0["item"] as Int64):\($0["name"] as String)=\($0["value"] as Double)" }
+            }
+        }
+        let day = Date(timeIntervalSinceReferenceDate: 86_400)
+        try store.index([item("a", ["rating": .number(4), "dueDate": .date(day), "allDay": .bool(true), "title": .string("x")]),
+                         item("b", ["customNumbers": .numbers([1, 2, 2.5])])])
+        #expect(try rows() == ["1:allDay=1.0", "1:dueDate=86400.0", "1:rating=4.0", "2:customNumbers=1.0", "2:customNumbers=2.0", "2:customNumbers=2.5"])
+        try store.index([item("a", ["rating": .number(5)])])
+        try store.index([SearchableItem(uniqueIdentifier: "b", attributes: ["customNumbers": .numbers([7])], isUpdate: true)])
+        #expect(try rows() == ["1:rating=5.0", "2:customNumbers=7.0"])
+        try store.deleteItems(withIdentifiers: ["a"])
+        #expect(try rows() == ["2:customNumbers=7.0"])
+        try store.deleteAllItems()
+        #expect(try rows().isEmpty)
     }
 
     @Test func anUpdateWithoutAStoredItemIsDropped() throws {

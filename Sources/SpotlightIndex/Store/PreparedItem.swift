@@ -13,6 +13,8 @@ struct PreparedItem: Sendable {
     /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
     var columns: TextColumns
+    /// The item's ``NumericIndex`` entries.
+    var numbers: [(String, Double)]
     var hint: Double
     var recency: Double?
     var isUpdate: Bool
@@ -89,6 +91,7 @@ struct ItemValidator: Sendable {
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,
             columns: item.isUpdate ? TextColumns() : TextColumns(attributes: item.attributes),
+            numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)
     }

@@ -14,6 +14,8 @@ import GRDB
 ///   join as the text score.
 /// - `engagement(uid, views, selections, score, at)`: counts that survive
 ///   replacing an item and go with deleting it.
+/// - `attr_numbers(name, value, item)`: the typed attribute index of
+///   ``NumericIndex`` (numbers, dates, bools) for the query language.
 /// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
 ///   description, other) holding ``TextTokenizer`` tokens. Contentless
 ///   means a row is removed by replaying its tokens, re-derived from the
@@ -70,6 +72,17 @@ enum Schema {
                 """)
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?), ('tokenizer_version', ?), ('item_count', 0)",
                            arguments: [version, TextTokenizer.version])
+        }
+        migrator.registerMigration("v2-attr-numbers") { db in
+            try db.execute(sql: """
+                CREATE TABLE attr_numbers(
+                    name TEXT NOT NULL,
+                    value REAL NOT NULL,
+                    item INTEGER NOT NULL,
+                    PRIMARY KEY(name, value, item)
+                ) WITHOUT ROWID
+                """)
+            try NumericIndex.rebuild(db)
         }
         return migrator
     }
