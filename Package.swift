@@ -32,6 +32,7 @@ let package = Package(
         .target(
             name: "SpotlightIndex",
             dependencies: [
+                "SpotlightQuery",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],

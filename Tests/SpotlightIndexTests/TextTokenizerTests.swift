@@ -23,9 +23,10 @@ import Testing
         ("", []),
         ("  ...  ", []),
         ("a\u{0}b", ["a", "b"]),
-        ("MyWindowClass NSWindow", ["mywindowclass", "my", "window", "class", "nswindow"]),
-        ("mp3 Win32API", ["mp3", "mp", "3", "win32api", "win", "32", "api"]),
+        ("MyWindowClass NSWindow", ["mywindowclass", "my", "mywindow", "window", "windowclass", "class", "nswindow"]),
+        ("mp3 Win32API", ["mp3", "mp", "3", "win32api", "win", "win32", "32", "32api", "api"]),
         ("ÉcoleNormale", ["ecolenormale", "ecole", "normale"]),
+        ("aBcDeFgHiJkLmNoPqR", ["abcdefghijklmnopqr", "a", "bc", "de", "fg", "hi", "jk", "lm", "no", "pq", "r"]),
     ])
     func indexTokens(text: String, tokens: [String]) {
         #expect(TextTokenizer.indexTokens(of: text) == tokens)

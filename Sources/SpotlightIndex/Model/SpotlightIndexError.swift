@@ -16,7 +16,7 @@ public struct SpotlightIndexError: Error, Sendable, Hashable, CustomStringConver
         enum Value: String, Sendable, Hashable {
             case invalidStoreName, invalidItem, limitExceeded, invalidClientState
             case mismatchedClientState, batchState, itemNotFound, storeBusy
-            case storeUnavailable, storeCorrupt, invalidArgument
+            case storeUnavailable, storeCorrupt, invalidArgument, invalidQuery
         }
         let value: Value
         init(_ value: Value) { self.value = value }
@@ -42,6 +42,8 @@ public struct SpotlightIndexError: Error, Sendable, Hashable, CustomStringConver
         public static let storeUnavailable = Code(.storeUnavailable)
         /// SQLite reported corruption while the store was in use; reopen it to recover.
         public static let storeCorrupt = Code(.storeCorrupt)
+        /// A query string that does not parse; the message gives the column.
+        public static let invalidQuery = Code(.invalidQuery)
         /// An argument out of its range (negative limit, …).
         public static let invalidArgument = Code(.invalidArgument)
     }

@@ -8,6 +8,19 @@ import GRDB
 /// stored attributes the same way every time (``TextTokenizer/version``
 /// guards that across releases).
 enum FullTextIndex {
+    /// True when the attribute's text goes into the index.
+    static func isSearched(_ name: String) -> Bool { !TextColumns.unsearched.contains(name) }
+
+    /// The column an attribute's tokens go to.
+    static func column(of name: String) -> String {
+        switch name {
+        case "title", "displayName": "title"
+        case "keywords", "alternateNames": "keywords"
+        case "contentDescription": "description"
+        default: "other"
+        }
+    }
+
     static let insertSQL = "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)"
 
     static func insert(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {

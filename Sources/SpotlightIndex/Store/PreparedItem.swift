@@ -42,7 +42,14 @@ struct TextColumns: Sendable, Hashable {
     /// attributes always give the same tokens (removal replays them).
     init(attributes: [String: AttributeValue]) {
         for name in attributes.keys.sorted() where !Self.unsearched.contains(name) {
-            guard let texts = attributes[name]?.texts else { continue }
+            guard let value = attributes[name] else { continue }
+            let texts: [String]
+            switch value {
+            case .string(let text): texts = [text]
+            case .strings(let values): texts = values
+            case .url(let url): texts = [url.absoluteString]
+            default: continue
+            }
             switch name {
             case "title", "displayName":
                 for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &title) }

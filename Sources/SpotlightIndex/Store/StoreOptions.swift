@@ -20,6 +20,10 @@ public struct StoreOptions: Sendable {
     public var checksIntegrityOnOpen = true
     /// The current time; replace it in tests.
     public var clock: @Sendable () -> Date = { Date() }
+    /// The time zone of the query language's `$time` periods (today, this week…).
+    public var timeZone: TimeZone = .current
+    /// The first day of the week for `$time.this_week`: 1 = Sunday (Apple's en_US default), 2 = Monday.
+    public var firstWeekday = 1
     /// How long an item lives when it has no expiration date: 30 days, as Apple's.
     public var defaultLifetime: TimeInterval = 30 * 24 * 3600
 

@@ -9,16 +9,19 @@
 ///   words are found anywhere, and longer ones as a phrase of bigrams.
 ///
 /// A word with camelCase or letter/digit transitions (`MyWindowClass`,
-/// `mp3`) is also indexed by its parts (`my`, `window`, `class`), as
-/// Spotlight's word matching splits there: typing `window` finds it, and
-/// the query language's `w` modifier can use the index.
+/// `mp3`) is also indexed by its parts and every run of consecutive parts
+/// (`my`, `window`, `class`, `mywindow`, `windowclass`), as Spotlight's word
+/// matching splits there: typing `window` finds it, and any run of words
+/// the query language's `w` modifier can match is one token, so the index
+/// can pick its candidates. Words of more than ``maxPartRuns`` parts get
+/// their single parts only.
 ///
 /// Tokens never contain spaces or quotes: a column's text is its tokens
 /// joined by single spaces, stored in an FTS5 table with the `ascii`
 /// tokenizer, which keeps each of them whole.
 enum TextTokenizer {
     /// Bump when tokens change: stores re-derive their full-text index then.
-    static let version = 2
+    static let version = 4
 
     /// One thing a user typed, to match in any text field.
     struct QueryTerm: Sendable, Hashable {
@@ -30,6 +33,9 @@ enum TextTokenizer {
         /// stems without its particles (`학교를` is also `학교`).
         var alternatives: [String] = []
     }
+
+    /// Most parts of a word for which every run of parts is indexed.
+    static let maxPartRuns = 8
 
     /// Most terms taken from one query; the rest is ignored.
     static let maxQueryTerms = 32
@@ -136,11 +142,14 @@ enum TextTokenizer {
             guard wordStart >= 0 else { return }
             if !cuts.isEmpty {
                 let word = Array(bytes[wordStart...])
-                var start = 0
-                for cut in cuts + [word.count] {
-                    bytes.append(0x20)
-                    bytes.append(contentsOf: word[start..<cut])
-                    start = cut
+                let bounds = [0] + cuts + [word.count]
+                let parts = bounds.count - 1
+                for first in 0..<parts {
+                    let lastPart = parts <= maxPartRuns ? parts : first + 1
+                    for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
+                        bytes.append(0x20)
+                        bytes.append(contentsOf: word[bounds[first]..<bounds[last]])
+                    }
                 }
                 cuts.removeAll(keepingCapacity: true)
             }
@@ -177,14 +186,23 @@ enum TextTokenizer {
         return previous >= 0x61 && previous <= 0x7A && byte >= 0x41 && byte <= 0x5A
     }
 
-    /// The parts of the words of `text` that have lower→upper or
-    /// letter↔digit transitions (`ÉcoleNormale` → `École`, `Normale`).
+    /// The parts, and runs of parts, of the words of `text` that have
+    /// lower→upper or letter↔digit transitions (`ÉcoleNormale` → `École`,
+    /// `Normale`).
     static func partsAtTransitions(_ text: String) -> [String] {
         var parts: [String] = []
         var word: [String.UnicodeScalarView] = [String.UnicodeScalarView()]
         var previous: Unicode.Scalar?
         func endWord() {
-            if word.count > 1 { parts += word.map { String($0) } }
+            if word.count > 1 {
+                let pieces = word.map { String($0) }
+                for first in pieces.indices {
+                    let end = pieces.count <= maxPartRuns ? pieces.count : first + 1
+                    for last in (first + 1)...end where !(first == 0 && last == pieces.count) {
+                        parts.append(pieces[first..<last].joined())
+                    }
+                }
+            }
             word = [String.UnicodeScalarView()]
         }
         for scalar in text.unicodeScalars {

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import SpotlightQuery
+
+/// Turns a query into SQL that selects a *superset* of the rowids of the
+/// items it matches, from the store's indexes; the evaluator then checks
+/// each candidate, so results are exactly the evaluator's.
+///
+/// - word and prefix terms of a pattern go through the full-text index
+///   (`fts`), limited to the attribute's column; the index folds case,
+///   diacritics and width and holds camelCase parts, so it finds every item
+///   the pattern can match, whatever the modifiers;
+/// - numbers, dates and `$time` values, compared or in `InRange`, are range
+///   scans of the typed attribute index (`attr_numbers`); a quoted number
+///   or ISO date is looked up there too, since the evaluator coerces it;
+/// - `&&` intersects, `||` unions; `!`, `!=`, presence tests, leading
+///   wildcards and identifier attributes have no index: they yield `nil`,
+///   "every item", and a conjunction keeps the other side's candidates.
+struct QueryPlanner {
+    let evaluator: QueryEvaluator
+
+    /// A candidate set as SQL (`SELECT rowid …`); `arguments` are bound in order.
+    struct Candidates {
+        var sql: String
+        var arguments: [DatabaseValue]
+    }
+
+    func candidates(_ expression: QueryExpression) -> Candidates? {
+        switch expression {
+        case .and(let left, let right):
+            switch (candidates(left), candidates(right)) {
+            case let (l?, r?): return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments)
+            case let (l?, nil): return l
+            case let (nil, r?): return r
+            case (nil, nil): return nil
+            }
+        case .or(let left, let right):
+            guard let l = candidates(left), let r = candidates(right) else { return nil }
+            return Candidates(sql: "SELECT * FROM (\(l.sql) UNION \(r.sql))", arguments: l.arguments + r.arguments)
+        case .not:
+            return nil
+        case .inRange(let range):
+            guard case .named(let name) = range.attribute,
+                  let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
+            return numbers(name, "value >= ? AND value <= ?", [lower, upper])
+        case .comparison(let comparison):
+            return candidates(comparison)
+        }
+    }
+
+    private func candidates(_ comparison: Comparison) -> Candidates? {
+        switch comparison.value {
+        case .number(let number):
+            guard case .named(let name) = comparison.attribute else { return nil }
+            return numeric(name, comparison.op, start: number, end: nil)
+        case .time(let time):
+            guard case .named(let name) = comparison.attribute else { return nil }
+            let (start, end) = evaluator.resolve(time)
+            return numeric(name, comparison.op, start: start.timeIntervalSinceReferenceDate, end: end?.timeIntervalSinceReferenceDate)
+        case .null:
+            return nil
+        case .pattern(let pattern):
+            guard comparison.op == .equal, !pattern.isPresenceTest else { return nil }
+            let column: String?
+            switch comparison.attribute {
+            case .anyAttribute, .anyAttributeOrContent:
+                column = nil
+            case .named(let name):
+                guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
+                column = FullTextIndex.column(of: name)
+            }
+            guard let match = QueryPlanner.ftsMatch(pattern) else { return nil }
+            var text = Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?",
+                                  arguments: [(column.map { "\($0) : (\(match))" } ?? match).databaseValue])
+            // A quoted number or ISO date also matches numeric and date values.
+            if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
+                var values: [Double] = []
+                if let number = Double(literal.trimmingCharacters(in: .whitespacesAndNewlines)) { values.append(number) }
+                if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
+                for value in values {
+                    let rows = numbers(name, "value = ?", [value])
+                    text = Candidates(sql: "SELECT * FROM (\(text.sql) UNION \(rows.sql))", arguments: text.arguments + rows.arguments)
+                }
+            }
+            return text
+        }
+    }
+
+    /// Attributes that come from the item rather than its attribute set.
+    static let itemFields: Set<String> = ["uniqueIdentifier", "domainIdentifier", "contentType", "contentTypeTree"]
+
+    private func numeric(_ name: String, _ op: ComparisonOperator, start: Double, end: Double?) -> Candidates? {
+        switch op {
+        case .equal:
+            if let end { return numbers(name, "value >= ? AND value < ?", [start, end]) }
+            return numbers(name, "value = ?", [start])
+        case .less: return numbers(name, "value < ?", [start])
+        case .lessOrEqual: return numbers(name, "value <= ?", [start])
+        case .greater: return numbers(name, "value > ?", [start])
+        case .greaterOrEqual: return numbers(name, "value >= ?", [start])
+        case .notEqual: return nil
+        }
+    }
+
+    private func numbers(_ name: String, _ condition: String, _ values: [Double]) -> Candidates {
+        Candidates(sql: "SELECT item FROM attr_numbers WHERE name = ? AND \(condition)",
+                   arguments: [name.databaseValue] + values.map(\.databaseValue))
+    }
+
+    /// The instant of a range bound, as seconds since 2001; nil for a pattern.
+    private func instant(_ value: QueryValue) -> Double? {
+        switch value {
+        case .number(let number): return number
+        case .time(let time): return evaluator.resolve(time).start.timeIntervalSinceReferenceDate
+        case .pattern, .null: return nil
+        }
+    }
+
+    // MARK: - Patterns as full-text terms
+
+    /// The text of a pattern without wildcards, or nil when it has one.
+    static func literalText(_ pattern: QueryPattern) -> String? {
+        var text = ""
+        for element in pattern.elements {
+            guard case .literal(let literal) = element else { return nil }
+            text += literal
+        }
+        return text
+    }
+
+    /// An FTS5 expression every item matching the pattern satisfies, or
+    /// nil when the pattern gives no usable term.
+    ///
+    /// Each literal run between wildcards is tokenized as queries are. A
+    /// token touching a wildcard on its left may be the end of a longer
+    /// word, so it is left out (CJK n-grams excepted: any substring's are
+    /// indexed); one touching a wildcard on its right is a prefix. A token
+    /// the evaluator may align inside a camelCase word (`w`, `t`) is a run of
+    /// that word's parts, which the tokenizer indexes.
+    static func ftsMatch(_ pattern: QueryPattern) -> String? {
+        var terms: [String] = []
+        let elements = pattern.elements
+        for (index, element) in elements.enumerated() {
+            guard case .literal(let literal) = element else { continue }
+            let wildcardBefore = index > 0
+            let wildcardAfter = index < elements.count - 1
+            let startsInWord = literal.unicodeScalars.first.map(TextFolding.isWordScalar) ?? false
+            let endsInWord = literal.unicodeScalars.last.map(TextFolding.isWordScalar) ?? false
+            let segmentTerms = TextTokenizer.queryTerms(literal)
+            for (position, term) in segmentTerms.enumerated() {
+                let isCJK = term.tokens.first?.unicodeScalars.first.map { TextFolding.isCJK($0.value) } ?? false
+                if position == 0, wildcardBefore, startsInWord, !isCJK { continue }
+                let prefix = position == segmentTerms.count - 1 && wildcardAfter && endsInWord && !isCJK
+                terms.append("\"" + term.tokens.joined(separator: " ") + "\"" + (prefix ? "*" : ""))
+            }
+        }
+        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+    }
+}

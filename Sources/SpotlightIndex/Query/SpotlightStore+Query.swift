@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+public import SpotlightQuery
+import Synchronization
+
+/// Stops a running ``SpotlightStore/query(_:batchSize:cancellation:onBatch:)``
+/// between two batches; safe to call from any thread.
+///
+/// ```swift
+/// let cancellation = QueryCancellation()
+/// DispatchQueue.global().asyncAfter(deadline: .now() + 1) { cancellation.cancel() }
+/// let outcome = try store.query("** == \"*x*\"c", cancellation: cancellation) { batch in … }
+/// ```
+public final class QueryCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    /// Asks the query to stop; it does before its next batch.
+    public func cancel() { flag.store(true, ordering: .relaxed) }
+    /// True once ``cancel()`` was called.
+    public var isCancelled: Bool { flag.load(ordering: .relaxed) }
+}
+
+/// How a query ended.
+public struct QueryOutcome: Sendable, Hashable {
+    /// Items that matched and were delivered.
+    public var matchCount: Int
+    /// True when it was cancelled before the end; ``matchCount`` counts what was delivered.
+    public var wasCancelled: Bool
+    /// Items the evaluator checked (the candidates the indexes gave).
+    public var candidatesChecked: Int
+}
+
+extension SpotlightStore {
+    /// Runs a query string of the Spotlight query language on this store,
+    /// delivering matching items in batches, in the order they were first
+    /// indexed (expired items excluded).
+    ///
+    /// ```swift
+    /// let outcome = try store.query(#"title == "apple*"cd && rating >= 4"#) { batch in
+    ///     for item in batch { print(item.uniqueIdentifier) }
+    /// }
+    /// print(outcome.matchCount)
+    /// ```
+    ///
+    /// Results are exactly those of ``SpotlightQuery/QueryEvaluator`` on every
+    /// item: the store's indexes pick candidates (see `QueryPlanner`), the
+    /// evaluator checks each. `$time` values are resolved once, from the
+    /// store's clock in ``StoreOptions/timeZone``. Unknown attributes
+    /// match nothing.
+    /// - Throws: `.invalidQuery` (with the column) for a malformed query,
+    ///   before any batch; errors thrown by `onBatch` stop the query.
+    @discardableResult
+    public func query(_ text: String, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
+                      onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
+        let expression: QueryExpression
+        do {
+            expression = try QueryParser.parse(text)
+        } catch {
+            throw SpotlightIndexError(.invalidQuery, "invalid query: \(error.description)", underlying: error)
+        }
+        return try query(expression, batchSize: batchSize, cancellation: cancellation, onBatch: onBatch)
+    }
+
+    /// Runs a parsed query; see ``query(_:batchSize:cancellation:onBatch:)``.
+    @discardableResult
+    public func query(_ expression: QueryExpression, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
+                      onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
+        guard batchSize > 0 else { throw SpotlightIndexError(.invalidArgument, "batchSize must be positive (got \(batchSize))") }
+        let now = self.now
+        let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
+        let candidates = QueryPlanner(evaluator: evaluator).candidates(expression)
+        let page = 512
+        return try read { db in
+            var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
+            var batch: [SearchableItem] = []
+            var after: Int64 = 0
+            let filter = candidates.map { "AND i.rowid IN (\($0.sql))" } ?? ""
+            let statement = try db.makeStatement(sql: """
+                SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
+                WHERE i.rowid > ? AND i.expires > ? \(filter)
+                ORDER BY i.rowid LIMIT \(page)
+                """)
+            while true {
+                if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
+                let arguments = [after.databaseValue, now.timeIntervalSince1970.databaseValue] + (candidates?.arguments ?? [])
+                let rows = try Row.fetchAll(statement, arguments: StatementArguments(arguments))
+                for row in rows {
+                    let item = try StoredRow.item(row).item
+                    outcome.candidatesChecked += 1
+                    if evaluator.matches(expression, QueryItem(item: item)) {
+                        batch.append(item)
+                        if batch.count == batchSize {
+                            if cancellation?.isCancelled == true { outcome.wasCancelled = true; return outcome }
+                            try onBatch(batch)
+                            outcome.matchCount += batch.count
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+                guard rows.count == page, let last = rows.last else { break }
+                after = last["rowid"]
+            }
+            if !batch.isEmpty && !outcome.wasCancelled {
+                try onBatch(batch)
+                outcome.matchCount += batch.count
+            }
+            return outcome
+        }
+    }
+
+    /// Every item a query matches, in index order.
+    ///
+    /// ```swift
+    /// let paris = try store.items(matching: #"title == "paris"cd"#)
+    /// ```
+    public func items(matching query: String) throws -> [SearchableItem] {
+        var items: [SearchableItem] = []
+        try self.query(query) { items += $0 }
+        return items
+    }
+}
