@@ -32,7 +32,8 @@ struct BenchOptions: Sendable {
           --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5)
           --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv
           --json       where to write every figure as JSON (default benchmark-results.json)
-          --rounds     timed rounds over the 300 queries, after one warm-up round (default 3)
+          --rounds     timed rounds over the 300 queries, after one warm-up round (default 3);
+                       the engine's query-language workloads run as many rounds
           --work-dir   where the temporary stores go (default: the system temporary directory)
           --keep       keep the stores instead of deleting them at the end
         """

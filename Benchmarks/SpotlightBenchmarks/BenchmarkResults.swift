@@ -3,9 +3,11 @@ import Foundation
 /// Everything the benchmark measured, as written to `--json FILE`:
 /// `{"machine": {...}, "settings": {...}, "runs": [{"scale", "engine", "indexing": {...},
 ///   "queries": {"word": {"p50", "p95", "p99", "count", ...} | null, ...},
-///   "queryPeakRSSMB", "openAndFirstQueryMs", ...}]}`.
+///   "queryPeakRSSMB", "openAndFirstQueryMs", ...,
+///   "querylang": {"titleWord" | "infix" | "sectionAndSize" | "dateRange":
+///                 {"query", "count", "meanMatches", "firstBatch": {...}, "complete": {...}, ...}}}]}`.
 /// Latencies are milliseconds, memory MB (MiB), sizes bytes; a kind an
-/// engine cannot answer is null.
+/// engine cannot answer is null; `querylang` is on engine runs only.
 struct BenchmarkResults: Codable, Sendable {
     var machine: MachineInfo
     var settings: Settings
@@ -29,6 +31,8 @@ struct RunResult: Codable, Sendable {
     var queryPeakRSSMB: Double
     var openAndFirstQueryMs: Double
     var openMs: Double
+    /// The query-language workloads (engine runs only).
+    var querylang: QueryLangReport?
 
     init(index: IndexPhaseReport, query: QueryPhaseReport) {
         scale = index.scale
@@ -40,6 +44,7 @@ struct RunResult: Codable, Sendable {
         queryPeakRSSMB = query.peakRSSMB
         openAndFirstQueryMs = query.openAndFirstQueryMs
         openMs = query.openMs
+        querylang = query.querylang
     }
 
     /// The stats of a kind; nil when the engine had no query for it or the set had none.

@@ -22,8 +22,28 @@ enum EngineStore {
         if let section = package.section { attributes["section"] = .string(section) }
         if let size = package.installedSize { attributes["installedSize"] = .number(.int(size)) }
         if let version = package.version { attributes["version"] = .string(version) }
+        attributes["contentModificationDate"] = .date(modificationDate(of: package.id))
         return SearchableItem(uniqueIdentifier: package.id, contentType: "public.item",
                               expirationDate: Date.distantFuture, attributes: attributes)
+    }
+
+    /// Span of the benchmark's `contentModificationDate`s: 20 years of
+    /// 365.25 days from 2001-01-01T00:00:00Z (2001-01-01 to 2020-12-31).
+    static let dateSpanSeconds: UInt64 = 20 * 36_525 * 864
+
+    /// The `contentModificationDate` the benchmark gives a package:
+    /// 2001-01-01T00:00:00Z + (FNV-1a 64 of its original id mod 20 years)
+    /// seconds. The same in every run and every process (no seeded
+    /// `Hasher`), and the same for the copies `ScaledCorpus` makes of a
+    /// package (`id~k`; Debian names hold no `~`), as their titles are.
+    static func modificationDate(of id: String) -> Date {
+        let original = id.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(id)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in original.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return Date(timeIntervalSinceReferenceDate: Double(hash % dateSpanSeconds))
     }
 }
 
@@ -57,23 +77,79 @@ final class EngineIndexer: BenchIndexer {
 }
 
 final class EngineSearcher: BenchSearcher {
-    private let store: SpotlightStore
+    let store: SpotlightStore
 
     init(directory: URL, scale: Int) throws {
         store = try EngineStore.open(directory: directory, scale: scale)
     }
 
-    /// The engine's query language has free text only, so far: substring
-    /// and attribute queries wait for a later issue.
-    func supports(_ kind: QueryKind) -> Bool {
-        switch kind {
-        case .word, .prefix, .multi: true
-        case .substring, .attribute: false
+    func supports(_ kind: QueryKind) -> Bool { true }
+
+    /// Free text (`word`, `prefix`, `multi`) as a user types it: every word
+    /// must match, the last as a prefix, ranked. `substring` and
+    /// `attribute` through the query language (``EngineQueryLanguage``),
+    /// stopped after the first 20 matches in index order, as the fts5
+    /// side's `LIMIT 20` without `ORDER BY` is.
+    func search(_ query: BenchQuery) throws -> [String] {
+        switch query.kind {
+        case .word, .prefix, .multi:
+            return try store.search(query.text, limit: Backends.limit).map(\.item.uniqueIdentifier)
+        case .substring, .attribute:
+            guard let text = EngineQueryLanguage.text(for: query) else { return [] }
+            return try firstMatches(text, limit: Backends.limit)
         }
     }
 
-    /// What a user types, as is: every word must match, the last as a prefix.
-    func search(_ query: BenchQuery) throws -> [String] {
-        try store.search(query.text, limit: Backends.limit).map(\.item.uniqueIdentifier)
+    /// The identifiers of the first `limit` items a query-language string
+    /// matches: batches of `limit`, cancelled once `limit` were delivered.
+    func firstMatches(_ text: String, limit: Int) throws -> [String] {
+        let cancellation = QueryCancellation()
+        var ids: [String] = []
+        ids.reserveCapacity(limit)
+        try store.query(text, batchSize: limit, cancellation: cancellation) { batch in
+            for item in batch where ids.count < limit { ids.append(item.uniqueIdentifier) }
+            if ids.count >= limit { cancellation.cancel() }
+        }
+        return ids
+    }
+}
+
+/// The query-language strings the engine runs for the kinds of
+/// `queries.tsv` that are not free text. They match what the fts5 side's
+/// SQL matches: `LIKE` is case-insensitive for ASCII (hence `c`), and the
+/// fts5 `summary` column is the engine's `contentDescription`.
+enum EngineQueryLanguage {
+    /// `*xyz*` → `title == "*xyz*"c || contentDescription == "*xyz*"c`;
+    /// `section == X` → `section == "X"`; `installedSize > N` → `installedSize > N`;
+    /// nil for free text (`SpotlightStore.search` answers it) and unknown attribute tests.
+    static func text(for query: BenchQuery) -> String? {
+        switch query.kind {
+        case .word, .prefix, .multi:
+            return nil
+        case .substring:
+            let pattern = quoted("*" + escaped(query.infix) + "*")
+            return "title == \(pattern)c || contentDescription == \(pattern)c"
+        case .attribute:
+            switch query.attribute {
+            case .sectionEquals(let section): return "section == \(quoted(escaped(section)))"
+            case .installedSizeAbove(let size): return "installedSize > \(size)"
+            case nil: return nil
+            }
+        }
+    }
+
+    /// A string value of the query language: `"text"` (the text already escaped).
+    static func quoted(_ text: String) -> String { "\"" + text + "\"" }
+
+    /// Escapes what is special in a quoted value: `\`, `"`, and the
+    /// wildcards `*` and `?` (the query set's words are `[a-z]+`, so this
+    /// is only a guard).
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if character == "\\" || character == "\"" || character == "*" || character == "?" { out.append("\\") }
+            out.append(character)
+        }
+        return out
     }
 }

@@ -27,11 +27,14 @@ struct QueryPhaseReport: Codable, Sendable {
     var openMs: Double
     /// Opening it and answering the first query.
     var openAndFirstQueryMs: Double
-    /// Peak RSS of the whole child.
+    /// Peak RSS of the child once the query set ran (before the
+    /// query-language workloads).
     var peakRSSMB: Double
     /// Latencies by kind (`QueryKind` raw values); null where the engine
     /// has no query for the kind ("n/a").
     var queries: [String: LatencyStats?]
+    /// The query-language workloads; engine only, nil for fts5.
+    var querylang: QueryLangReport?
 }
 
 /// The child's line on stdout starts with this, so that nothing else a

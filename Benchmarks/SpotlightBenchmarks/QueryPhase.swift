@@ -1,7 +1,9 @@
 import Foundation
 
 /// The `query` child: opens the store an `index` child built and runs the
-/// query set: one warm-up round, then `rounds` timed rounds.
+/// query set: one warm-up round, then `rounds` timed rounds. The engine's
+/// child then runs the query-language workloads (``QueryLanguagePhase``),
+/// after its peak RSS was taken.
 enum QueryPhase {
     static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
@@ -50,7 +52,13 @@ enum QueryPhase {
                 stats[kind.rawValue] = .some(nil)
             }
         }
+        let peakRSSMB = ResourceUsage.peakRSSMB()
+
+        var querylang: QueryLangReport?
+        if let engineSearcher = searcher as? EngineSearcher {
+            querylang = try QueryLanguagePhase.run(store: engineSearcher.store, queries: queries, rounds: rounds, tag: tag)
+        }
         return QueryPhaseReport(engine: engine, scale: scale, openMs: openMs, openAndFirstQueryMs: openAndFirstQueryMs,
-                                peakRSSMB: ResourceUsage.peakRSSMB(), queries: stats)
+                                peakRSSMB: peakRSSMB, queries: stats, querylang: querylang)
     }
 }

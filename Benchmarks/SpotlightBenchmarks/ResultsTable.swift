@@ -54,12 +54,33 @@ enum ResultsTable {
             out += "\nScale \(grouped(scale)) items (\(results.settings.rounds) timed rounds of \(results.settings.queries) queries, "
                 + "top \(results.settings.limit); latency ratio on p99)\n"
             out += layout(rows)
+            if let querylang = engine?.querylang {
+                out += "\nScale \(grouped(scale)) items, query language (engine only; \(results.settings.rounds) timed rounds, "
+                    + "batches of \(QueryLanguagePhase.batchSize); first batch and complete are the same run)\n"
+                out += layout(querylangRows(querylang), leftAligned: 2)
+            }
         }
         return out
     }
 
-    /// Right-aligned columns after a left-aligned first one.
-    static func layout(_ rows: [[String]]) -> String {
+    /// One row per query-language workload.
+    static func querylangRows(_ report: QueryLangReport) -> [[String]] {
+        var rows = [["workload", "query", "queries", "with results", "mean matches",
+                     "first batch p50/p95/p99 ms", "complete p50/p95/p99 ms"]]
+        for workload in QueryLangWorkload.allCases {
+            let stats = report.stats(workload)
+            rows.append([workload.rawValue, stats.query, String(stats.count), "\(stats.nonEmpty)/\(stats.count)",
+                         number(stats.meanMatches), percentiles(stats.firstBatch), percentiles(stats.complete)])
+        }
+        return rows
+    }
+
+    static func percentiles(_ stats: LatencyStats) -> String {
+        "\(number(stats.p50)) / \(number(stats.p95)) / \(number(stats.p99))"
+    }
+
+    /// Right-aligned columns after `leftAligned` left-aligned ones.
+    static func layout(_ rows: [[String]], leftAligned: Int = 1) -> String {
         let width = rows.map(\.count).max() ?? 0
         var widths = [Int](repeating: 0, count: width)
         for row in rows {
@@ -70,7 +91,8 @@ enum ResultsTable {
             var line = ""
             for (index, cell) in row.enumerated() {
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
-                line += index == 0 ? cell + padding : "  " + padding + cell
+                let separator = index == 0 ? "" : "  "
+                line += index < leftAligned ? separator + cell + padding : separator + padding + cell
             }
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
