@@ -130,25 +130,9 @@ public struct QueryEvaluator: Sendable {
         case .not(let operand):
             return !evaluate(operand, item, &context)
         case .and, .or:
-            // Walk the left spine iteratively: parsed chains are left-deep and long.
-            let isOr: Bool
-            if case .or = expression { isOr = true } else { isOr = false }
-            var rights: [QueryExpression] = []
-            var current = expression
-            while true {
-                if isOr, case .or(let left, let right) = current {
-                    rights.append(right)
-                    current = left
-                } else if !isOr, case .and(let left, let right) = current {
-                    rights.append(right)
-                    current = left
-                } else {
-                    break
-                }
-            }
+            let (isOr, operands) = expression.chain!
             // Short-circuit: || stops at the first true, && at the first false.
-            if evaluate(current, item, &context) == isOr { return isOr }
-            for right in rights.reversed() where evaluate(right, item, &context) == isOr {
+            for operand in operands where evaluate(operand, item, &context) == isOr {
                 return isOr
             }
             return !isOr

@@ -67,25 +67,10 @@ public enum QueryPrinter {
             write(operand, into: &output)
             output += ")"
         case .or, .and:
-            // Walk the left spine iteratively: parsed chains are left-deep and long.
-            let isOr: Bool
-            if case .or = expression { isOr = true } else { isOr = false }
+            let (isOr, operands) = expression.chain!
             let level = isOr ? 1 : 2
-            var rights: [QueryExpression] = []
-            var current = expression
-            while true {
-                if isOr, case .or(let left, let right) = current {
-                    rights.append(right)
-                    current = left
-                } else if !isOr, case .and(let left, let right) = current {
-                    rights.append(right)
-                    current = left
-                } else {
-                    break
-                }
-            }
-            writeOperand(current, parenthesizeBelow: level, into: &output)
-            for right in rights.reversed() {
+            writeOperand(operands[0], parenthesizeBelow: level, into: &output)
+            for right in operands.dropFirst() {
                 output += isOr ? " || " : " && "
                 writeOperand(right, parenthesizeBelow: level + 1, into: &output)
             }
