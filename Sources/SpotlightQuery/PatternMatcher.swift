@@ -29,6 +29,10 @@ struct PatternMatcher {
     let wordBased: Bool
     /// One token list, or one per `t` token.
     let parts: [[Token]]
+    /// The tokens as bytes (`anyOne` = -1, `anyRun` = -2) when every
+    /// literal is ASCII and matching is not word based: ASCII values then
+    /// match byte by byte, with no `Character` work.
+    let asciiTokens: [Int16]?
 
     init(_ pattern: QueryPattern, modifiers: QueryModifiers) {
         let caseInsensitive = modifiers.contains(.caseInsensitive)
@@ -63,6 +67,7 @@ struct PatternMatcher {
             if !parts.isEmpty {
                 self.parts = parts
                 wordBased = true
+                asciiTokens = nil
                 return
             }
             // No tokens: match the pattern as written.
@@ -78,10 +83,28 @@ struct PatternMatcher {
         }
         parts = [tokens]
         wordBased = modifiers.contains(.wordBased)
+        asciiTokens = wordBased ? nil : Self.asciiTokens(tokens)
+    }
+
+    private static func asciiTokens(_ tokens: [Token]) -> [Int16]? {
+        var bytes: [Int16] = []
+        for token in tokens {
+            switch token {
+            case .anyOne: bytes.append(-1)
+            case .anyRun: bytes.append(-2)
+            case .character(let character):
+                guard character.utf8.count == 1, let byte = character.utf8.first else { return nil }
+                bytes.append(Int16(byte))
+            }
+        }
+        return bytes
     }
 
     /// Whether the pattern matches a string value.
     func matches(_ text: String) -> Bool {
+        if let asciiTokens, let result = Self.matchASCII(asciiTokens, text, caseInsensitive: caseInsensitive) {
+            return result
+        }
         let folded = FoldedText(
             text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive, findBoundaries: wordBased)
         return matches(folded)
@@ -90,6 +113,69 @@ struct PatternMatcher {
     /// Whether the pattern matches already folded text (folded with this matcher's `c`/`d`).
     func matches(_ text: FoldedText) -> Bool {
         parts.allSatisfy { Self.run($0, on: text, wordBased: wordBased) }
+    }
+
+    /// Byte matching of ASCII text; nil when the text is not plain ASCII
+    /// (any byte ≥ 0x80, or a CR, which joins a following LF into one
+    /// `Character`). Case folding of ASCII is A–Z → a–z; `d` changes nothing.
+    static func matchASCII(_ tokens: [Int16], _ text: String, caseInsensitive: Bool) -> Bool? {
+        var text = text
+        return text.withUTF8 { utf8 -> Bool? in
+            for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
+            @inline(__always) func at(_ index: Int) -> Int16 {
+                let byte = utf8[index]
+                return Int16(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+            return runBytes(tokens, count: utf8.count, at)
+        }
+    }
+
+    /// The automaton of ``run(_:on:wordBased:)`` for whole-value matching over bytes.
+    private static func runBytes(_ tokens: [Int16], count: Int, _ at: (Int) -> Int16) -> Bool {
+        // `*literal*`, the commonest shape: a substring search.
+        if tokens.count >= 2, tokens.first == -2, tokens.last == -2, !tokens.dropFirst().dropLast().contains(where: { $0 < 0 }) {
+            let needle = tokens.dropFirst().dropLast()
+            guard needle.count <= count else { return false }
+            if needle.isEmpty { return true }
+            let first = needle.first!
+            for start in 0...(count - needle.count) where at(start) == first {
+                var offset = 1
+                var index = needle.index(after: needle.startIndex)
+                while index < needle.endIndex, at(start + offset) == needle[index] {
+                    offset += 1
+                    index = needle.index(after: index)
+                }
+                if index == needle.endIndex { return true }
+            }
+            return false
+        }
+        let m = tokens.count
+        if m == 0 { return count == 0 }
+        var active = [Bool](repeating: false, count: m + 1)
+        var next = active
+        func close(_ states: inout [Bool]) {
+            // A state before `*` also activates the state after it (the empty run).
+            for state in 0..<m where states[state] && tokens[state] == -2 { states[state + 1] = true }
+        }
+        active[0] = true
+        close(&active)
+        for i in 0..<count {
+            let byte = at(i)
+            for state in 0...m { next[state] = false }
+            var any = false
+            for state in 0..<m where active[state] {
+                switch tokens[state] {
+                case -2: next[state] = true; any = true
+                case -1: next[state + 1] = true; any = true
+                case let expected where expected == byte: next[state + 1] = true; any = true
+                default: break
+                }
+            }
+            if !any { return false }
+            close(&next)
+            swap(&active, &next)
+        }
+        return active[m]
     }
 
     /// Simulates the pattern automaton. State `k` = the first `k` tokens matched.

@@ -80,6 +80,30 @@ public struct QueryEvaluator: Sendable {
         return evaluate(expression, item, &context)
     }
 
+    /// A matcher for one expression over many items: `$time` values are
+    /// resolved, and patterns compiled, once for all of them.
+    ///
+    /// ```swift
+    /// var matcher = evaluator.matcher(for: try QueryParser.parse(#"title == "*brar*"c"#))
+    /// for item in items where matcher.matches(item) { print(item) }
+    /// ```
+    public func matcher(for expression: QueryExpression) -> Matcher {
+        Matcher(evaluator: self, expression: expression)
+    }
+
+    /// See ``matcher(for:)``.
+    public struct Matcher {
+        let evaluator: QueryEvaluator
+        /// The expression it decides.
+        public let expression: QueryExpression
+        var context = EvaluationContext()
+
+        /// Whether an item matches ``expression``.
+        public mutating func matches(_ item: some QueryableItem) -> Bool {
+            evaluator.evaluate(expression, item, &context)
+        }
+    }
+
     /// The items that match, in order; `$time` values are resolved once for all of them.
     ///
     /// ```swift

@@ -22,7 +22,8 @@ import Testing
     static let words = ["Paris", "paris", "Comparison", "MyWindowClass", "NSWindow", "Broken Window", "Café Résumé", "cafe resume",
                         "Zoë", "東京タワー", "학교에서 공부", "Q*A? notes", "mp3 player", "Straße", "naïve", "ＡＢＣ", "hello-world.txt",
                         "travel France", "Window", "windows", "I love Paris", "Win32API", "x", "",
-                        "xWinDow", "WindowClass", "Base64Window", "report2025", "HTTPServer", "getURLForKey"]
+                        "xWinDow", "WindowClass", "Base64Window", "report2025", "HTTPServer", "getURLForKey",
+                        "हिन्दी पुस्तकालय", "Shared libraries", "libfoo-dev", "ÉCOLE élève", "Ωμέγα"]
     static let textNames = ["title", "keywords", "contentDescription", "textContent", "authorNames", "customKey", "path"]
     static let numberNames = ["rating", "pixelWidth", "allDay"]
     static let dateNames = ["contentCreationDate", "completionDate"]
@@ -107,7 +108,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 2, 3, 4])
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
     func theEngineAgreesWithTheEvaluator(seed: UInt64) throws {
         var random = Random(state: seed)
         let items = (0..<60).map { Self.item($0, &random) }

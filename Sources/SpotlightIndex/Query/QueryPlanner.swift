@@ -13,11 +13,27 @@ import SpotlightQuery
 /// - numbers, dates and `$time` values, compared or in `InRange`, are range
 ///   scans of the typed attribute index (`attr_numbers`); a quoted number
 ///   or ISO date is looked up there too, since the evaluator coerces it;
-/// - `&&` intersects, `||` unions; `!`, `!=`, presence tests, leading
-///   wildcards and identifier attributes have no index: they yield `nil`,
-///   "every item", and a conjunction keeps the other side's candidates.
+/// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
+///   becomes the indexed words containing it, from ``TermVocabulary``'s
+///   trigram index (up to ``maxInfixWords`` of them);
+/// - `&&` intersects, `||` unions; `!`, `!=`, presence tests, fragments
+///   found in too many words and identifier attributes have no index:
+///   they yield `nil`, "every item", and a conjunction keeps the other
+///   side's candidates.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
+    /// The indexed words containing a folded fragment, or nil when there
+    /// are more than ``maxInfixWords``.
+    let wordsContaining: (String) throws -> [String]?
+
+    /// Most words an infix fragment expands to; past that the fragment is
+    /// common enough that reading items in order finds matches fast.
+    static let maxInfixWords = 128
+
+    init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil }) {
+        self.evaluator = evaluator
+        self.wordsContaining = wordsContaining
+    }
 
     /// A candidate set as SQL (`SELECT rowid …`); `arguments` are bound in order.
     struct Candidates {
@@ -25,17 +41,17 @@ struct QueryPlanner {
         var arguments: [DatabaseValue]
     }
 
-    func candidates(_ expression: QueryExpression) -> Candidates? {
+    func candidates(_ expression: QueryExpression) throws -> Candidates? {
         switch expression {
         case .and(let left, let right):
-            switch (candidates(left), candidates(right)) {
+            switch (try candidates(left), try candidates(right)) {
             case let (l?, r?): return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments)
             case let (l?, nil): return l
             case let (nil, r?): return r
             case (nil, nil): return nil
             }
         case .or(let left, let right):
-            guard let l = candidates(left), let r = candidates(right) else { return nil }
+            guard let l = try candidates(left), let r = try candidates(right) else { return nil }
             return Candidates(sql: "SELECT * FROM (\(l.sql) UNION \(r.sql))", arguments: l.arguments + r.arguments)
         case .not:
             return nil
@@ -44,11 +60,11 @@ struct QueryPlanner {
                   let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
             return numbers(name, "value >= ? AND value <= ?", [lower, upper])
         case .comparison(let comparison):
-            return candidates(comparison)
+            return try candidates(comparison)
         }
     }
 
-    private func candidates(_ comparison: Comparison) -> Candidates? {
+    private func candidates(_ comparison: Comparison) throws -> Candidates? {
         switch comparison.value {
         case .number(let number):
             guard case .named(let name) = comparison.attribute else { return nil }
@@ -69,9 +85,16 @@ struct QueryPlanner {
                 guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
                 column = FullTextIndex.column(of: name)
             }
-            guard let match = QueryPlanner.ftsMatch(pattern) else { return nil }
-            var text = Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?",
+            var text: Candidates
+            switch try QueryPlanner.ftsMatch(pattern, wordsContaining: wordsContaining) {
+            case .unconstrained:
+                return nil
+            case .impossible:
+                text = Candidates(sql: "SELECT rowid FROM items WHERE 0", arguments: [])
+            case .match(let match):
+                text = Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?",
                                   arguments: [(column.map { "\($0) : (\(match))" } ?? match).databaseValue])
+            }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
                 var values: [Double] = []
@@ -128,16 +151,27 @@ struct QueryPlanner {
         return text
     }
 
-    /// An FTS5 expression every item matching the pattern satisfies, or
-    /// nil when the pattern gives no usable term.
+    /// What the full-text index can say about a pattern.
+    enum FTSMatch: Equatable {
+        /// An FTS5 expression every item matching the pattern satisfies.
+        case match(String)
+        /// No item can match (a fragment no indexed word contains).
+        case impossible
+        /// No usable term: every item is a candidate.
+        case unconstrained
+    }
+
+    /// The FTS5 expression every item matching the pattern satisfies.
     ///
     /// Each literal run between wildcards is tokenized as queries are. A
-    /// token touching a wildcard on its left may be the end of a longer
-    /// word, so it is left out (CJK n-grams excepted: any substring's are
-    /// indexed); one touching a wildcard on its right is a prefix. A token
-    /// the evaluator may align inside a camelCase word (`w`, `t`) is a run of
-    /// that word's parts, which the tokenizer indexes.
-    static func ftsMatch(_ pattern: QueryPattern) -> String? {
+    /// token touching a wildcard on its left may be the end (or the middle)
+    /// of a longer word: it becomes the indexed words containing it, or is
+    /// left out when `wordsContaining` finds too many (CJK n-grams are
+    /// taken as they are: any substring's are indexed). One touching a
+    /// wildcard on its right is a prefix. A token the evaluator may align
+    /// inside a camelCase word (`w`, `t`) is a run of that word's parts,
+    /// which the tokenizer indexes.
+    static func ftsMatch(_ pattern: QueryPattern, wordsContaining: (String) throws -> [String]? = { _ in nil }) rethrows -> FTSMatch {
         var terms: [String] = []
         let elements = pattern.elements
         for (index, element) in elements.enumerated() {
@@ -149,11 +183,16 @@ struct QueryPlanner {
             let segmentTerms = TextTokenizer.queryTerms(literal)
             for (position, term) in segmentTerms.enumerated() {
                 let isCJK = term.tokens.first?.unicodeScalars.first.map { TextFolding.isCJK($0.value) } ?? false
-                if position == 0, wildcardBefore, startsInWord, !isCJK { continue }
+                if position == 0, wildcardBefore, startsInWord, !isCJK {
+                    guard term.tokens.count == 1, let words = try wordsContaining(term.tokens[0]) else { continue }
+                    if words.isEmpty { return .impossible }
+                    terms.append("(" + words.map { "\"" + $0 + "\"" }.joined(separator: " OR ") + ")")
+                    continue
+                }
                 let prefix = position == segmentTerms.count - 1 && wildcardAfter && endsInWord && !isCJK
                 terms.append("\"" + term.tokens.joined(separator: " ") + "\"" + (prefix ? "*" : ""))
             }
         }
-        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+        return terms.isEmpty ? .unconstrained : .match(terms.joined(separator: " AND "))
     }
 }

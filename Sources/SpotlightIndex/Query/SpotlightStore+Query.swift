@@ -68,37 +68,57 @@ extension SpotlightStore {
         guard batchSize > 0 else { throw SpotlightIndexError(.invalidArgument, "batchSize must be positive (got \(batchSize))") }
         let now = self.now
         let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
-        let candidates = QueryPlanner(evaluator: evaluator).candidates(expression)
         let page = 512
         return try read { db in
+            let planner = QueryPlanner(evaluator: evaluator) { fragment in
+                try TermVocabulary.terms(containing: fragment, limit: QueryPlanner.maxInfixWords, db)
+            }
+            let candidates = try planner.candidates(expression)
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
             var batch: [SearchableItem] = []
-            var after: Int64 = 0
-            let filter = candidates.map { "AND i.rowid IN (\($0.sql))" } ?? ""
-            let statement = try db.makeStatement(sql: """
-                SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
-                WHERE i.rowid > ? AND i.expires > ? \(filter)
-                ORDER BY i.rowid LIMIT \(page)
-                """)
-            while true {
-                if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
-                let arguments = [after.databaseValue, now.timeIntervalSince1970.databaseValue] + (candidates?.arguments ?? [])
-                let rows = try Row.fetchAll(statement, arguments: StatementArguments(arguments))
-                for row in rows {
-                    let item = try StoredRow.item(row).item
-                    outcome.candidatesChecked += 1
-                    if evaluator.matches(expression, QueryItem(item: item)) {
-                        batch.append(item)
-                        if batch.count == batchSize {
-                            if cancellation?.isCancelled == true { outcome.wasCancelled = true; return outcome }
-                            try onBatch(batch)
-                            outcome.matchCount += batch.count
-                            batch.removeAll(keepingCapacity: true)
-                        }
-                    }
+            let expires = now.timeIntervalSince1970
+            var matcher = evaluator.matcher(for: expression)
+            /// Checks one stored row; false once the query must stop.
+            func check(_ row: Row) throws -> Bool {
+                let item = try StoredRow.item(row).item
+                outcome.candidatesChecked += 1
+                guard matcher.matches(QueryItem(item: item)) else { return true }
+                batch.append(item)
+                guard batch.count == batchSize else { return true }
+                if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
+                try onBatch(batch)
+                outcome.matchCount += batch.count
+                batch.removeAll(keepingCapacity: true)
+                return true
+            }
+            if let candidates {
+                // The candidate rowids once (the index query runs once), then each row by its key.
+                var rowids = try Int64.fetchAll(db, sql: candidates.sql, arguments: StatementArguments(candidates.arguments))
+                rowids.sort()
+                let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ? AND i.expires > ?")
+                var previous: Int64?
+                for (index, rowid) in rowids.enumerated() where rowid != previous {
+                    previous = rowid
+                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
+                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { continue }
+                    guard try check(row) else { return outcome }
                 }
-                guard rows.count == page, let last = rows.last else { break }
-                after = last["rowid"]
+            } else {
+                // No index applies: every item, a page at a time.
+                let statement = try db.makeStatement(sql: """
+                    SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
+                    WHERE i.rowid > ? AND i.expires > ? ORDER BY i.rowid LIMIT \(page)
+                    """)
+                var after: Int64 = 0
+                scan: while true {
+                    if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
+                    let rows = try Row.fetchAll(statement, arguments: [after, expires])
+                    for row in rows {
+                        guard try check(row) else { return outcome }
+                    }
+                    guard rows.count == page, let last = rows.last else { break scan }
+                    after = last["rowid"]
+                }
             }
             if !batch.isEmpty && !outcome.wasCancelled {
                 try onBatch(batch)

@@ -13,6 +13,8 @@ struct PreparedItem: Sendable {
     /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
     var columns: TextColumns
+    /// The tokens of ``columns``, hashed for ``TermVocabulary``.
+    var terms: TermList
     /// The item's ``NumericIndex`` entries.
     var numbers: [(String, Double)]
     var hint: Double
@@ -94,10 +96,11 @@ struct ItemValidator: Sendable {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
         let blob = item.isUpdate ? encoded : BlobCompression.pack(encoded)
+        let columns = item.isUpdate ? TextColumns() : TextColumns(attributes: item.attributes)
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,
-            columns: item.isUpdate ? TextColumns() : TextColumns(attributes: item.attributes),
+            columns: columns, terms: TermList(columns),
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)

@@ -16,6 +16,8 @@ import GRDB
 ///   replacing an item and go with deleting it.
 /// - `attr_numbers(name, value, item)`: the typed attribute index of
 ///   ``NumericIndex`` (numbers, dates, bools) for the query language.
+/// - `term_blocks`, `term_trigrams`: every token given to `fts`, and a trigram
+///   index over them (``TermVocabulary``), for infix wildcards.
 /// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
 ///   description, other) holding ``TextTokenizer`` tokens. Contentless
 ///   means a row is removed by replaying its tokens, re-derived from the
@@ -83,6 +85,15 @@ enum Schema {
                 ) WITHOUT ROWID
                 """)
             try NumericIndex.rebuild(db)
+        }
+        migrator.registerMigration("v3-terms") { db in
+            try db.execute(sql: """
+                CREATE TABLE term_blocks(id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+                CREATE VIRTUAL TABLE term_trigrams USING fts5(
+                    terms, content='term_blocks', content_rowid='id', tokenize='trigram', detail=none
+                );
+                """)
+            try TermVocabulary.rebuild(db)
         }
         return migrator
     }

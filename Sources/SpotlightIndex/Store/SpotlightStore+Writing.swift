@@ -150,6 +150,7 @@ extension SpotlightStore {
         case .deleteAll:
             try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM attr_numbers; DELETE FROM engagement")
             try FullTextIndex.removeAll(db)
+            vocabulary.forget()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
         }
@@ -184,6 +185,7 @@ extension SpotlightStore {
                 let columns = item.columns
                 inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
                 try inserts.text.execute()
+                vocabulary.record(item.terms)
                 for (name, value) in item.numbers {
                     inserts.number.setUncheckedArguments([name, value, rowid])
                     try inserts.number.execute()
@@ -203,6 +205,7 @@ extension SpotlightStore {
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
         try FullTextIndex.insert(db, rowid: rowid, item.columns)
+        vocabulary.record(item.terms)
         try NumericIndex.insert(db, item: rowid, item.numbers)
         return 0
     }

@@ -49,6 +49,7 @@ public final class SpotlightStore: Sendable {
     let writer: any DatabaseWriter
     let validator: ItemValidator
     let batch = Mutex<[PendingWrite]?>(nil)
+    let vocabulary = TermVocabulary()
     let logger: Logger
 
     /// Opens (creating if needed) the store of an app's index.
@@ -129,11 +130,21 @@ public final class SpotlightStore: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.writeWithoutTransaction { db in
+                // The vocabulary's bookkeeping stays inside the writer's
+                // serial access, so no other transaction interleaves.
                 var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
+                do {
+                    try db.inTransaction(.immediate) {
+                        try vocabulary.begin(db)
+                        result = try body(db)
+                        try vocabulary.flush(db)
+                        return .commit
+                    }
+                } catch {
+                    vocabulary.rolledBack()
+                    throw error
                 }
+                vocabulary.committed()
                 return result!
             }
         } catch {

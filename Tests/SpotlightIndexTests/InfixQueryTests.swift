@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import SpotlightQuery
+import Testing
+@testable import SpotlightIndex
+
+/// Infix wildcards (`*brar*`) through the term vocabulary's trigram index:
+/// exact results, candidates limited to the items holding a matching word,
+/// and a vocabulary that stays a superset across deletes, rollbacks, other
+/// connections and an upgrade from a store written before it existed.
+@Suite struct InfixQueryTests {
+    static let items: [SearchableItem] = [
+        item("lib", title: "Library of Babel", ["keywords": .strings(["books"])]),
+        item("libs", title: "Shared libraries", ["contentDescription": .string("libfoo and libbar")]),
+        item("cls", title: "MyLibraryClass"),
+        item("cafe", title: "Café Résumé"),
+        item("hindi", title: "हिन्दी पुस्तकालय"),
+        item("dash", title: "libfoo-dev", ["textContent": .string("development files for Brarian")]),
+        item("none", title: "Gardening", ["contentDescription": .string("roses")]),
+    ]
+
+    /// Query, expected identifiers (in index order), and the most candidates the evaluator may check.
+    static let cases: [(String, [String], Int)] = [
+        (#"title == "*brar*"c"#, ["lib", "libs", "cls"], 3),
+        (#"title == "*BRAR*""#, [], 3),
+        (#"title == "*ibrar*"cd"#, ["lib", "libs", "cls"], 3),
+        (#"** == "*brar*"c"#, ["lib", "libs", "cls", "dash"], 4),
+        (#"* == "*brar*"c"#, ["lib", "libs", "cls"], 4),
+        (#"title == "*ésu*"c"#, ["cafe"], 1),
+        (#"title == "*esu*"cd"#, ["cafe"], 1),
+        (#"title == "*esu*"c"#, [], 1),
+        (#"title == "*स्तका*""#, ["hindi"], 1),
+        (#"title == "*oo-d*"c"#, ["dash"], 1),
+        (#"title == "*ary"c"#, [], 2),
+        (#"title == "*ary*of*"c"#, ["lib"], 1),
+        (#"title == "*aryclass"c"#, ["cls"], 1),
+        (#"title == "*zzz*"c"#, [], 0),
+        (#"title == "*ar*"c && keywords == "books""#, ["lib"], 1),
+        (#"title == "*brar*"c || title == "*arden*"c"#, ["lib", "libs", "cls", "none"], 4),
+        (#"contentDescription == "*bfo*"c"#, ["libs"], 1),
+    ]
+
+    @Test(arguments: cases)
+    func infixQueries(query: String, expected: [String], maxCandidates: Int) throws {
+        let store = try QueryEngineTests.store(Self.items)
+        var found: [String] = []
+        let outcome = try store.query(query) { found += $0.map(\.uniqueIdentifier) }
+        #expect(found == expected)
+        #expect(outcome.candidatesChecked <= maxCandidates, "checked \(outcome.candidatesChecked) items")
+    }
+
+    @Test func fragmentsInTooManyWordsFallBackToReadingItems() throws {
+        let store = try memoryStore()
+        try store.index((0...(QueryPlanner.maxInfixWords + 5)).map { item("i\($0)", title: "wordab\($0)x") })
+        var count = 0
+        let outcome = try store.query(#"title == "*dab*""#) { count += $0.count }
+        #expect(count == QueryPlanner.maxInfixWords + 6)
+        #expect(outcome.candidatesChecked == QueryPlanner.maxInfixWords + 6)
+    }
+
+    @Test func deletingEverythingClearsTheVocabularyAndItIsRebuiltByNewItems() throws {
+        let store = try memoryStore()
+        try store.index([item("a", title: "library")])
+        try store.deleteAllItems()
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM term_blocks") } == 0)
+        try store.index([item("b", title: "library")])
+        #expect(try store.items(matching: #"title == "*brar*""#).map(\.uniqueIdentifier) == ["b"])
+    }
+
+    @Test func aRolledBackTransactionLeavesNoRememberedTerm() throws {
+        struct Abort: Error {}
+        let store = try memoryStore()
+        #expect(throws: Abort.self) {
+            try store.write { db in
+                store.vocabulary.record(TermList(TextColumns(attributes: ["title": .string("zzlibrary")])))
+                try store.vocabulary.flush(db)
+                throw Abort()
+            }
+        }
+        try store.index([item("a", title: "zzlibrary")])
+        #expect(try store.items(matching: #"title == "*zlib*""#).map(\.uniqueIdentifier) == ["a"])
+    }
+
+    @Test func anotherConnectionClearingTheVocabularyIsNoticed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let first = try fileStore(dir)
+        let second = try fileStore(dir)
+        try first.index([item("a", title: "library")])
+        try second.deleteAllItems()
+        try first.index([item("b", title: "library")])
+        #expect(try second.items(matching: #"title == "*brar*""#).map(\.uniqueIdentifier) == ["b"])
+    }
+
+    @Test func aStoreWrittenBeforeTheVocabularyGetsItOnOpen() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        do {
+            let store = try fileStore(dir)
+            try store.index(Self.items)
+            try store.write { db in
+                try db.execute(sql: "DROP TABLE term_trigrams; DROP TABLE term_blocks; DELETE FROM grdb_migrations WHERE identifier = 'v3-terms'")
+            }
+        }
+        let reopened = try fileStore(dir)
+        #expect(try reopened.items(matching: #"title == "*brar*"c"#).map(\.uniqueIdentifier) == ["lib", "libs", "cls"])
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM term_blocks WHERE ' ' || terms || ' ' LIKE '% library %'") } == 1)
+    }
+}
