@@ -72,7 +72,7 @@ import Testing
         let store = try memoryStore()
         #expect(throws: Abort.self) {
             try store.write { db in
-                store.vocabulary.record(TermList(TextColumns(attributes: ["title": .string("zzlibrary")])))
+                try store.vocabulary.record(TermList(TextColumns(attributes: ["title": .string("zzlibrary")])), db)
                 try store.vocabulary.flush(db)
                 throw Abort()
             }

@@ -185,7 +185,7 @@ extension SpotlightStore {
                 let columns = item.columns
                 inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
                 try inserts.text.execute()
-                vocabulary.record(item.terms)
+                try vocabulary.record(item.terms, db)
                 for (name, value) in item.numbers {
                     inserts.number.setUncheckedArguments([name, value, rowid])
                     try inserts.number.execute()
@@ -205,7 +205,7 @@ extension SpotlightStore {
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
         try FullTextIndex.insert(db, rowid: rowid, item.columns)
-        vocabulary.record(item.terms)
+        try vocabulary.record(item.terms, db)
         try NumericIndex.insert(db, item: rowid, item.numbers)
         return 0
     }

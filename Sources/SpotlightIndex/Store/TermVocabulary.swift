@@ -19,8 +19,8 @@ import Synchronization
 /// `meta.terms_generation`, which tells other connections to forget.
 ///
 /// Each connection remembers the tokens the table holds as 128-bit hashes
-/// (two independent 64-bit FNV-1a), read when it first writes and then as
-/// other connections add blocks: writing costs a hash lookup per token, and
+/// (two independent 64-bit FNV-1a), read when it first records tokens and
+/// then as other connections add blocks: writing costs a hash lookup per token, and
 /// a table write only for tokens never seen. Hashes join the remembered
 /// set only after their transaction commits, so a rollback cannot leave a
 /// token remembered but absent.
@@ -35,27 +35,52 @@ final class TermVocabulary: Sendable {
         var pendingTerms: [String] = []
         /// The block this transaction wrote.
         var pendingBlock: Int64?
+        /// The generation and last block id this transaction started with.
+        var current: (generation: Int, last: Int64)?
     }
 
     private let state = Mutex(State())
 
     init() {}
 
-    /// Starts a write transaction: catches up with blocks other connections
-    /// added, or forgets everything if the vocabulary was cleared.
+    /// Starts a write transaction: notes whether other connections added
+    /// blocks, or cleared the vocabulary, since this one last looked. The
+    /// blocks are read only if this transaction records tokens.
     func begin(_ db: Database) throws {
         let generation = try db.meta("terms_generation", as: Int.self) ?? 0
         let last = try Int64.fetchOne(db, sql: "SELECT max(id) FROM term_blocks") ?? 0
-        let (reset, from): (Bool, Int64) = state.withLock { state in
+        state.withLock { state in
             state.pending.removeAll()
             state.pendingTerms.removeAll()
             state.pendingBlock = nil
-            let reset = state.generation != generation
-            return (reset, reset ? 0 : state.loadedThrough)
+            state.current = (generation, last)
         }
-        guard reset || last > from else { return }
+    }
+
+    /// Adds the tokens of one item; call inside a write transaction,
+    /// after ``begin(_:)``.
+    func record(_ terms: TermList, _ db: Database) throws {
+        try catchUp(db)
+        state.withLock { state in
+            for index in terms.hashes.indices {
+                let hash = terms.hashes[index]
+                if state.known.contains(hash) || !state.pending.insert(hash).inserted { continue }
+                state.pendingTerms.append(terms.term(at: index))
+            }
+        }
+    }
+
+    /// Reads the blocks this connection has not seen (all of them after a clear).
+    private func catchUp(_ db: Database) throws {
+        let (generation, last, reset, from): (Int, Int64, Bool, Int64?) = state.withLock { state in
+            let (generation, last) = state.current ?? (state.generation ?? 0, state.loadedThrough)
+            let reset = state.generation != generation
+            let from: Int64? = reset ? 0 : (last > state.loadedThrough ? state.loadedThrough : nil)
+            return (generation, last, reset, from)
+        }
+        guard let from else { return }
         var hashes: [TermHash] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT terms FROM term_blocks WHERE id > ?", arguments: [from])
+        let rows = try Row.fetchCursor(db, sql: "SELECT terms FROM term_blocks WHERE id > ? AND id <= ?", arguments: [from, last])
         while let row = try rows.next() {
             let text: String = row[0]
             Self.forEachToken(in: Array(text.utf8)) { hash, _ in hashes.append(hash) }
@@ -65,18 +90,6 @@ final class TermVocabulary: Sendable {
             state.known.formUnion(hashes)
             state.generation = generation
             state.loadedThrough = last
-        }
-    }
-
-    /// Adds the tokens of one item; call inside a write transaction,
-    /// after ``begin(_:)``.
-    func record(_ terms: TermList) {
-        state.withLock { state in
-            for index in terms.hashes.indices {
-                let hash = terms.hashes[index]
-                if state.known.contains(hash) || !state.pending.insert(hash).inserted { continue }
-                state.pendingTerms.append(terms.term(at: index))
-            }
         }
     }
 
@@ -111,6 +124,7 @@ final class TermVocabulary: Sendable {
     /// The vocabulary was cleared in this transaction: remember nothing.
     func forget() {
         state.withLock { state in
+            state.current = nil
             state.known.removeAll()
             state.pending.removeAll()
             state.pendingTerms.removeAll()
