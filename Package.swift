@@ -15,6 +15,8 @@ let package = Package(
     products: [
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
+        .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
+        .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
     ],
@@ -29,13 +31,27 @@ let package = Package(
         .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery"], swiftSettings: strictSettings),
         // The engine: durable per-app stores, items, batches, expiration,
         // engagement, free-text search and ranking. SQLite through GRDB.
+        // Apple's UTType, for code that imports UniformTypeIdentifiers. No dependencies.
+        .target(name: "UniformTypeIdentifiers", swiftSettings: strictSettings),
         .target(
             name: "SpotlightIndex",
             dependencies: [
                 "SpotlightQuery",
+                "UniformTypeIdentifiers",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine.
+        .target(
+            name: "OpenCoreSpotlight",
+            dependencies: ["SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OpenCoreSpotlightTests",
+            dependencies: ["OpenCoreSpotlight", "SpotlightIndex", "UniformTypeIdentifiers"],
             swiftSettings: strictSettings
         ),
         // The `spotlight` command line.

@@ -4,6 +4,20 @@
 /// `nil` means any kind (`CSPerson` arrays, email headers: the Apple layer
 /// decides their encoding). `NSNumber` properties accept a number or a bool.
 enum AttributeVocabulary {
+    /// `authors.persons` and the like: the encoded `CSPerson` values of a
+    /// person attribute (Apple's four, or a custom key), beside its
+    /// searchable names and handles under the plain name. No property or
+    /// custom key can contain a `.`, so none collides.
+    static func isPersonCompanion(_ name: String) -> Bool {
+        guard name.hasSuffix(".persons") else { return false }
+        let base = name.utf8.dropLast(".persons".utf8.count)
+        if personAttributes.contains(String(decoding: base, as: UTF8.self)) { return true }
+        return !base.isEmpty && base.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+    }
+
+    /// Apple's attributes whose values are `CSPerson` arrays.
+    static let personAttributes: Set<String> = ["authors", "primaryRecipients", "additionalRecipients", "hiddenAdditionalRecipients"]
+
     static let kinds: [String: AttributeKind?] = [
         "displayName": .string,
         "alternateNames": .strings,
@@ -26,6 +40,8 @@ enum AttributeVocabulary {
         "rankingHint": .number,
         "domainIdentifier": .string,
         "transcribedTextContent": .string,
+        "textContentSummary": .string,
+        "isPriority": .number,
         "supportsPhoneCall": .number,
         "supportsNavigation": .number,
         "actionIdentifiers": .strings,

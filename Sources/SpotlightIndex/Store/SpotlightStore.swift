@@ -97,6 +97,19 @@ public final class SpotlightStore: Sendable {
         return FileManager.default.fileExists(atPath: file.path)
     }
 
+    /// The names of an app's indexes that have a store file, sorted.
+    ///
+    /// ```swift
+    /// SpotlightStore.indexNames(bundleIdentifier: "com.example.notes")  // ["default", "notes"]
+    /// ```
+    public static func indexNames(bundleIdentifier: String, location: StoreLocation = .automatic) -> [String] {
+        guard let root = location.rootDirectory, (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil else { return [] }
+        let directory = root.appendingPathComponent(bundleIdentifier, isDirectory: true)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".sqlite") }.map { String($0.dropLast(".sqlite".count)) }
+            .filter { (try? StoreName.validateIndexName($0)) != nil }.sorted()
+    }
+
     /// A private store in memory, for tests and previews.
     public static func inMemory(bundleIdentifier: String = "org.openspotlight.memory", indexName: String = "default",
                                 options: StoreOptions = StoreOptions()) throws -> SpotlightStore {

@@ -1,0 +1,248 @@
+public import Foundation
+import SpotlightIndex
+import Synchronization
+
+/// An app's on-device search index, as Apple's `CSSearchableIndex`.
+///
+/// ```swift
+/// let index = CSSearchableIndex(name: "notes")
+/// try await index.indexSearchableItems([item])
+/// try await index.deleteSearchableItems(withDomainIdentifiers: ["notes.archive"])
+/// ```
+///
+/// Every request has Apple's completion-handler form and an `async throws`
+/// form; requests to one index object run one at a time, in the order they
+/// were made. Requests are journaled before the handler is called: the
+/// store is durable then. Instances with the same name address the same
+/// store (`<root>/<bundle id>/<name>.sqlite`).
+open class CSSearchableIndex: NSObject, @unchecked Sendable {
+    /// The index's name; `"default"` for ``default()``.
+    public let name: String
+    /// The data-protection class asked for (kept for compatibility; Linux
+    /// stores are private to the user, mode 0700).
+    public let protectionClass: FileProtectionType?
+    let isDefault: Bool
+    let bundleIdentifier: String
+    private let location: StoreLocation
+    let queue: DispatchQueue
+    private let opened = Mutex<SpotlightStore?>(nil)
+    private let batchOnDefault = Mutex(false)
+
+    /// Receives reindex requests; see ``CSSearchableIndexDelegate``.
+    open weak var indexDelegate: (any CSSearchableIndexDelegate)? {
+        didSet { if indexDelegate != nil { queue.async { self.signalDelegate() } } }
+    }
+
+    private static let defaults = Mutex<[String: CSSearchableIndex]>([:])
+
+    /// The app's default index (batching is not available on it, as on Apple's).
+    open class func `default`() -> Self {
+        let bundle = OpenSpotlightConfiguration.bundleIdentifier
+        let index = defaults.withLock { defaults in
+            if let index = defaults[bundle] { return index }
+            let index = CSSearchableIndex(name: "default", protectionClass: nil, isDefault: true)
+            defaults[bundle] = index
+            return index
+        }
+        return index as! Self
+    }
+
+    /// A named index private to the app.
+    public convenience init(name: String) {
+        self.init(name: name, protectionClass: nil, isDefault: false)
+    }
+
+    /// A named index with a data-protection class.
+    public convenience init(name: String, protectionClass: FileProtectionType?) {
+        self.init(name: name, protectionClass: protectionClass, isDefault: false)
+    }
+
+    init(name: String, protectionClass: FileProtectionType?, isDefault: Bool) {
+        self.name = name
+        self.protectionClass = protectionClass
+        self.isDefault = isDefault
+        self.bundleIdentifier = OpenSpotlightConfiguration.bundleIdentifier
+        self.location = OpenSpotlightConfiguration.location
+        self.queue = DispatchQueue(label: "openspotlight.index.\(name)")
+        super.init()
+    }
+
+    /// True: indexing works wherever a store directory can be written.
+    open class func isIndexingAvailable() -> Bool { true }
+
+    // MARK: - The store
+
+    /// The store, opened on first use; a lost or damaged one signals the delegate.
+    func store() throws -> SpotlightStore {
+        if let store = opened.withLock({ $0 }) { return store }
+        do {
+            let store = try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+            opened.withLock { $0 = store }
+            return store
+        } catch let error as SpotlightIndexError where error.code == .invalidStoreName {
+            throw CSIndexError(.indexUnavailableError, "index name \"\(name)\" cannot be used: \(error.message)")
+        } catch {
+            throw CSIndexError(error)
+        }
+    }
+
+    /// Runs `work` after every earlier request, then the handler with its error.
+    private func submit(_ completionHandler: (((any Error)?) -> Void)?, _ work: @escaping @Sendable (SpotlightStore) throws -> Void) {
+        let handler = completionHandler.map { UncheckedSendable($0) }
+        queue.async {
+            var failure: (any Error)?
+            do { try work(try self.store()) } catch let error as CSIndexError { failure = error } catch { failure = CSIndexError(error) }
+            handler?.value(failure)
+        }
+    }
+
+    private func awaiting(_ start: (@escaping ((any Error)?) -> Void) -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            start { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    private static func check(_ report: IndexReport) throws {
+        guard !report.refused.isEmpty else { return }
+        let reasons = report.refused.prefix(3).map(\.error.message).joined(separator: "; ")
+        throw CSIndexError(.invalidItemError, "\(report.refused.count) item(s) refused, the others indexed: \(reasons)")
+    }
+
+    // MARK: - Indexing
+
+    /// Adds items, or replaces those with the same identifiers (merges them with `isUpdate`).
+    open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (((any Error)?) -> Void)? = nil) {
+        let engineItems = items.map(\.engineItem)
+        submit(completionHandler) { store in try Self.check(try store.index(engineItems)) }
+    }
+
+    /// Adds or replaces items.
+    open func indexSearchableItems(_ items: [CSSearchableItem]) async throws {
+        try await awaiting { indexSearchableItems(items, completionHandler: $0) }
+    }
+
+    /// Deletes items by identifier.
+    open func deleteSearchableItems(withIdentifiers identifiers: [String], completionHandler: (((any Error)?) -> Void)? = nil) {
+        submit(completionHandler) { store in try store.deleteItems(withIdentifiers: identifiers) }
+    }
+
+    open func deleteSearchableItems(withIdentifiers identifiers: [String]) async throws {
+        try await awaiting { deleteSearchableItems(withIdentifiers: identifiers, completionHandler: $0) }
+    }
+
+    /// Deletes the items of domains and of their sub-domains (`a` removes `a.b`).
+    open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String], completionHandler: (((any Error)?) -> Void)? = nil) {
+        submit(completionHandler) { store in try store.deleteItems(inDomains: domainIdentifiers) }
+    }
+
+    open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String]) async throws {
+        try await awaiting { deleteSearchableItems(withDomainIdentifiers: domainIdentifiers, completionHandler: $0) }
+    }
+
+    /// Deletes every item of this index, and its batch client state.
+    open func deleteAllSearchableItems(completionHandler: (((any Error)?) -> Void)? = nil) {
+        submit(completionHandler) { store in try store.deleteAllItems() }
+    }
+
+    open func deleteAllSearchableItems() async throws {
+        try await awaiting { deleteAllSearchableItems(completionHandler: $0) }
+    }
+
+    // MARK: - Batches
+
+    /// Starts a batch: the requests that follow are applied together when it ends.
+    open func beginIndexBatch() {
+        if isDefault {
+            batchOnDefault.withLock { $0 = true }
+            return
+        }
+        submit(nil) { store in
+            if store.isBatchOpen { store.discardBatch() }
+            try store.beginBatch()
+        }
+    }
+
+    private func endBatch(_ completionHandler: (((any Error)?) -> Void)?, _ end: @escaping @Sendable (SpotlightStore) throws -> IndexReport) {
+        if isDefault {
+            batchOnDefault.withLock { $0 = false }
+            let handler = completionHandler.map { UncheckedSendable($0) }
+            queue.async {
+                handler?.value(CSIndexError(.invalidClientStateError, "batching is not supported on the default index; use CSSearchableIndex(name:)"))
+            }
+            return
+        }
+        submit(completionHandler) { store in
+            guard store.isBatchOpen else {
+                throw CSIndexError(.invalidClientStateError, "no batch is open on this index; call beginIndexBatch() first")
+            }
+            do { try Self.check(try end(store)) } catch {
+                if store.isBatchOpen { store.discardBatch() }
+                throw error
+            }
+        }
+    }
+
+    /// Applies the batch and stores `clientState` (at most 250 bytes) with it, atomically.
+    open func endIndexBatch(withClientState clientState: Data, completionHandler: (((any Error)?) -> Void)? = nil) {
+        endBatch(completionHandler) { store in try store.endBatch(clientState: clientState) }
+    }
+
+    open func endIndexBatch(withClientState clientState: Data) async throws {
+        try await awaiting { endIndexBatch(withClientState: clientState, completionHandler: $0) }
+    }
+
+    /// Applies the batch only if the stored client state is `expectedClientState`
+    /// (nil: none stored); otherwise fails with `.mismatchedClientState` and applies nothing.
+    open func endIndexBatch(expectedClientState: Data?, newClientState: Data, completionHandler: (((any Error)?) -> Void)? = nil) {
+        endBatch(completionHandler) { store in try store.endBatch(expectedClientState: expectedClientState, newClientState: newClientState) }
+    }
+
+    open func endIndexBatch(expectedClientState: Data?, newClientState: Data) async throws {
+        try await awaiting { endIndexBatch(expectedClientState: expectedClientState, newClientState: newClientState, completionHandler: $0) }
+    }
+
+    /// The client state stored by the last batch (nil if none, or after `deleteAllSearchableItems`).
+    open func fetchLastClientState(completionHandler: @escaping (Data?, (any Error)?) -> Void) {
+        let handler = UncheckedSendable(completionHandler)
+        queue.async {
+            if self.isDefault {
+                handler.value(nil, CSIndexError(.invalidClientStateError, "batching is not supported on the default index; use CSSearchableIndex(name:)"))
+                return
+            }
+            do { handler.value(try self.store().lastClientState(), nil) } catch { handler.value(nil, (error as? CSIndexError) ?? CSIndexError(error)) }
+        }
+    }
+
+    open func fetchLastClientState() async throws -> Data? {
+        try await withCheckedThrowingContinuation { continuation in
+            fetchLastClientState { data, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: data) }
+            }
+        }
+    }
+
+    // MARK: - The delegate
+
+    /// Tells the delegate what the store needs: a full reindex after loss
+    /// or damage (until acknowledged), and items expiring within a day.
+    func signalDelegate() {
+        guard let delegate = indexDelegate, let store = try? store() else { return }
+        if (try? store.pendingReindex) != nil {
+            delegate.searchableIndex(self, reindexAllSearchableItemsWithAcknowledgementHandler: {
+                self.queue.async { try? store.acknowledgeReindex() }
+            })
+        }
+        if let expiring = try? store.itemsExpiring(within: 24 * 3600), !expiring.isEmpty {
+            delegate.searchableIndex(self, reindexSearchableItemsWithIdentifiers: expiring.map(\.uniqueIdentifier),
+                                     acknowledgementHandler: {})
+        }
+    }
+}
+
+/// Carries a non-Sendable value (a completion handler) to the index's queue, where it is used once.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

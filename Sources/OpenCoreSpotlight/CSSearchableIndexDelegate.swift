@@ -1,0 +1,58 @@
+public import Foundation
+
+/// What the index asks of the app, as Apple's `CSSearchableIndexDelegate`.
+///
+/// ```swift
+/// final class Reindexer: NSObject, CSSearchableIndexDelegate {
+///     func searchableIndex(_ index: CSSearchableIndex, reindexAllSearchableItemsWithAcknowledgementHandler done: @escaping () -> Void) {
+///         index.indexSearchableItems(allNotes()) { _ in done() }
+///     }
+///     func searchableIndex(_ index: CSSearchableIndex, reindexSearchableItemsWithIdentifiers ids: [String],
+///                          acknowledgementHandler done: @escaping () -> Void) {
+///         index.indexSearchableItems(notes(ids)) { _ in done() }
+///     }
+/// }
+/// ```
+///
+/// - The store was lost or damaged: `reindexAll…` is called, and again on
+///   every launch until the handler is called.
+/// - Items expire within a day: `reindexSearchableItems(withIdentifiers:)`
+///   is called with them (again on the next launch while they still do).
+public protocol CSSearchableIndexDelegate: AnyObject {
+    func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                         reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void)
+    func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                         acknowledgementHandler: @escaping () -> Void)
+    func searchableIndexDidThrottle(_ searchableIndex: CSSearchableIndex)
+    func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex)
+    func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data
+    func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String, inPlace: Bool) throws -> URL
+}
+
+extension CSSearchableIndexDelegate {
+    public func searchableIndexDidThrottle(_ searchableIndex: CSSearchableIndex) {}
+    public func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex) {}
+    public func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data {
+        throw CSIndexError(.unknownError, "this app provides no data for \(itemIdentifier) as \(typeIdentifier)")
+    }
+    public func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String, inPlace: Bool) throws -> URL {
+        throw CSIndexError(.unknownError, "this app provides no file for \(itemIdentifier) as \(typeIdentifier)")
+    }
+}
+
+/// The principal class of an app's index extension, as Apple's: subclass
+/// it and override the delegate methods. It answers the same requests as
+/// the app's delegate when the app is not running.
+open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, @unchecked Sendable {
+    public override init() { super.init() }
+
+    open func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                              reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {
+        acknowledgementHandler()
+    }
+
+    open func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                              acknowledgementHandler: @escaping () -> Void) {
+        acknowledgementHandler()
+    }
+}

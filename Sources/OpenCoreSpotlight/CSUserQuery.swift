@@ -1,0 +1,149 @@
+public import Foundation
+import SpotlightIndex
+
+/// Options of a user query, as Apple's `CSUserQueryContext`.
+open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
+    /// Return results ranked by relevance (sort them with `compare(byRank:)`).
+    open var enableRankedResults = false
+    /// Most results; 0 means no limit.
+    open var maxResultCount = 0
+    /// Most suggestions; 0 asks for none.
+    open var maxSuggestionCount = 0
+    /// The suggestion the user picked, if the query runs one.
+    public let currentSuggestion: CSSuggestion?
+
+    public override init() {
+        currentSuggestion = nil
+        super.init()
+    }
+
+    public init(currentSuggestion: CSSuggestion?) {
+        self.currentSuggestion = currentSuggestion
+        super.init()
+    }
+}
+
+/// Marks the runs of a suggestion that match what the user typed.
+public enum CSSuggestionHighlightAttribute: AttributedStringKey {
+    public typealias Value = Bool
+    public static let name = "CSSuggestionHighlightAttributeName"
+}
+
+/// The attribute name of ``CSSuggestionHighlightAttribute``.
+public let CSSuggestionHighlightAttributeName = NSAttributedString.Key(CSSuggestionHighlightAttribute.name)
+
+/// A completion of what the user typed, as Apple's `CSSuggestion`.
+open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
+    /// Where a suggestion comes from.
+    public enum Kind: Int, Sendable {
+        case none = 0
+        case custom = 1
+        case `default` = 2
+    }
+
+    /// The suggested query text, with the typed part highlighted.
+    public let localizedAttributedSuggestion: AttributedString
+    /// Completions from the index are `.default`.
+    public let suggestionKind: Kind
+    let text: String
+    let rank: Int
+
+    init(text: String, typedLength: Int, rank: Int) {
+        var attributed = AttributedString(text)
+        let typed = attributed.characters.index(attributed.startIndex, offsetBy: min(typedLength, text.count))
+        attributed[attributed.startIndex..<typed][CSSuggestionHighlightAttribute.self] = true
+        localizedAttributedSuggestion = attributed
+        suggestionKind = .default
+        self.text = text
+        self.rank = rank
+        super.init()
+    }
+
+    /// Rank order: `.orderedAscending` when this one ranks higher.
+    open func compare(byRank other: CSSuggestion) -> ComparisonResult {
+        rank == other.rank ? .orderedSame : (rank < other.rank ? .orderedAscending : .orderedDescending)
+    }
+
+    /// Alphabetical order of the suggested text.
+    open func compare(_ other: CSSuggestion) -> ComparisonResult {
+        text == other.text ? .orderedSame : (text < other.text ? .orderedAscending : .orderedDescending)
+    }
+
+    open func copy(with zone: NSZone? = nil) -> Any { self }
+
+    open override var description: String { "CSSuggestion(\(text))" }
+}
+
+/// What the user typed, ranked, with completions, as Apple's `CSUserQuery`.
+///
+/// ```swift
+/// let context = CSUserQueryContext()
+/// context.enableRankedResults = true
+/// context.maxResultCount = 20
+/// context.maxSuggestionCount = 3
+/// let query = CSUserQuery(userQueryString: "par", userQueryContext: context)
+/// query.foundItemsHandler = { items in … }
+/// query.foundSuggestionsHandler = { suggestions in … }
+/// query.start()
+/// ```
+///
+/// Every typed word must match, the last as a prefix; results are ranked
+/// across the app's indexes by the engine's score (text, `rankingHint`,
+/// engagement, recency) and come in one batch, best first.
+open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
+    /// Called with the suggestions.
+    open var foundSuggestionsHandler: (([CSSuggestion]) -> Void)?
+    private(set) open var foundSuggestionCount = 0
+    /// The text the user typed.
+    public let userQueryString: String
+    let userContext: CSUserQueryContext
+
+    public init(userQueryString: String?, userQueryContext: CSUserQueryContext?) {
+        self.userQueryString = userQueryContext?.currentSuggestion?.text ?? userQueryString ?? ""
+        self.userContext = userQueryContext ?? CSUserQueryContext()
+        super.init(queryString: self.userQueryString, queryContext: userContext)
+    }
+
+    /// Warms up before the first query (opening stores is already fast; nothing to do).
+    open class func prepare() {}
+
+    /// Same as ``prepare()``.
+    open class func prepareProtectionClasses(_ protectionClasses: [FileProtectionType]) {}
+
+    override func run() {
+        guard let stores = stores() else { return }
+        let limit = userContext.maxResultCount > 0 ? userContext.maxResultCount : 1_000
+        let fetch = Set(userContext.fetchAttributes)
+        do {
+            var results: [SearchResult] = []
+            for store in stores where !isCancelled { results += try store.search(userQueryString, limit: limit) }
+            results.sort { $0.score.total > $1.score.total }
+            let items = results.prefix(limit).map { result -> CSSearchableItem in
+                let item = CSSearchableItem(result.item, expiresAt: nil, fetching: fetch)
+                if userContext.enableRankedResults { item.rank = result.score.total }
+                return item
+            }
+            if !items.isEmpty && !isCancelled {
+                addFound(items.count)
+                foundItemsHandler?(Array(items))
+            }
+            if userContext.maxSuggestionCount > 0 && !isCancelled {
+                var seen = Set<String>()
+                var texts: [String] = []
+                for store in stores {
+                    for text in try store.suggestions(completing: userQueryString, limit: userContext.maxSuggestionCount)
+                    where seen.insert(text).inserted { texts.append(text) }
+                }
+                let suggestions = texts.prefix(userContext.maxSuggestionCount).enumerated().map {
+                    CSSuggestion(text: $0.element, typedLength: userQueryString.count, rank: $0.offset)
+                }
+                foundSuggestionCount = suggestions.count
+                if !suggestions.isEmpty { foundSuggestionsHandler?(suggestions) }
+            }
+        } catch {
+            complete(CSSearchQueryError(.indexUnreachable, "the query failed: \(error)"))
+            return
+        }
+        complete(isCancelled ? CSSearchQueryError(.cancelled, "the query was cancelled") : nil)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import UniformTypeIdentifiers
+@testable import OpenCoreSpotlight
+@testable import SpotlightIndex
+
+extension OpenCoreSpotlightTests {
+    @Suite struct IndexTests {
+        @Test func indexQueryDeleteRoundTrip() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "notes")
+            try await index.indexSearchableItems([
+                makeItem("a", title: "Paris trip", domain: "trips.europe"),
+                makeItem("b", title: "Paris notes", domain: "trips.europe.france"),
+                makeItem("c", title: "Tokyo", domain: "trips.asia"),
+                makeItem("d", title: "Parisian cafés", domain: "tripsx"),
+            ])
+            #expect(await run(CSSearchQuery(queryString: #"title == "paris*"cd"#, queryContext: nil)).ids == ["a", "b", "d"])
+            try await index.deleteSearchableItems(withDomainIdentifiers: ["trips.europe"])
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["c", "d"])
+            try await index.deleteSearchableItems(withIdentifiers: ["c"])
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["d"])
+            try await index.deleteAllSearchableItems()
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).count == 0)
+        }
+
+        @Test func completionHandlersRunInSubmissionOrder() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "ordered")
+            final class Log: @unchecked Sendable { var steps: [String] = [] }
+            let log = Log()
+            index.indexSearchableItems([makeItem("x", title: "first")]) { _ in log.steps.append("index") }
+            index.deleteSearchableItems(withIdentifiers: ["x"]) { _ in log.steps.append("delete") }
+            await withCheckedContinuation { continuation in
+                index.indexSearchableItems([makeItem("y", title: "second")]) { _ in
+                    log.steps.append("index2")
+                    continuation.resume()
+                }
+            }
+            #expect(log.steps == ["index", "delete", "index2"])
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["y"])
+        }
+
+        @Test func batchesStoreClientStateAndCompareAndSwap() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "batched")
+            index.beginIndexBatch()
+            try await index.indexSearchableItems([makeItem("a", title: "one")])
+            try await index.endIndexBatch(withClientState: Data("v1".utf8))
+            #expect(try await index.fetchLastClientState() == Data("v1".utf8))
+            index.beginIndexBatch()
+            try await index.indexSearchableItems([makeItem("b", title: "two")])
+            do {
+                try await index.endIndexBatch(expectedClientState: Data("v0".utf8), newClientState: Data("v2".utf8))
+                Issue.record("a mismatched client state must fail")
+            } catch let error as CSIndexError {
+                #expect(error.code == .mismatchedClientState)
+                #expect(error.errorCode == -1006)
+            }
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a"])
+            #expect(try await index.fetchLastClientState() == Data("v1".utf8))
+            index.beginIndexBatch()
+            try await index.indexSearchableItems([makeItem("b", title: "two")])
+            try await index.endIndexBatch(expectedClientState: Data("v1".utf8), newClientState: Data("v2".utf8))
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a", "b"])
+            try await index.deleteAllSearchableItems()
+            #expect(try await index.fetchLastClientState() == nil)
+        }
+
+        @Test func batchingOnTheDefaultIndexFailsAsApplesDoes() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex.default()
+            #expect(CSSearchableIndex.default() === index)
+            index.beginIndexBatch()
+            try await index.indexSearchableItems([makeItem("a", title: "kept")])
+            await #expect(throws: CSIndexError(.invalidClientStateError, "batching is not supported on the default index; use CSSearchableIndex(name:)")) {
+                try await index.endIndexBatch(withClientState: Data())
+            }
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a"])
+        }
+
+        /// Refusals and their codes: one bad item is refused, the others are indexed.
+        @Test(arguments: [
+            ("big", CSIndexError.Code.invalidItemError),
+            ("badKey", CSIndexError.Code.invalidItemError),
+        ])
+        func badItemsAreRefusedWithAppleCodes(kind: String, code: CSIndexError.Code) async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "limits")
+            let bad = makeItem("bad", title: "bad") { set in
+                if kind == "big" { set.textContent = String(repeating: "x", count: 5_000_000) }
+                else { set.setValue("v" as NSString, forCustomKey: CSCustomAttributeKey(keyName: "ok")!) ; set.storage.set("bad key", .string("v")) }
+            }
+            do {
+                try await index.indexSearchableItems([makeItem("good", title: "good"), bad])
+                Issue.record("expected a refusal")
+            } catch let error as CSIndexError {
+                #expect(error.code == code)
+                #expect(error.message.contains("bad"))
+            }
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["good"])
+        }
+
+        @Test func updatesMergeAndRemoveClearedAttributes() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "updates")
+            try await index.indexSearchableItems([makeItem("a", title: "Old") { $0.keywords = ["k"]; $0.contentDescription = "desc" }])
+            let update = CSSearchableItem(uniqueIdentifier: "a", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+            update.attributeSet.title = "New"
+            update.attributeSet.keywords = nil
+            update.isUpdate = true
+            let missing = CSSearchableItem(uniqueIdentifier: "zz", domainIdentifier: nil, attributeSet: CSSearchableItemAttributeSet())
+            missing.isUpdate = true
+            try await index.indexSearchableItems([update, missing])
+            let context = CSSearchQueryContext()
+            context.fetchAttributes = ["title", "keywords", "contentDescription"]
+            final class Box: @unchecked Sendable { var items: [CSSearchableItem] = [] }
+            let box = Box()
+            let query = CSSearchQuery(queryString: #"title == "*""#, queryContext: context)
+            query.foundItemsHandler = { box.items += $0 }
+            _ = await run(query)
+            #expect(box.items.map(\.uniqueIdentifier) == ["a"])
+            #expect(box.items.first?.attributeSet.title == "New")
+            #expect(box.items.first?.attributeSet.keywords == nil)
+            #expect(box.items.first?.attributeSet.contentDescription == "desc")
+        }
+    }
+}

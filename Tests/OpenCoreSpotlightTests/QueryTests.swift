@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import OpenCoreSpotlight
+
+extension OpenCoreSpotlightTests {
+    @Suite struct QueryTests {
+        @Test func invalidQueriesCompleteWithMinus2002() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "q").indexSearchableItems([makeItem("a", title: "apple")])
+            let outcome = await run(CSSearchQuery(queryString: #"title == "apple"#, queryContext: nil))
+            let error = try #require(outcome.error as? CSSearchQueryError)
+            #expect(error.code == .invalidQuery && error.errorCode == -2002)
+            #expect(error.message.contains("column 10"))
+            #expect(outcome.ids.isEmpty)
+        }
+
+        @Test func queriesSpanTheAppsIndexesAndApplyFilterQueries() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "one").indexSearchableItems([makeItem("a", title: "apple pie") { $0.rankingHint = 10 }])
+            try await CSSearchableIndex(name: "two").indexSearchableItems([makeItem("b", title: "apple tart") { $0.rankingHint = 90 }])
+            #expect(await run(CSSearchQuery(queryString: #"title == "apple*"c"#, queryContext: nil)).ids.sorted() == ["a", "b"])
+            let context = CSSearchQueryContext()
+            context.filterQueries = ["rankingHint > 50"]
+            let outcome = await run(CSSearchQuery(queryString: #"title == "apple*"c"#, queryContext: context))
+            #expect(outcome.ids == ["b"] && outcome.count == 1)
+            #expect(await run(CSSearchQuery(queryString: #"noSuchAttribute == "x""#, queryContext: nil)).ids.isEmpty)
+        }
+
+        @Test func cancellingCompletesWithMinus2003() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "many").indexSearchableItems((0..<500).map { makeItem("i\($0)", title: "item \($0)") })
+            let query = CSSearchQuery(queryString: #"title == "item*""#, queryContext: nil)
+            final class Box: @unchecked Sendable { var batches = 0 }
+            let box = Box()
+            query.foundItemsHandler = { _ in box.batches += 1; query.cancel() }
+            let error: (any Error)? = await withCheckedContinuation { continuation in
+                query.completionHandler = { continuation.resume(returning: $0) }
+                query.start()
+            }
+            #expect((error as? CSSearchQueryError)?.code == .cancelled)
+            #expect(query.isCancelled && box.batches == 1 && query.foundItemCount == 64)
+        }
+
+        @Test func userQueriesRankAndSuggest() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "u").indexSearchableItems([
+                makeItem("low", title: "Paris travel") { $0.rankingHint = 0 },
+                makeItem("high", title: "Paris trains") { $0.rankingHint = 100 },
+                makeItem("other", title: "Paris travel guide") { $0.rankingHint = 50 },
+                makeItem("none", title: "Rome"),
+            ])
+            let context = CSUserQueryContext()
+            context.enableRankedResults = true
+            context.maxSuggestionCount = 2
+            let query = CSUserQuery(userQueryString: "paris tra", userQueryContext: context)
+            final class Box: @unchecked Sendable { var items: [CSSearchableItem] = []; var suggestions: [CSSuggestion] = [] }
+            let box = Box()
+            query.foundItemsHandler = { box.items += $0 }
+            query.foundSuggestionsHandler = { box.suggestions += $0 }
+            let error: (any Error)? = await withCheckedContinuation { continuation in
+                query.completionHandler = { continuation.resume(returning: $0) }
+                query.start()
+            }
+            #expect(error == nil)
+            #expect(box.items.map(\.uniqueIdentifier) == ["high", "other", "low"])
+            #expect(box.items[0].compare(byRank: box.items[1]) == .orderedAscending)
+            #expect(box.suggestions.map(\.text) == ["paris travel", "paris trains"])
+            #expect(query.foundSuggestionCount == 2)
+        }
+    }
+}
