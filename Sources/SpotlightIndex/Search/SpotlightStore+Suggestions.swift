@@ -19,14 +19,7 @@ extension SpotlightStore {
         let prefix = lastTerm.tokens[0]
         let head = String(trimmed.dropLast(trimmed.reversed().prefix { !$0.isWhitespace }.count))
         return try read { db in
-            let sql = prefix.unicodeScalars.count >= 3
-                ? "SELECT terms FROM term_trigrams WHERE terms LIKE ?"
-                : "SELECT terms FROM term_blocks WHERE terms LIKE ?"
-            var words = Set<String>()
-            let blocks = try String.fetchCursor(db, sql: sql, arguments: ["%" + prefix + "%"])
-            while let block = try blocks.next() {
-                for word in block.split(separator: " ") where word.hasPrefix(prefix) { words.insert(String(word)) }
-            }
+            let words = try TermVocabulary.terms(startingWith: prefix, limit: .max, db) ?? []
             let candidates = words.sorted { ($0.count, $0) < ($1.count, $1) }.prefix(64)
             let now = self.now.timeIntervalSince1970
             var counted: [(word: String, count: Int)] = []

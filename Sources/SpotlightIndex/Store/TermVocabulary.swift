@@ -164,19 +164,29 @@ final class TermVocabulary: Sendable {
 
     /// At most `limit` indexed tokens containing `fragment` (folded, word
     /// characters only), or nil when there are more.
-    ///
-    /// Three characters or more go through the trigram index; shorter
-    /// fragments scan the blocks, which are far smaller than the items.
     static func terms(containing fragment: String, limit: Int, _ db: Database) throws -> [String]? {
+        let needle = Array(fragment.utf8)
+        return try terms(around: fragment, limit: limit, db) { contains($0.utf8, needle) }
+    }
+
+    /// At most `limit` indexed tokens starting with `prefix`, or nil when there are more.
+    static func terms(startingWith prefix: String, limit: Int, _ db: Database) throws -> [String]? {
+        try terms(around: prefix, limit: limit, db) { $0.hasPrefix(prefix) }
+    }
+
+    /// The distinct tokens `keep` accepts among those of the blocks holding
+    /// `fragment`: three characters or more go through the trigram index,
+    /// shorter fragments scan the blocks, which are far smaller than the items.
+    private static func terms(around fragment: String, limit: Int, _ db: Database,
+                              keep: (Substring) -> Bool) throws -> [String]? {
         // Word characters hold no LIKE wildcards, so the pattern needs no escaping.
         let sql = fragment.unicodeScalars.count >= 3
             ? "SELECT terms FROM term_trigrams WHERE terms LIKE ?"
             : "SELECT terms FROM term_blocks WHERE terms LIKE ?"
-        let needle = Array(fragment.utf8)
         var found = Set<String>()
         let blocks = try String.fetchCursor(db.cachedStatement(sql: sql), arguments: ["%" + fragment + "%"])
         while let block = try blocks.next() {
-            for term in block.split(separator: " ") where contains(term.utf8, needle) {
+            for term in block.split(separator: " ") where keep(term) {
                 found.insert(String(term))
                 if found.count > limit { return nil }
             }
