@@ -263,4 +263,10 @@ struct QueryLexer {
             offset: characterOffset(ofScalar: offset), expected: expected, found: found ?? describe(at: offset),
             reason: reason, hint: hint)
     }
+
+    /// The query ended before the `)` matching the `(` at `open`.
+    func unclosedParenthesis(openedAt open: Int) -> QuerySyntaxError {
+        error(at: open, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
+              hint: "no matching ')' before the end of the query")
+    }
 }

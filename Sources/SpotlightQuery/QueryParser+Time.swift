@@ -61,9 +61,7 @@ extension QueryParserState {
         }
         let argument = lexer.scalars[argumentStart..<lexer.position]
         if argument.isEmpty, lexer.isAtEnd {
-            throw lexer.error(
-                at: open, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
-                hint: "no matching ')' before the end of the query")
+            throw lexer.unclosedParenthesis(openedAt: open)
         }
         if name == "yesterday" || name == "last_week" {
             let instead = name == "yesterday" ? "$time.today(-N)" : "$time.this_week(-N)"
@@ -80,9 +78,7 @@ extension QueryParserState {
         lexer.skipWhitespace()
         guard lexer.peek() == ")" else {
             if lexer.isAtEnd {
-                throw lexer.error(
-                    at: open, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
-                    hint: "no matching ')' before the end of the query")
+                throw lexer.unclosedParenthesis(openedAt: open)
             }
             throw lexer.error(
                 at: lexer.position, expected: "')'", reason: "invalid $time offset",
@@ -118,18 +114,14 @@ extension QueryParserState {
             lexer.skipWhitespace()
             guard lexer.peek() == ")" else {
                 if lexer.isAtEnd {
-                    throw lexer.error(
-                        at: open, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
-                        hint: "no matching ')' before the end of the query")
+                    throw lexer.unclosedParenthesis(openedAt: open)
                 }
                 throw lexer.error(at: lexer.position, expected: "')'")
             }
         } else {
             while let scalar = lexer.peek(), scalar != ")" { lexer.advance() }
             guard !lexer.isAtEnd else {
-                throw lexer.error(
-                    at: open, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
-                    hint: "no matching ')' before the end of the query")
+                throw lexer.unclosedParenthesis(openedAt: open)
             }
             var view = String.UnicodeScalarView()
             view.append(contentsOf: lexer.scalars[argumentStart..<lexer.position])

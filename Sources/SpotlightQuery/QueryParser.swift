@@ -151,9 +151,7 @@ struct QueryParserState {
                 return inner
             }
             if lexer.isAtEnd {
-                throw lexer.error(
-                    at: start, expected: "')'", found: "end of query", reason: "unclosed parenthesis",
-                    hint: "no matching ')' before the end of the query")
+                throw lexer.unclosedParenthesis(openedAt: start)
             }
             throw lexer.error(at: lexer.position, expected: "'&&', '||' or ')'")
         }
