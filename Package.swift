@@ -46,7 +46,10 @@ let package = Package(
         // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine.
         .target(
             name: "OpenCoreSpotlight",
-            dependencies: ["SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers"],
+            dependencies: [
+                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

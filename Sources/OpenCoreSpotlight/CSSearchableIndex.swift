@@ -27,6 +27,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     let queue: DispatchQueue
     private let opened = Mutex<SpotlightStore?>(nil)
     private let batchOnDefault = Mutex(false)
+    /// Domains deleted inside the open batch: their activities go when it ends.
+    private let batchActivityDomains = Mutex<[String]>([])
 
     /// Receives reindex requests; see ``CSSearchableIndexDelegate``.
     open weak var indexDelegate: (any CSSearchableIndexDelegate)? {
@@ -57,11 +59,22 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         self.init(name: name, protectionClass: protectionClass, isDefault: false)
     }
 
-    init(name: String, protectionClass: FileProtectionType?, isDefault: Bool) {
+    /// A named index of another bundle identifier — Apple's form for tests
+    /// (an app extension indexing for its app, a test target writing the
+    /// app's index). `options` is kept for compatibility and unused.
+    ///
+    /// ```swift
+    /// let index = CSSearchableIndex(name: "notes", protectionClass: nil, bundleIdentifier: "com.example.notes", options: 0)
+    /// ```
+    public convenience init(name: String, protectionClass: FileProtectionType?, bundleIdentifier: String, options: Int) {
+        self.init(name: name, protectionClass: protectionClass, isDefault: false, bundleIdentifier: bundleIdentifier)
+    }
+
+    init(name: String, protectionClass: FileProtectionType?, isDefault: Bool, bundleIdentifier: String? = nil) {
         self.name = name
         self.protectionClass = protectionClass
         self.isDefault = isDefault
-        self.bundleIdentifier = OpenSpotlightConfiguration.bundleIdentifier
+        self.bundleIdentifier = bundleIdentifier ?? OpenSpotlightConfiguration.bundleIdentifier
         self.location = OpenSpotlightConfiguration.location
         self.queue = DispatchQueue(label: "openspotlight.index.\(name)")
         super.init()
@@ -80,10 +93,22 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             opened.withLock { $0 = store }
             return store
         } catch let error as SpotlightIndexError where error.code == .invalidStoreName {
-            throw CSIndexError(.indexUnavailableError, "index name \"\(name)\" cannot be used: \(error.message)")
+            throw CSIndexError(.indexUnavailableError, "index \"\(name)\" of \"\(bundleIdentifier)\" cannot be opened: \(error.message)")
         } catch {
             throw CSIndexError(error)
         }
+    }
+
+    /// Runs a write that may remove items, then deletes the donated
+    /// activities tied to them (`relatedUniqueIdentifier`), as Apple does.
+    private func cascading<T>(_ store: SpotlightStore, _ write: () throws -> T) throws -> T {
+        try AppActivities.cascading(store, bundleIdentifier: bundleIdentifier, location: location, write)
+    }
+
+    /// Deletes the donated activities in these domains (their `contentAttributeSet.domainIdentifier`).
+    private func deleteActivities(inDomains domains: [String]) throws {
+        guard !domains.isEmpty else { return }
+        try AppActivities.existingStore(bundleIdentifier: bundleIdentifier, location: location)?.deleteActivities(inDomains: domains)
     }
 
     /// Runs `work` after every earlier request, then the handler with its error.
@@ -125,7 +150,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Deletes items by identifier.
     open func deleteSearchableItems(withIdentifiers identifiers: [String], completionHandler: (((any Error)?) -> Void)? = nil) {
-        submit(completionHandler) { store in try store.deleteItems(withIdentifiers: identifiers) }
+        submit(completionHandler) { store in try self.cascading(store) { try store.deleteItems(withIdentifiers: identifiers) } }
     }
 
     open func deleteSearchableItems(withIdentifiers identifiers: [String]) async throws {
@@ -134,7 +159,14 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Deletes the items of domains and of their sub-domains (`a` removes `a.b`).
     open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String], completionHandler: (((any Error)?) -> Void)? = nil) {
-        submit(completionHandler) { store in try store.deleteItems(inDomains: domainIdentifiers) }
+        submit(completionHandler) { store in
+            try self.cascading(store) { try store.deleteItems(inDomains: domainIdentifiers) }
+            if store.isBatchOpen {
+                self.batchActivityDomains.withLock { $0 += domainIdentifiers }
+            } else {
+                try self.deleteActivities(inDomains: domainIdentifiers)
+            }
+        }
     }
 
     open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String]) async throws {
@@ -143,7 +175,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Deletes every item of this index, and its batch client state.
     open func deleteAllSearchableItems(completionHandler: (((any Error)?) -> Void)? = nil) {
-        submit(completionHandler) { store in try store.deleteAllItems() }
+        submit(completionHandler) { store in try self.cascading(store) { try store.deleteAllItems() } }
     }
 
     open func deleteAllSearchableItems() async throws {
@@ -160,6 +192,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
         submit(nil) { store in
             if store.isBatchOpen { store.discardBatch() }
+            self.batchActivityDomains.withLock { $0 = [] }
             try store.beginBatch()
         }
     }
@@ -177,7 +210,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
             guard store.isBatchOpen else {
                 throw CSIndexError(.invalidClientStateError, "no batch is open on this index; call beginIndexBatch() first")
             }
-            do { try Self.check(try end(store)) } catch {
+            let domains = self.batchActivityDomains.withLock { domains in defer { domains = [] }; return domains }
+            do {
+                try Self.check(try self.cascading(store) { try end(store) })
+                try self.deleteActivities(inDomains: domains)
+            } catch {
                 if store.isBatchOpen { store.discardBatch() }
                 throw error
             }

@@ -15,6 +15,11 @@ enum AttributeVocabulary {
         return !base.isEmpty && base.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
     }
 
+    /// The JSON ``UserActivityRecord`` of a donated activity, beside its
+    /// content attributes (a data value: not searched). The `.` keeps it
+    /// apart from every property and custom key.
+    static let activityRecord = "NSUserActivity.record"
+
     /// Apple's attributes whose values are `CSPerson` arrays.
     static let personAttributes: Set<String> = ["authors", "primaryRecipients", "additionalRecipients", "hiddenAdditionalRecipients"]
 

@@ -145,7 +145,8 @@ struct ItemValidator: Sendable {
         if name.utf8.count > limits.maxAttributeNameBytes {
             throw refuse(uid, .limitExceeded, "attribute name \(StoreName.quoted(name)) is \(name.utf8.count) bytes; the limit is \(limits.maxAttributeNameBytes) (StoreLimits.maxAttributeNameBytes)")
         }
-        if AttributeVocabulary.kinds[name] != nil || AttributeVocabulary.isPersonCompanion(name) { return }
+        if AttributeVocabulary.kinds[name] != nil || AttributeVocabulary.isPersonCompanion(name)
+            || name == AttributeVocabulary.activityRecord { return }
         let valid = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
         if !valid {
             throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) is not a CSSearchableItemAttributeSet property, and a custom key may only use ASCII letters, digits and '_'")
@@ -157,8 +158,8 @@ struct ItemValidator: Sendable {
 
     private func check(name: String, value: AttributeValue, uid: String) throws {
         try checkName(name, uid: uid)
-        if AttributeVocabulary.isPersonCompanion(name), value.kind != .data {
-            throw refuse(uid, .invalidItem, "attribute \(name) must be a data value (encoded persons), not a \(value.kind.rawValue)")
+        if AttributeVocabulary.isPersonCompanion(name) || name == AttributeVocabulary.activityRecord, value.kind != .data {
+            throw refuse(uid, .invalidItem, "attribute \(name) must be a data value (\(name == AttributeVocabulary.activityRecord ? "an encoded activity" : "encoded persons")), not a \(value.kind.rawValue)")
         }
         if let expected = AttributeVocabulary.kinds[name], let expected {
             let ok = value.kind == expected || (expected == .number && value.kind == .bool)

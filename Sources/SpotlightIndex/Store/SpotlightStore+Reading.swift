@@ -25,6 +25,15 @@ extension SpotlightStore {
         }
     }
 
+    /// True when a live (unexpired) item has this identifier; cheaper than
+    /// ``item(withIdentifier:)``.
+    public func containsItem(withIdentifier identifier: String) throws -> Bool {
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM items WHERE uid = ? AND expires > ?", arguments: [identifier, now]) ?? false
+        }
+    }
+
     /// Every live item, in the order they were first indexed; `domain`
     /// limits them to a domain and its dotted sub-domains.
     public func allItems(inDomain domain: String? = nil) throws -> [StoredItem] {

@@ -60,14 +60,20 @@ public final class SpotlightStore: Sendable {
     /// - Throws: ``SpotlightIndexError`` with `.invalidStoreName` for names
     ///   that cannot make a path, `.storeUnavailable` when the directory or
     ///   file cannot be used.
-    public init(
+    public convenience init(
         bundleIdentifier: String,
         indexName: String = "default",
         location: StoreLocation = .automatic,
         options: StoreOptions = StoreOptions()
     ) throws {
-        try StoreName.validateBundleIdentifier(bundleIdentifier)
         try StoreName.validateIndexName(indexName)
+        try self.init(bundleIdentifier: bundleIdentifier, checkedIndexName: indexName, location: location, options: options)
+    }
+
+    /// Opens a store whose index name is valid or one of the engine's
+    /// reserved names (``UserActivityStore/indexName``).
+    init(bundleIdentifier: String, checkedIndexName indexName: String, location: StoreLocation, options: StoreOptions) throws {
+        try StoreName.validateBundleIdentifier(bundleIdentifier)
         self.bundleIdentifier = bundleIdentifier
         self.indexName = indexName
         self.options = options
