@@ -43,7 +43,9 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
 /// order items were indexed, each with its identifiers and the fetched
 /// attributes; an invalid query string completes with
 /// `CSSearchQueryError.invalidQuery` (−2002), an unknown attribute matches
-/// nothing. `cancel()` stops it between two batches and completes it with
+/// nothing. Attributes may be named as in Swift (`title`, `url`), in
+/// Objective-C (`URL`) or in Spotlight's `kMDItem` form (`kMDItemTitle`).
+/// `cancel()` stops it between two batches and completes it with
 /// `.cancelled`. A query runs once.
 open class CSSearchQuery: NSObject, @unchecked Sendable {
     /// Called with each batch of results, one call at a time.
@@ -84,9 +86,14 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
 
     /// Runs the query in the background; a second call does nothing.
     open func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        DispatchQueue.global().async { self.run() }
+        guard claimStart() else { return }
+        runInBackground()
     }
+
+    /// True for the one caller that may start the query.
+    func claimStart() -> Bool { !started.exchange(true, ordering: .relaxed) }
+
+    func runInBackground() { DispatchQueue.global().async { self.run() } }
 
     /// Stops the query; it completes with `.cancelled`.
     open func cancel() { cancellation.cancel() }
@@ -120,6 +127,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
             complete(CSSearchQueryError(.invalidQuery, "invalid query: \(error)"))
             return
         }
+        expression = expression.renamingAttributes { CSSearchableItemAttributeSet.queryAliases[$0] }
         guard let stores = stores() else { return }
         let fetch = Set(queryContext.fetchAttributes)
         do {

@@ -24,6 +24,8 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
     private let created = Date()
     /// The item's relevance for ranked queries (`CSUserQuery`); nil otherwise.
     var rank: Double?
+    /// The index a query found the item in, for engagement feedback.
+    var sourceIndexName: String?
 
     /// When the index drops the item: by default a month (30 days) after
     /// it is indexed; setting nil restores the default.
@@ -63,6 +65,7 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
         copy.isUpdate = isUpdate
         copy.explicitExpiration = explicitExpiration
         copy.rank = rank
+        copy.sourceIndexName = sourceIndexName
         return copy
     }
 

@@ -121,3 +121,20 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendabl
         return "CSSearchableItemAttributeSet(\(names))"
     }
 }
+
+extension CSSearchableItemAttributeSet {
+    /// Other names of the properties in query strings, to the name an
+    /// attribute is stored under: the Objective-C spelling where it differs
+    /// (`URL` → `url`, `GPSDifferental` → `gpsDifferental`) and the Spotlight
+    /// `kMDItem` spelling (`kMDItemTitle` → `title`, `kMDItemDescription` →
+    /// `contentDescription`), as Apple's `CSSearchQuery` accepts them.
+    static let queryAliases: [String: String] = {
+        var aliases = ["kMDItemDescription": "contentDescription"]
+        for (objectiveC, swift) in propertyNames {
+            if objectiveC != swift { aliases[objectiveC] = swift }
+            let spotlight = "kMDItem" + objectiveC.prefix(1).uppercased() + objectiveC.dropFirst()
+            if aliases[spotlight] == nil { aliases[spotlight] = swift }
+        }
+        return aliases
+    }()
+}

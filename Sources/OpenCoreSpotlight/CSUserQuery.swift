@@ -115,12 +115,15 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let limit = userContext.maxResultCount > 0 ? userContext.maxResultCount : 1_000
         let fetch = Set(userContext.fetchAttributes)
         do {
-            var results: [SearchResult] = []
-            for store in stores where !isCancelled { results += try store.search(userQueryString, limit: limit) }
-            results.sort { $0.score.total > $1.score.total }
-            let items = results.prefix(limit).map { result -> CSSearchableItem in
-                let item = CSSearchableItem(result.item, expiresAt: nil, fetching: fetch)
-                if userContext.enableRankedResults { item.rank = result.score.total }
+            var results: [(index: String, result: SearchResult)] = []
+            for store in stores where !isCancelled {
+                results += try store.search(userQueryString, limit: limit).map { (store.indexName, $0) }
+            }
+            results.sort { $0.result.score.total > $1.result.score.total }
+            let items = results.prefix(limit).map { found -> CSSearchableItem in
+                let item = CSSearchableItem(found.result.item, expiresAt: nil, fetching: fetch)
+                item.sourceIndexName = found.index
+                if userContext.enableRankedResults { item.rank = found.result.score.total }
                 return item
             }
             if !items.isEmpty && !isCancelled {

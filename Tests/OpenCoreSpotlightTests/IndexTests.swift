@@ -130,5 +130,24 @@ extension OpenCoreSpotlightTests {
             #expect(box.items.first?.attributeSet.keywords == nil)
             #expect(box.items.first?.attributeSet.contentDescription == "desc")
         }
-    }
+    
+        @Test func anIndexCanBeOpenedForAnotherBundleIdentifier() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let other = CSSearchableIndex(name: "shared", protectionClass: nil, bundleIdentifier: "com.example.other", options: 0)
+            try await other.indexSearchableItems([makeItem("o1", title: "Other app's note")])
+            let store = try SpotlightStore(bundleIdentifier: "com.example.other", indexName: "shared", location: .directory(app.directory))
+            #expect(try store.allItems().map(\.item.uniqueIdentifier) == ["o1"])
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids.isEmpty,
+                    "the app's own queries read only its own indexes")
+            let evil = CSSearchableIndex(name: "x", protectionClass: nil, bundleIdentifier: "../../etc", options: 0)
+            do {
+                try await evil.indexSearchableItems([makeItem("e", title: "escape")])
+                Issue.record("a bundle identifier that is not reverse DNS must be refused")
+            } catch let error as CSIndexError {
+                #expect(error.code == .indexUnavailableError)
+                #expect("\(error)".contains("bundle identifier"), "\(error)")
+            }
+        }
+}
 }

@@ -71,5 +71,34 @@ extension OpenCoreSpotlightTests {
             #expect(box.suggestions.map(\.text) == ["paris travel", "paris trains"])
             #expect(query.foundSuggestionCount == 2)
         }
-    }
+    
+        @Test func attributesAnswerToTheirObjectiveCAndSpotlightNames() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "names").indexSearchableItems([
+                makeItem("tart", title: "Tarte Tatin") {
+                    $0.contentDescription = "Upside-down apple tart"
+                    $0.url = URL(string: "https://example.com/tatin")
+                    $0.gpsDifferental = 1
+                },
+                makeItem("crumble", title: "Crumble"),
+            ])
+            let table: [(String, [String])] = [
+                (#"title == "Tarte*""#, ["tart"]),
+                (#"kMDItemTitle == "Tarte*""#, ["tart"]),
+                (#"kMDItemDescription == "*apple*"cd"#, ["tart"]),
+                (#"kMDItemContentDescription == "*apple*"cd"#, ["tart"]),
+                (#"url == "https://*""#, ["tart"]),
+                (#"URL == "https://*""#, ["tart"]),
+                (#"kMDItemURL == "https://*""#, ["tart"]),
+                (#"GPSDifferental == 1"#, ["tart"]),
+                (#"kMDItemDisplayName == "*""#, []),
+                (#"kMDItemTitle != "Tarte*" && kMDItemContentType == "public.text""#, ["crumble"]),
+                (#"kmditemtitle == "Tarte*""#, []),
+            ]
+            for (query, expected) in table {
+                #expect(await run(CSSearchQuery(queryString: query, queryContext: nil)).ids.sorted() == expected, "\(query)")
+            }
+        }
+}
 }

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import SpotlightIndex
+
+/// How the user engaged with a result, as Apple's `CSUserInteraction`.
+public enum CSUserInteraction: Int, Sendable {
+    /// The user chose the result.
+    case select = 0
+    /// The result had the focus (keyboard, hover).
+    case focus = 1
+    /// Apple's default: ``select``.
+    public static let `default` = CSUserInteraction.select
+}
+
+extension CSUserQuery {
+    /// Apple's Swift name for ``CSUserInteraction``.
+    public typealias UserInteractionKind = CSUserInteraction
+
+    /// A found item in ``responses``.
+    public struct Item: Identifiable, @unchecked Sendable {
+        /// The item, with the fetched attributes; ranked when the context asks for it.
+        public let item: CSSearchableItem
+        /// The item's unique identifier.
+        public var id: String { item.uniqueIdentifier }
+    }
+
+    /// A suggestion in ``responses``.
+    public struct Suggestion: Identifiable, @unchecked Sendable {
+        /// The completion.
+        public let suggestion: CSSuggestion
+        /// The suggested text.
+        public var id: String { suggestion.text }
+    }
+
+    /// One element of ``responses``.
+    public enum Response: @unchecked Sendable {
+        case item(Item)
+        case suggestion(Suggestion)
+    }
+
+    /// The items then the suggestions of the query, as an asynchronous
+    /// sequence (Apple's Swift interface).
+    ///
+    /// ```swift
+    /// let context = CSUserQueryContext()
+    /// context.maxSuggestionCount = 3
+    /// for try await response in CSUserQuery(userQueryString: "tar", userQueryContext: context).responses {
+    ///     switch response {
+    ///     case .item(let found): print(found.item.attributeSet.title ?? "")
+    ///     case .suggestion(let completion): print(completion.suggestion.localizedAttributedSuggestion)
+    ///     }
+    /// }
+    /// ```
+    /// Iterating starts the query; leaving the loop early cancels it.
+    public var responses: Responses<Response> {
+        Responses(stream: stream({ items, continuation in
+            for item in items { continuation.yield(.item(Item(item: item))) }
+        }, suggestions: { suggestions, continuation in
+            for suggestion in suggestions { continuation.yield(.suggestion(Suggestion(suggestion: suggestion))) }
+        }))
+    }
+
+    /// Only the suggestions of the query, as an asynchronous sequence.
+    public var suggestions: Responses<Suggestion> {
+        Responses(stream: stream({ _, _ in }, suggestions: { suggestions, continuation in
+            for suggestion in suggestions { continuation.yield(Suggestion(suggestion: suggestion)) }
+        }))
+    }
+
+    /// An asynchronous sequence of a user query's responses or suggestions.
+    public struct Responses<Element>: AsyncSequence, @unchecked Sendable {
+        let stream: AsyncThrowingStream<Element, any Error>
+
+        public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator {
+            stream.makeAsyncIterator()
+        }
+    }
+
+    // MARK: - Engagement
+
+    /// Tells the index the user engaged with a result: a selection counts
+    /// as engagement with the item and lifts its rank in later queries, as
+    /// a result chosen in system search does. Focus is not counted, and
+    /// neither are the other visible results (OpenSpotlight keeps no
+    /// impressions yet).
+    ///
+    /// ```swift
+    /// query.userEngaged(chosen, visibleItems: onScreen, interaction: .select)
+    /// ```
+    public func userEngaged(_ item: CSSearchableItem, visibleItems: [CSSearchableItem], interaction: CSUserInteraction) {
+        guard interaction == .select else { return }
+        let identifier = item.uniqueIdentifier
+        do {
+            let names = item.sourceIndexName.map { [$0] }
+                ?? SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location)
+            for name in names {
+                let store = try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+                if try store.containsItem(withIdentifier: identifier) {
+                    try store.recordEngagement(.selection, itemIdentifier: identifier)
+                    return
+                }
+            }
+        } catch {
+            Self.logger.error("the selection of \(identifier) was not recorded: \(error)")
+        }
+    }
+
+    /// Apple's Swift form of ``userEngaged(_:visibleItems:interaction:)-(CSSearchableItem,_,_)``.
+    public func userEngaged(_ item: Item, visibleItems: [Item], interaction: UserInteractionKind) {
+        userEngaged(item.item, visibleItems: visibleItems.map(\.item), interaction: interaction)
+    }
+
+    /// Tells the index the user engaged with a suggestion. Suggestions come
+    /// from the indexed words and carry no per-item engagement: nothing is
+    /// recorded.
+    public func userEngaged(_ suggestion: Suggestion, visibleSuggestions: [Suggestion], interaction: UserInteractionKind) {}
+
+    static let logger = Logger(label: "openspotlight.userquery")
+}
