@@ -116,6 +116,17 @@ public final class SpotlightStore: Sendable {
             .filter { (try? StoreName.validateIndexName($0)) != nil }.sorted()
     }
 
+    /// The app's indexes that exist or once existed: those with a store
+    /// file, and those whose file is gone but which the registry remembers
+    /// (opening one of those gives an empty store asking for a reindex).
+    public static func knownIndexNames(bundleIdentifier: String, location: StoreLocation = .automatic) -> [String] {
+        guard let root = location.rootDirectory, (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil else { return [] }
+        let registry = root.appendingPathComponent(".registry", isDirectory: true).appendingPathComponent(bundleIdentifier, isDirectory: true)
+        let remembered = ((try? FileManager.default.contentsOfDirectory(atPath: registry.path)) ?? [])
+            .filter { (try? StoreName.validateIndexName($0)) != nil }
+        return Array(Set(indexNames(bundleIdentifier: bundleIdentifier, location: location) + remembered)).sorted()
+    }
+
     /// A private store in memory, for tests and previews.
     public static func inMemory(bundleIdentifier: String = "org.openspotlight.memory", indexName: String = "default",
                                 options: StoreOptions = StoreOptions()) throws -> SpotlightStore {
