@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
         .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
     ],
@@ -57,15 +58,20 @@ let package = Package(
             dependencies: ["OpenCoreSpotlight", "SpotlightIndex", "UniformTypeIdentifiers"],
             swiftSettings: strictSettings
         ),
+        // The system side: registered apps, search across apps, opening results in the app.
+        .target(name: "SpotlightService", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The `spotlight` command line.
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex",
+                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "UniformTypeIdentifiers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
+        // End-to-end tests of the built `spotlight` binary.
+        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight"], swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(
             name: "SpotlightBenchmarks",

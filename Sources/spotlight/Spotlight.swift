@@ -5,13 +5,13 @@ import ArgumentParser
 struct Spotlight: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spotlight",
-        abstract: "Apple's app search (Core Spotlight) for Linux: index app content, search it as you type.",
+        abstract: "Apple's app search (Core Spotlight) for Linux: search every app's content as you type, open results in the app.",
         discussion: """
             Stores live under $OPENSPOTLIGHT_HOME, else $XDG_DATA_HOME/openspotlight, \
             else ~/.local/share/openspotlight: one per app and index name.
 
             Start with:  spotlight demo
             """,
-        subcommands: [Demo.self, Search.self]
+        subcommands: [Demo.self, Search.self, Open.self, Query.self, Show.self, Delete.self, Stats.self, Apps.self, Maintain.self, ExampleApp.self]
     )
 }

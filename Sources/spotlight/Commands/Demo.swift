@@ -1,15 +1,18 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightService
 
-/// `spotlight demo`: index the two example apps and search them.
+/// `spotlight demo`: the whole flow with the two example apps.
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Index the example apps' content and run a few searches, to see the whole flow.",
+        abstract: "Register the example apps, index their content, search across them and open a result.",
         discussion: """
-            Indexes the Colleagues and GreenGrocer example apps into their own stores \
-            (replacing what an earlier demo put there), records some engagement, and \
-            searches both stores as a person types. Run it again at will.
+            Registers the Colleagues and GreenGrocer example apps (this program plays both, \
+            written with the Apple API), lets each index its content and donate a viewed item, \
+            runs system searches as a person types, opens the best "apple" result in its app \
+            and hands GreenGrocer a "Search in App". Run it again at will: each app replaces \
+            what it indexed.
 
             Example:
               spotlight demo
@@ -20,55 +23,85 @@ struct Demo: ParsableCommand {
     @Option(help: "Search this text instead of the built-in queries (repeatable).")
     var query: [String] = []
 
-    @Option(help: "Results per app and query.")
-    var limit: Int = 3
+    @Option(name: .customLong("per-app"), help: "Results per app.")
+    var perApp = 3
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    func run() throws {
-        let now = Date()
-        let apps = SampleData.apps(now: now)
-        var stores: [(SampleData.App, SpotlightStore)] = []
-        var indexed: [[String: Any]] = []
-        for app in apps {
-            let store: SpotlightStore
-            do {
-                store = try SpotlightStore(bundleIdentifier: app.bundleIdentifier)
-                try store.deleteAllItems()
-                let report = try store.index(app.items)
-                if try store.pendingReindex != nil { try store.acknowledgeReindex() }
-                indexed.append(["app": app.displayName, "bundleIdentifier": app.bundleIdentifier, "items": report.accepted,
-                                "refused": report.refused.map { ["id": $0.itemIdentifier, "reason": $0.error.message] },
-                                "store": store.fileURL?.path ?? ""])
-            } catch {
-                Output.fail("cannot index \(app.displayName): \(error)")
-            }
-            stores.append((app, store))
-        }
-        // A little engagement: the user opened Zoë's card twice and picked the pear once.
-        try stores[0].1.recordEngagement(.view, itemIdentifier: "c-zoe")
-        try stores[0].1.recordEngagement(.view, itemIdentifier: "c-zoe")
-        try stores[1].1.recordEngagement(.selection, itemIdentifier: "p-pear")
+    struct Report: Encodable {
+        var root: String
+        var registered: [AppRegistration]
+        var indexed: [String]
+        var searches: [SystemSearchResults]
+        var opened: AppLauncher.Outcome?
+        var searchInApp: AppLauncher.Outcome?
+    }
 
-        var searches: [[String: Any]] = []
-        var text = "OpenSpotlight demo: stores under \(StoreLocation.automaticRoot().path)\n"
-        for entry in indexed { text += "  indexed \(entry["items"]!) items for \(entry["app"]!)\n" }
-        for query in query.isEmpty ? SampleData.queries : query {
-            text += "\nsearch \"\(query)\"\n"
-            var results: [[String: Any]] = []
-            for (app, store) in stores {
-                let found = try store.search(query, limit: limit)
-                guard !found.isEmpty else { continue }
-                text += "  \(app.displayName)\n"
-                for result in found {
-                    text += Output.line(result) + "\n"
-                    results.append(Output.object(result, app: app.bundleIdentifier))
+    func run() throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let registry = AppRegistry()
+        var report = Report(root: StoreLocation.automaticRoot().path, registered: [], indexed: [], searches: [])
+        for app in ExampleContent.apps {
+            let registration = AppRegistration(
+                bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
+                launchCommand: [executable, "example-app", app.displayName, "continue"],
+                activityTypes: [app.viewActivityType], supportsSearchContinuation: app.supportsSearchContinuation,
+                indexExtensionCommand: [executable, "example-app", app.displayName, "extension"])
+            Output.guarded { try registry.register(registration) }
+            report.registered.append(registration)
+            report.indexed.append(try runExample(executable, app.displayName, "index"))
+        }
+        let search = SystemSearch(registry: registry)
+        for text in query.isEmpty ? ExampleContent.queries : query {
+            report.searches.append(Output.guarded { try search.search(text, resultsPerApp: perApp) })
+        }
+        let launcher = AppLauncher(registry: registry)
+        if let best = Output.guarded({ try search.search("apple", resultsPerApp: 1) }).groups.first?.results.first {
+            report.opened = Output.guarded { try launcher.open(best) }
+        }
+        report.searchInApp = Output.guarded { try launcher.searchInApp(ExampleContent.greenGrocer.bundleIdentifier, text: "pear") }
+        print(json ? try Output.json(encoding: report) : text(report), terminator: json ? "\n" : "")
+    }
+
+    /// Runs the example app as its own process, as a real app would run.
+    private func runExample(_ executable: String, _ name: String, _ verb: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["example-app", name, verb]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { Output.fail("the \(name) example app failed to \(verb)") }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func text(_ report: Report) -> String {
+        var text = "OpenSpotlight demo: stores under \(report.root)\n"
+        for (app, indexed) in zip(report.registered, report.indexed) {
+            text += "  registered \(app.displayName) (\(app.bundleIdentifier)); \(indexed)\n"
+        }
+        for found in report.searches {
+            text += "\nsearch \"\(found.query)\"\n"
+            if found.groups.isEmpty { text += "  no results\n" }
+            for group in found.groups {
+                text += "  \(group.app.displayName)\(group.offersSearchInApp ? "    [Search in App]" : "")\n"
+                for result in group.results {
+                    text += "    \(result.title)\(result.description.map { " — \($0)" } ?? "")\n"
+                    text += "      \(result.reference)  score \(result.explanation)\n"
+                    for action in result.actions { text += "      · \(action.label)\n" }
                 }
             }
-            if results.isEmpty { text += "  no results\n" }
-            searches.append(["query": query, "results": results])
         }
-        print(json ? try Output.json(["indexed": indexed, "searches": searches]) : text, terminator: json ? "\n" : "")
+        if let opened = report.opened {
+            text += "\nopen the best \"apple\" result → \(opened.output.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+        }
+        if let searchInApp = report.searchInApp {
+            text += "Search in App \"pear\" → \(searchInApp.output.trimmingCharacters(in: .whitespacesAndNewlines))\n"
+        }
+        text += "\nNext: spotlight search TEXT · spotlight open REFERENCE · spotlight apps · spotlight stats\n"
+        return text
     }
 }

@@ -8,6 +8,14 @@ enum Output {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// A Codable value as stable, pretty JSON with sorted keys.
+    static func json(encoding value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
     /// One result as a stable JSON object.
     static func object(_ result: SearchResult, app: String) -> [String: Any] {
         [
@@ -29,6 +37,28 @@ enum Output {
         let title = result.item.displayTitle ?? result.item.uniqueIdentifier
         let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0)" } ?? ""
         return "    \(title)\(description)\n      score \(result.score.explanation)"
+    }
+
+    /// An attribute value as `mdls` prints one.
+    static func text(_ value: AttributeValue) -> String {
+        func quoted(_ text: String) -> String { text.debugDescription }
+        func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+        switch value {
+        case .string(let text): return quoted(text)
+        case .strings(let texts): return "(" + texts.map(quoted).joined(separator: ", ") + ")"
+        case .number(let number): return number.description
+        case .numbers(let numbers): return "(" + numbers.map(\.description).joined(separator: ", ") + ")"
+        case .date(let value): return date(value)
+        case .dates(let values): return "(" + values.map(date).joined(separator: ", ") + ")"
+        case .bool(let flag): return flag ? "1" : "0"
+        case .url(let url): return url.absoluteString
+        case .data(let data): return "<\(data.count) bytes>"
+        }
+    }
+
+    /// Fails with the message when `body` throws.
+    static func guarded<T>(_ body: () throws -> T) -> T {
+        do { return try body() } catch { fail("\(error)") }
     }
 
     static func fail(_ message: String) -> Never {

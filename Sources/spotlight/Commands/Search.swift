@@ -1,26 +1,32 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightService
 
-/// `spotlight search --app ID TEXT`: search one app's store as a user types.
+/// `spotlight search TEXT`: system-wide search, grouped by app.
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Search one app's index the way a user types (the last word is a prefix).",
+        abstract: "Search every registered app the way a user types (the last word is a prefix).",
         discussion: """
+            Results are grouped by app, the app with the best result first, a few per app. \
+            Each result prints the reference `spotlight open` takes. With --app, one app's \
+            index is searched, registered or not.
+
             Example:
-              spotlight search --app org.openspotlight.examples.GreenGrocer "appl"
-              spotlight search --app org.openspotlight.examples.Colleagues --json "zoe"
+              spotlight search "appl"
+              spotlight search --per-app 5 --json "zoe"
+              spotlight search --app org.openspotlight.examples.GreenGrocer "pear"
             """
     )
 
-    @Option(help: "The app's bundle identifier.")
-    var app: String
+    @Option(name: .customLong("per-app"), help: "At most this many results per app.")
+    var perApp = 3
 
-    @Option(help: "The index name within the app.")
-    var index: String = "default"
+    @Option(help: "Search only this app's index (bundle identifier).")
+    var app: String?
 
-    @Option(help: "At most this many results.")
-    var limit: Int = 20
+    @Option(help: "With --app: the index name.")
+    var index = "default"
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -29,10 +35,31 @@ struct Search: ParsableCommand {
     var text: String
 
     func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+        guard perApp >= 1 else { throw ValidationError("--per-app must be 1 or more") }
     }
 
     func run() throws {
+        if let app { return try searchOneApp(app) }
+        let found = Output.guarded { try SystemSearch().search(text, resultsPerApp: perApp) }
+        if json { return print(try Output.json(encoding: found)) }
+        for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
+        if found.groups.isEmpty {
+            let apps = (try? AppRegistry().apps().count) ?? 0
+            print(apps == 0 ? "no apps registered (try: spotlight demo)" : "no results for \"\(text)\" in \(apps) apps")
+            return
+        }
+        for group in found.groups {
+            print(group.app.displayName + (group.offersSearchInApp ? "    [Search in App: spotlight open --search-in-app \(group.app.bundleIdentifier) \(shellQuoted(text))]" : ""))
+            for result in group.results {
+                print("  \(result.title)\(result.description.map { " — \($0)" } ?? "")")
+                print("    \(result.reference)")
+                for action in result.actions { print("    · \(action.label)") }
+            }
+            if group.hasMoreResults { print("  …") }
+        }
+    }
+
+    private func searchOneApp(_ app: String) throws {
         do {
             try StoreName.validateBundleIdentifier(app)
             try StoreName.validateIndexName(index)
@@ -40,7 +67,7 @@ struct Search: ParsableCommand {
                 Output.fail("no index \"\(index)\" for \(app) under \(StoreLocation.automaticRoot().path); index something first (try: spotlight demo)")
             }
             let store = try SpotlightStore(bundleIdentifier: app, indexName: index)
-            let results = try store.search(text, limit: limit)
+            let results = try store.search(text, limit: perApp)
             if json {
                 print(try Output.json(["query": text, "results": results.map { Output.object($0, app: app) }]))
             } else if results.isEmpty {
@@ -51,5 +78,50 @@ struct Search: ParsableCommand {
         } catch let error as SpotlightIndexError {
             Output.fail(error.description)
         }
+    }
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+func shellQuoted(_ text: String) -> String {
+    let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "-_./:@".contains($0) }
+    return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// `spotlight open RESULT`: continue into the app.
+struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open a result in its app (as tapping it), or \"Search in App\".",
+        discussion: """
+            The app's registered command is launched with the activity; when it exits with \
+            status 0 the selection counts as engagement for the result.
+
+            Example:
+              spotlight open org.openspotlight.examples.GreenGrocer/default/p-pear
+              spotlight open --search-in-app org.openspotlight.examples.GreenGrocer "pears"
+            """
+    )
+
+    @Option(name: .customLong("search-in-app"), help: "The app to hand the text to, instead of a result.")
+    var searchInApp: String?
+
+    @Option(help: "How long the app may run, in seconds.")
+    var timeout: Double = 30
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @Argument(help: "The result reference (<bundle id>/<index>/<item id>), or with --search-in-app the text.")
+    var target: String
+
+    func run() throws {
+        let launcher = AppLauncher(timeout: timeout)
+        let outcome = Output.guarded {
+            if let searchInApp { return try launcher.searchInApp(searchInApp, text: target) }
+            return try launcher.open(reference: target)
+        }
+        if json { return print(try Output.json(encoding: outcome)) }
+        print("opened in \(outcome.app.displayName) (\(outcome.activity.activityType))\(outcome.recordedSelection ? "; selection recorded" : "")")
+        let said = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !said.isEmpty { print(said.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")) }
     }
 }

@@ -1,0 +1,77 @@
+public import Foundation
+public import SpotlightIndex
+
+/// Delivers the engine's requests to apps that are not running, through
+/// their index extension, as the system does on an iPhone: a lost or
+/// damaged store asks for everything again, items about to expire ask to
+/// be re-indexed.
+///
+/// ```swift
+/// for delivery in try IndexMaintenance().deliverPendingRequests() {
+///     print(delivery.app.displayName, delivery.request.kind, delivery.outcome)
+/// }
+/// ```
+///
+/// A reindex request stays pending until the app acknowledges it (its
+/// handler calls the acknowledgement handler); one that was delivered but
+/// not acknowledged is delivered again next time. Apps without an index
+/// extension are skipped: their own delegate gets the requests when they run.
+public struct IndexMaintenance: Sendable {
+    /// Where apps and stores are.
+    public let registry: AppRegistry
+    /// How long an index extension may run, in seconds (default 300).
+    public var timeout: TimeInterval
+    private let options: StoreOptions
+
+    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 300, options: StoreOptions = StoreOptions()) {
+        self.registry = registry
+        self.timeout = timeout
+        self.options = options
+    }
+
+    /// One request handed to one app.
+    public struct Delivery: Sendable, Encodable {
+        public var app: AppRegistration
+        public var request: IndexRequest
+        /// What the extension printed, or why it failed.
+        public var outcome: String
+        /// True when the extension ran and exited with status 0.
+        public var succeeded: Bool
+        /// For a reindex: whether the store no longer asks for one.
+        public var acknowledged: Bool
+    }
+
+    /// Runs every registered app's index extension once per pending request.
+    public func deliverPendingRequests() throws -> [Delivery] {
+        var deliveries: [Delivery] = []
+        for app in try registry.apps() {
+            guard let command = app.indexExtensionCommand else { continue }
+            let requests = try IndexRequest.pending(bundleIdentifier: app.bundleIdentifier, location: registry.location, options: options)
+            for request in requests {
+                deliveries.append(try deliver(request, to: app, command: command))
+            }
+        }
+        return deliveries
+    }
+
+    func deliver(_ request: IndexRequest, to app: AppRegistration, command: [String]) throws -> Delivery {
+        let json = String(decoding: try request.jsonData(), as: UTF8.self)
+        var environment = registry.environment(for: app)
+        environment[IndexRequest.environmentKey] = json
+        let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
+        var delivery = Delivery(app: app, request: request, outcome: "", succeeded: false, acknowledged: false)
+        do {
+            let result = try ProcessRunner.run(arguments, environment: environment, timeout: timeout, what: "\(app.displayName)'s index extension")
+            delivery.succeeded = result.status == 0
+            delivery.outcome = result.status == 0 ? result.output : "exit status \(result.status): \(result.output)"
+        } catch {
+            delivery.outcome = "\(error)"
+        }
+        if request.kind == .reindexAll {
+            let store = try SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: request.indexName,
+                                           location: registry.location, options: options)
+            delivery.acknowledged = try store.pendingReindex == nil
+        }
+        return delivery
+    }
+}

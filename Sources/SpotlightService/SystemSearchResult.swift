@@ -1,0 +1,93 @@
+public import Foundation
+import SpotlightIndex
+
+/// Where a result is stored: `<bundle id>/<index name>/<item identifier>`,
+/// the form `spotlight open` takes. Activities are in the index
+/// ``UserActivityStore/indexName``.
+public struct ResultReference: Sendable, Hashable, CustomStringConvertible, Encodable {
+    public var bundleIdentifier: String
+    public var indexName: String
+    public var itemIdentifier: String
+
+    public init(bundleIdentifier: String, indexName: String, itemIdentifier: String) {
+        self.bundleIdentifier = bundleIdentifier
+        self.indexName = indexName
+        self.itemIdentifier = itemIdentifier
+    }
+
+    /// Parses `<bundle id>/<index name>/<item identifier>` (the identifier may contain `/`).
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty, !parts[2].isEmpty else {
+            throw SystemSearchError(.resultNotFound, "\(text.debugDescription) is not a result reference; use <bundle id>/<index>/<item id> as `spotlight search` prints it")
+        }
+        self.init(bundleIdentifier: String(parts[0]), indexName: String(parts[1]), itemIdentifier: String(parts[2]))
+    }
+
+    public var description: String { "\(bundleIdentifier)/\(indexName)/\(itemIdentifier)" }
+
+    /// True for a donated activity rather than a Core Spotlight item.
+    public var isActivity: Bool { indexName == UserActivityStore.indexName }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// One row of system search: what the row shows and how to open it.
+public struct SystemSearchResult: Sendable, Hashable, Encodable {
+    /// Where it is stored; pass it to ``AppLauncher/open(_:)``.
+    public var reference: ResultReference
+    /// The title shown (`title`, else `displayName`, else the identifier).
+    public var title: String
+    /// `contentDescription`.
+    public var description: String?
+    /// `thumbnailURL`.
+    public var thumbnailURL: URL?
+    /// Whether the item carries `thumbnailData`.
+    public var hasThumbnailData: Bool
+    /// The item's content type.
+    public var contentType: String?
+    /// Call, email, navigate, open URL, as the attributes allow.
+    public var actions: [ResultAction]
+    /// The relevance score (higher first), comparable across apps.
+    public var score: Double
+    /// How the score was made.
+    public var explanation: String
+
+    init(_ result: SearchResult, bundleIdentifier: String, indexName: String) {
+        let item = result.item
+        reference = ResultReference(bundleIdentifier: bundleIdentifier, indexName: indexName, itemIdentifier: item.uniqueIdentifier)
+        title = item.displayTitle ?? item.uniqueIdentifier
+        description = item.attributes["contentDescription"]?.texts?.first
+        if case .url(let url)? = item.attributes["thumbnailURL"] { thumbnailURL = url } else { thumbnailURL = nil }
+        hasThumbnailData = item.attributes["thumbnailData"] != nil
+        contentType = item.contentType
+        actions = ResultAction.actions(for: item.attributes)
+        score = result.score.total
+        explanation = result.score.explanation
+    }
+}
+
+/// The results of one app, as system search groups them.
+public struct AppResultGroup: Sendable, Hashable, Encodable {
+    /// The app the results belong to.
+    public var app: AppRegistration
+    /// Its best results, best first (at most the per-app limit).
+    public var results: [SystemSearchResult]
+    /// True when the app has more matches than shown.
+    public var hasMoreResults: Bool
+    /// Whether the group offers "Search in App".
+    public var offersSearchInApp: Bool
+}
+
+/// The answer to one system search.
+public struct SystemSearchResults: Sendable, Hashable, Encodable {
+    /// What was searched.
+    public var query: String
+    /// The apps with results, in order of each app's best result.
+    public var groups: [AppResultGroup]
+    /// Stores or registrations that could not be read (the search went on without them).
+    public var problems: [String]
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import SpotlightIndex
+
+/// `spotlight query --app ID 'QUERY'`: the query language on one app's indexes.
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a Spotlight query string on one app's indexes (as CSSearchQuery does).",
+        discussion: """
+            Example:
+              spotlight query --app org.openspotlight.examples.GreenGrocer 'title == "app*"cd && rankingHint > 50'
+              spotlight query --app org.openspotlight.examples.Colleagues --json '** == "*zoe*"cd'
+            """
+    )
+
+    @Option(help: "The app's bundle identifier.") var app: String
+    @Option(help: "Only this index (default: every index of the app).") var index: String?
+    @Option(help: "Print at most this many items (the count is always complete).") var limit = 100
+    @Flag(help: "Print JSON instead of text.") var json = false
+    @Argument(help: "The query string.") var query: String
+
+    func validate() throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+    }
+
+    func run() throws {
+        var found: [(index: String, item: SearchableItem)] = []
+        var total = 0
+        for store in AppStores.open(app, index: index) {
+            _ = Output.guarded {
+                try store.query(query, batchSize: 256) { batch in
+                    total += batch.count
+                    for item in batch where found.count < limit { found.append((store.indexName, item)) }
+                }
+            }
+        }
+        if json {
+            let items = found.map { ["index": $0.index, "id": $0.item.uniqueIdentifier, "title": $0.item.displayTitle ?? ""] }
+            print(try Output.json(["query": query, "count": total, "items": items]))
+            return
+        }
+        for (index, item) in found { print("\(item.uniqueIdentifier)\t\(item.displayTitle ?? "")\t(\(index))") }
+        print("\(total) item\(total == 1 ? "" : "s")\(total > found.count ? " (\(found.count) shown; raise --limit)" : "")")
+    }
+}

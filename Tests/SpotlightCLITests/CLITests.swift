@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// Runs the built `spotlight` binary with its stores in a fresh directory.
+struct CLI {
+    let home: URL
+
+    init() throws {
+        home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-cli-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: home) }
+
+    static var executable: URL {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("spotlight")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent("spotlight")
+    }
+
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+        func json() throws -> [String: Any] {
+            try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "not a JSON object: \(output)")
+        }
+    }
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> Result { try run(arguments) }
+}
+
+let grocer = "org.openspotlight.examples.GreenGrocer"
+let colleagues = "org.openspotlight.examples.Colleagues"
+
+@Suite(.serialized) struct CLITests {
+    @Test func theDemoRegistersIndexesSearchesAndOpens() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let demo = try cli.run("demo")
+        #expect(demo.status == 0, "\(demo.error)")
+        #expect(demo.output.contains("Zoë Martin"))
+        #expect(demo.output.contains("open the best \"apple\" result → GreenGrocer: showing Apple (p-apple)"), "\(demo.output)")
+        #expect(demo.output.contains("Search in App \"pear\" → GreenGrocer: searching for \"pear\" in the app: 1 found"))
+
+        let apps = try cli.run("apps", "--json").json()["apps"] as? [[String: Any]]
+        #expect(apps?.compactMap { $0["displayName"] as? String } == ["Colleagues", "GreenGrocer"])
+
+        // Grouped system search: the app of the best result first, each result with its reference.
+        let found = try cli.run("search", "--json", "apple").json()
+        let groups = try #require(found["groups"] as? [[String: Any]])
+        let names = groups.compactMap { ($0["app"] as? [String: Any])?["displayName"] as? String }
+        #expect(names == ["GreenGrocer", "Colleagues"])
+        let firstResults = try #require(groups.first?["results"] as? [[String: Any]])
+        #expect(firstResults.compactMap { $0["reference"] as? String }.first == "\(grocer)/default/p-apple")
+        #expect(groups.first?["offersSearchInApp"] as? Bool == true)
+        let people = try #require(groups.last?["results"] as? [[String: Any]])
+        let actions = try #require(people.first?["actions"] as? [[String: Any]])
+        #expect(actions.compactMap { $0["kind"] as? String } == ["call", "email"])
+
+        // Opening a result hands the app the item and records a selection.
+        let opened = try cli.run("open", "\(colleagues)/default/c-marta")
+        #expect(opened.status == 0 && opened.output.contains("Colleagues: showing Marta Kowalczyk (c-marta)"), "\(opened.output)\(opened.error)")
+        let shown = try cli.run("show", "--app", colleagues, "--json", "c-marta").json()
+        #expect(shown["selections"] as? Int == 1)
+        let inApp = try cli.run("open", "--search-in-app", grocer, "apple")
+        #expect(inApp.output.contains("GreenGrocer: searching for \"apple\" in the app: 2 found"))
+
+        // The donated activity is the item it names: views counted there, no second result.
+        let apple = try cli.run("show", "--app", grocer, "--json", "p-apple").json()
+        #expect(apple["views"] as? Int == 2)
+        let all = try cli.run("search", "--json", "--per-app", "10", "apple").json()["groups"] as? [[String: Any]] ?? []
+        let titled = all.flatMap { ($0["results"] as? [[String: Any]]) ?? [] }.filter { $0["title"] as? String == "Apple" }
+        #expect(titled.compactMap { $0["reference"] as? String } == ["\(grocer)/default/p-apple"], "the activity is not a second result")
+    }
+
+    @Test func failuresExitNonZeroWithAMessage() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let table: [([String], String)] = [
+            (["open", "\(grocer)/default/nope"], "not stored"),
+            (["open", "com.example.unknown/default/x"], "not registered"),
+            (["open", "--search-in-app", colleagues, "zoe"], "does not accept search continuation"),
+            (["open", "just-text"], "not a result reference"),
+            (["search", "--app", "../../etc", "x"], "invalid bundle identifier"),
+            (["query", "--app", "../evil", "title == x"], "invalid bundle identifier"),
+            (["query", "--app", grocer, "title == (("], "invalid query"),
+            (["show", "--app", grocer, "missing-item"], "has no item"),
+            (["apps", "register", "--bundle-id", "a/../../b", "--name", "X", "--", "/bin/true"], "invalid bundle identifier"),
+            (["apps", "unregister", "com.example.never"], "not registered"),
+            (["delete", "--app", grocer], "give --item, --domain or --all"),
+        ]
+        for (arguments, message) in table {
+            let result = try cli.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.error.contains(message), "\(arguments): \(result.error)")
+        }
+    }
+
+    @Test func queryShowDeleteStatsAndApps() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let query = try cli.run("query", "--app", grocer, "--json", #"title == "*an*"cd && rankingHint > 20"#).json()
+        #expect(query["count"] as? Int == 1)
+        #expect((query["items"] as? [[String: Any]])?.first?["id"] as? String == "p-mango")
+        let deleted = try cli.run("delete", "--app", grocer, "--json", "--item", "p-kiwi", "--item", "p-pear").json()
+        #expect(deleted["deleted"] as? Int == 2)
+        let stats = try cli.run("stats", "--json", "--app", grocer).json()
+        let indexes = ((stats["apps"] as? [[String: Any]])?.first?["indexes"] as? [[String: Any]]) ?? []
+        #expect(indexes.first?["items"] as? Int == 8)
+        #expect((stats["apps"] as? [[String: Any]])?.first?["activities"] as? Int == 1)
+
+        let registered = try cli.run("apps", "register", "--bundle-id", "com.example.notes", "--name", "Notes",
+                                     "--activity-type", "com.example.notes.view", "--", "/bin/echo", "{activity}")
+        #expect(registered.status == 0, "\(registered.error)")
+        #expect(try cli.run("apps").output.contains("Notes  com.example.notes"))
+        #expect(try cli.run("apps", "unregister", "com.example.notes").status == 0)
+        #expect(try cli.run("apps", "unregister", grocer, "--delete-index").status == 0)
+        #expect(try cli.run("search", "--json", "apple").output.contains(grocer) == false)
+    }
+}
+
+extension CLITests {
+    @Test func aLostIndexIsRebuiltByTheAppsIndexExtension() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let file = cli.home.appendingPathComponent(grocer).appendingPathComponent("default.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        let maintained = try cli.run("maintain", "--json").json()
+        let deliveries = try #require(maintained["deliveries"] as? [[String: Any]])
+        #expect(deliveries.count == 1)
+        #expect((deliveries.first?["request"] as? [String: Any])?["reason"] as? String == "storeMissing")
+        #expect(deliveries.first?["acknowledged"] as? Bool == true && deliveries.first?["succeeded"] as? Bool == true)
+        #expect(try cli.run("search", "pear").output.contains("\(grocer)/default/p-pear"))
+        #expect(try cli.run("maintain").output.contains("nothing to do"))
+    }
+}
+
+extension CLI {
+    func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSPOTLIGHT_HOME"] = home.path
+        process.environment = environment
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                      error: String(decoding: errData, as: UTF8.self))
+    }
+}

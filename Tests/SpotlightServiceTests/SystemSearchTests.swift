@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+@testable import SpotlightService
+
+@Suite struct SystemSearchTests {
+    func item(_ id: String, _ title: String, hint: Int = 0, _ more: [String: AttributeValue] = [:]) -> SearchableItem {
+        var attributes = more
+        attributes["title"] = .string(title)
+        attributes["rankingHint"] = .number(.int(Int64(hint)))
+        return SearchableItem(uniqueIdentifier: id, attributes: attributes)
+    }
+
+    @Test func resultsAreGroupedByAppInOrderOfEachAppsBestResult() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.grocer", "Grocer", continuation: true))
+        try root.registry.register(app("com.example.notes", "Notes"))
+        try root.registry.register(app("com.example.empty", "Empty"))
+        try root.store("com.example.grocer").index((1...5).map { item("g\($0)", "Apple \($0)", hint: $0 * 10) })
+        try root.store("com.example.notes", "work").index([item("n1", "Apple pie recipe", hint: 100)])
+        try root.store("com.example.notes", "home").index([item("n2", "Apples to buy", hint: 5)])
+        try root.store("com.example.unregistered").index([item("u1", "Apple", hint: 100)])
+
+        let found = try SystemSearch(registry: root.registry).search("apple", resultsPerApp: 3)
+        #expect(found.groups.map(\.app.displayName) == ["Notes", "Grocer"], "the app of the best result first; unregistered apps are not searched")
+        let notes = found.groups[0], grocer = found.groups[1]
+        #expect(notes.results.map(\.reference.description) == ["com.example.notes/work/n1", "com.example.notes/home/n2"])
+        #expect(!notes.hasMoreResults && !notes.offersSearchInApp)
+        #expect(grocer.results.map(\.reference.itemIdentifier) == ["g5", "g4", "g3"])
+        #expect(grocer.hasMoreResults && grocer.offersSearchInApp)
+        #expect(found.problems.isEmpty)
+        #expect(try SystemSearch(registry: root.registry).search("apple", resultsPerApp: 1).groups.map { $0.results.count } == [1, 1])
+        #expect(try SystemSearch(registry: root.registry).search("zebra").groups.isEmpty)
+    }
+
+    @Test func activitiesShowUnlessTheyAreAnItem() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.recipes", "Recipes", types: ["com.example.recipes.view"]))
+        try root.store("com.example.recipes").index([item("r7", "Tarte Tatin"), item("r8", "Tarte au citron")])
+        let activities = try UserActivityStore(bundleIdentifier: "com.example.recipes", location: root.location)
+        func view(_ title: String, _ attributes: [String: AttributeValue] = [:]) throws {
+            var record = UserActivityRecord(activityType: "com.example.recipes.view")
+            record.title = title
+            try activities.donate(record, contentAttributes: attributes)
+        }
+        try view("Tarte Tatin (viewed)", ["relatedUniqueIdentifier": .string("r7")])
+        try view("Tarte au citron (viewed)", ["weakRelatedUniqueIdentifier": .string("r8")])
+        try view("Tarte flambée (viewed)", ["weakRelatedUniqueIdentifier": .string("gone")])
+        try view("Tarte normande (viewed)")
+        let found = try SystemSearch(registry: root.registry).search("tarte", resultsPerApp: 10)
+        let titles = found.groups.flatMap(\.results).map(\.title).sorted()
+        #expect(titles == ["Tarte Tatin", "Tarte au citron", "Tarte flambée (viewed)", "Tarte normande (viewed)"])
+        let activity = try #require(found.groups[0].results.first { $0.title == "Tarte normande (viewed)" })
+        #expect(activity.reference.isActivity && activity.reference.indexName == UserActivityStore.indexName)
+    }
+
+    @Test func actionsComeFromTheAttributes() {
+        let table: [(String, [String: AttributeValue], [ResultAction])] = [
+            ("nothing", [:], []),
+            ("call", ["supportsPhoneCall": .bool(true), "phoneNumbers": .strings(["+33 1", "+33 2"])], [.call(phoneNumber: "+33 1")]),
+            ("no call without the flag", ["phoneNumbers": .strings(["+33 1"])], []),
+            ("email", ["emailAddresses": .strings(["a@example.com"])], [.email(address: "a@example.com")]),
+            ("navigate", ["supportsNavigation": .number(1), "latitude": .number(48.85), "longitude": .number(2.35)],
+             [.navigate(latitude: 48.85, longitude: 2.35)]),
+            ("navigate to an address", ["supportsNavigation": .number(1), "fullyFormattedAddress": .string("1 rue de Rivoli, Paris")],
+             [.navigateToAddress("1 rue de Rivoli, Paris")]),
+            ("address parts", ["supportsNavigation": .number(1), "thoroughfare": .string("Rivoli"), "city": .string("Paris")],
+             [.navigateToAddress("Rivoli, Paris")]),
+            ("bad coordinates", ["supportsNavigation": .number(1), "latitude": .number(100), "longitude": .number(0)], []),
+            ("web URL", ["url": .url(URL(string: "https://example.com")!)], [.openURL(URL(string: "https://example.com")!)]),
+            ("content URL", ["contentURL": .url(URL(string: "http://example.com/a")!)], [.openURL(URL(string: "http://example.com/a")!)]),
+            ("file URLs are not actions", ["contentURL": .url(URL(fileURLWithPath: "/etc/passwd"))], []),
+            ("all", ["supportsPhoneCall": .number(1), "phoneNumbers": .strings(["1"]), "emailAddresses": .strings(["e@x"]),
+                     "url": .url(URL(string: "https://x.org")!)],
+             [.call(phoneNumber: "1"), .email(address: "e@x"), .openURL(URL(string: "https://x.org")!)]),
+        ]
+        for (name, attributes, expected) in table {
+            #expect(ResultAction.actions(for: attributes) == expected, "\(name)")
+        }
+    }
+}
