@@ -21,11 +21,14 @@ struct BenchOptions: Sendable {
     var rounds = 3
     var workDirectory: URL?
     var keep = false
+    /// The query-language workloads to run (all by default); handed to the
+    /// `query` children in ``QueryLangWorkload/environmentKey``.
+    var queryLanguageWorkloads = QueryLangWorkload.allCases
 
     static let usage = """
         usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
                                [--corpus-dir ../shared/corpora] [--json FILE] [--rounds 3]
-                               [--work-dir DIR] [--keep]
+                               [--work-dir DIR] [--keep] [--ql-workloads titleWord,infix,sectionAndSize,dateRange]
 
           --scales     item counts to index, comma-separated (10k and 1m shorthands work);
                        beyond the corpus's 63,666 packages it is replicated deterministically
@@ -36,6 +39,7 @@ struct BenchOptions: Sendable {
                        the engine's query-language workloads run as many rounds
           --work-dir   where the temporary stores go (default: the system temporary directory)
           --keep       keep the stores instead of deleting them at the end
+          --ql-workloads  the engine's query-language workloads to run (default: all four)
         """
 
     /// Parses the arguments after the executable's name.
@@ -73,6 +77,13 @@ struct BenchOptions: Sendable {
                 options.workDirectory = URL(fileURLWithPath: try value(for: argument), isDirectory: true)
             case "--keep":
                 options.keep = true
+            case "--ql-workloads":
+                options.queryLanguageWorkloads = try value(for: argument).split(separator: ",").map { name in
+                    guard let workload = QueryLangWorkload(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                        throw BenchError.usage("unknown workload \"\(name)\" (known: \(QueryLangWorkload.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    return workload
+                }
             case "--help", "-h":
                 throw BenchError.help
             default:

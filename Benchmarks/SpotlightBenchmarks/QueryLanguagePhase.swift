@@ -27,6 +27,16 @@ enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// The environment variable through which the parent tells `query`
+    /// children which workloads to run (comma-separated; all when unset).
+    static let environmentKey = "SPOTLIGHT_BENCH_QL_WORKLOADS"
+
+    /// The workloads this process runs.
+    static var selected: [QueryLangWorkload] {
+        guard let names = ProcessInfo.processInfo.environment[environmentKey], !names.isEmpty else { return allCases }
+        return names.split(separator: ",").compactMap { QueryLangWorkload(rawValue: String($0)) }
+    }
+
     /// Months in the `dateRange` workload.
     static let dateWindows = 30
 
@@ -96,17 +106,22 @@ struct QueryLangStats: Codable, Sendable {
     /// Mean items the evaluator checked per query (the candidates the indexes gave).
     var meanCandidatesChecked: Double
     var firstBatch: LatencyStats
+    /// The first batch of the runs that delivered one (queries with
+    /// results): how long a user waits to see something. `firstBatch` also
+    /// counts queries without results, whose wait is their completion.
+    var firstResults: LatencyStats?
     var complete: LatencyStats
 }
 
 /// `"querylang"` of an engine run: one entry per ``QueryLangWorkload``.
 struct QueryLangReport: Codable, Sendable {
-    var titleWord: QueryLangStats
-    var infix: QueryLangStats
-    var sectionAndSize: QueryLangStats
-    var dateRange: QueryLangStats
+    /// Each workload's figures; nil for one not run (`--ql-workloads`).
+    var titleWord: QueryLangStats?
+    var infix: QueryLangStats?
+    var sectionAndSize: QueryLangStats?
+    var dateRange: QueryLangStats?
 
-    func stats(_ workload: QueryLangWorkload) -> QueryLangStats {
+    func stats(_ workload: QueryLangWorkload) -> QueryLangStats? {
         switch workload {
         case .titleWord: titleWord
         case .infix: infix
@@ -129,7 +144,7 @@ enum QueryLanguagePhase {
 
     static func run(store: SpotlightStore, queries set: [BenchQuery], rounds: Int, tag: String) throws -> QueryLangReport {
         var results: [QueryLangWorkload: QueryLangStats] = [:]
-        for workload in QueryLangWorkload.allCases {
+        for workload in QueryLangWorkload.selected {
             let queries = try workload.queries(from: set)
             guard let example = queries.first else {
                 throw BenchError.failed("\(QuerySet.fileName) gives no query for the \(workload.rawValue) workload")
@@ -150,6 +165,7 @@ enum QueryLanguagePhase {
                 + "\(ResultsTable.number(stopwatch.elapsedMilliseconds)) ms, \(grouped(matches)) matches")
 
             var firstBatch: [Double] = []
+            var firstResults: [Double] = []
             var complete: [Double] = []
             let timed = Stopwatch()
             for round in 1...rounds {
@@ -162,6 +178,7 @@ enum QueryLanguagePhase {
                 for query in queries {
                     let run = try measure(store, query)
                     firstBatch.append(run.firstBatchMs)
+                    if run.firstBatchCount > 0 { firstResults.append(run.firstBatchMs) }
                     complete.append(run.completeMs)
                 }
                 log("\(tag) querylang \(workload.rawValue): timed round \(round)/\(rounds) in "
@@ -173,11 +190,13 @@ enum QueryLanguagePhase {
                 meanMatches: Double(matches) / Double(count), meanCandidatesChecked: Double(checked) / Double(count),
                 firstBatch: LatencyStats(samples: firstBatch, count: count, nonEmpty: nonEmpty,
                                          meanResults: Double(firstBatchResults) / Double(count)),
+                firstResults: firstResults.isEmpty ? nil : LatencyStats(samples: firstResults, count: nonEmpty, nonEmpty: nonEmpty,
+                                                                        meanResults: Double(firstBatchResults) / Double(max(1, nonEmpty))),
                 complete: LatencyStats(samples: complete, count: count, nonEmpty: nonEmpty,
                                        meanResults: Double(matches) / Double(count)))
         }
-        return QueryLangReport(titleWord: results[.titleWord]!, infix: results[.infix]!,
-                               sectionAndSize: results[.sectionAndSize]!, dateRange: results[.dateRange]!)
+        return QueryLangReport(titleWord: results[.titleWord], infix: results[.infix],
+                               sectionAndSize: results[.sectionAndSize], dateRange: results[.dateRange])
     }
 
     struct Run {

@@ -66,11 +66,12 @@ enum ResultsTable {
     /// One row per query-language workload.
     static func querylangRows(_ report: QueryLangReport) -> [[String]] {
         var rows = [["workload", "query", "queries", "with results", "mean matches",
-                     "first batch p50/p95/p99 ms", "complete p50/p95/p99 ms"]]
+                     "first batch p50/p95/p99 ms", "first results p50/p95/p99 ms", "complete p50/p95/p99 ms"]]
         for workload in QueryLangWorkload.allCases {
-            let stats = report.stats(workload)
+            guard let stats = report.stats(workload) else { continue }
             rows.append([workload.rawValue, stats.query, String(stats.count), "\(stats.nonEmpty)/\(stats.count)",
-                         number(stats.meanMatches), percentiles(stats.firstBatch), percentiles(stats.complete)])
+                         number(stats.meanMatches), percentiles(stats.firstBatch),
+                         stats.firstResults.map(percentiles) ?? "n/a", percentiles(stats.complete)])
         }
         return rows
     }

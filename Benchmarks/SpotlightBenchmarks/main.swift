@@ -9,7 +9,9 @@ do {
     if arguments.first == "--child" {
         try ChildCommand.run(arguments)
     } else {
-        try BenchmarkRunner(options: BenchOptions.parse(arguments)).run()
+        let options = try BenchOptions.parse(arguments)
+        setenv(QueryLangWorkload.environmentKey, options.queryLanguageWorkloads.map(\.rawValue).joined(separator: ","), 1)
+        try BenchmarkRunner(options: options).run()
     }
 } catch BenchError.help {
     print(BenchOptions.usage)

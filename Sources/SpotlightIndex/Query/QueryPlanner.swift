@@ -39,6 +39,11 @@ struct QueryPlanner {
     struct Candidates {
         var sql: String
         var arguments: [DatabaseValue]
+        /// True when the SQL is one plain `SELECT rowid` (a full-text match)
+        /// that can take `ORDER BY rowid` at no cost (FTS5 walks rowids in
+        /// order), so that candidates can be read as they come: the first
+        /// batch then costs its own candidates, not all of them.
+        var isOrdered = false
     }
 
     func candidates(_ expression: QueryExpression) throws -> Candidates? {
@@ -90,10 +95,10 @@ struct QueryPlanner {
             case .unconstrained:
                 return nil
             case .impossible:
-                text = Candidates(sql: "SELECT rowid FROM items WHERE 0", arguments: [])
+                text = Candidates(sql: "SELECT rowid FROM items WHERE 0", arguments: [], isOrdered: true)
             case .match(let match):
                 text = Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?",
-                                  arguments: [(column.map { "\($0) : (\(match))" } ?? match).databaseValue])
+                                  arguments: [(column.map { "\($0) : (\(match))" } ?? match).databaseValue], isOrdered: true)
             }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {

@@ -92,16 +92,30 @@ extension SpotlightStore {
                 return true
             }
             if let candidates {
-                // The candidate rowids once (the index query runs once), then each row by its key.
-                var rowids = try Int64.fetchAll(db, sql: candidates.sql, arguments: StatementArguments(candidates.arguments))
-                rowids.sort()
+                // The index query runs once; each candidate row is then read by its key. Ordered
+                // candidates (one full-text match) are read as they come; others are sorted first.
                 let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ? AND i.expires > ?")
+                var index = 0
                 var previous: Int64?
-                for (index, rowid) in rowids.enumerated() where rowid != previous {
+                func visit(_ rowid: Int64) throws -> Bool {
+                    defer { index += 1 }
+                    if rowid == previous { return true }
                     previous = rowid
-                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
-                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { continue }
-                    guard try check(row) else { return outcome }
+                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
+                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { return true }
+                    return try check(row)
+                }
+                if candidates.isOrdered {
+                    let cursor = try Int64.fetchCursor(db, sql: candidates.sql + " ORDER BY rowid", arguments: StatementArguments(candidates.arguments))
+                    while let rowid = try cursor.next() {
+                        guard try visit(rowid) else { break }
+                    }
+                } else {
+                    var rowids = try Int64.fetchAll(db, sql: candidates.sql, arguments: StatementArguments(candidates.arguments))
+                    rowids.sort()
+                    for rowid in rowids {
+                        guard try visit(rowid) else { break }
+                    }
                 }
             } else {
                 // No index applies: every item, a page at a time.
