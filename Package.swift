@@ -16,9 +16,12 @@ let package = Package(
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
         .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
+        .library(name: "CoreSpotlightCompat", targets: ["CoreSpotlightCompat"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
+        .executable(name: "colleagues", targets: ["colleagues"]),
+        .executable(name: "greengrocer", targets: ["greengrocer"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
     ],
     dependencies: [
@@ -53,9 +56,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // `import CoreSpotlightCompat`: Apple's framework where it exists, OpenCoreSpotlight elsewhere.
+        .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
-            dependencies: ["OpenCoreSpotlight", "SpotlightIndex", "UniformTypeIdentifiers"],
+            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "UniformTypeIdentifiers"],
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
@@ -65,13 +70,20 @@ let package = Package(
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "UniformTypeIdentifiers",
+                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "ExampleApps",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
         ),
+        // The two example apps (Apple's Colleagues and Green Grocer samples, as console apps).
+        .target(name: "ExampleApps", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
+                path: "Examples/ExampleApps", swiftSettings: strictSettings),
+        .executableTarget(name: "colleagues", dependencies: ["ExampleApps"], path: "Examples/Colleagues", swiftSettings: strictSettings),
+        .executableTarget(name: "greengrocer", dependencies: ["ExampleApps"], path: "Examples/GreenGrocer", swiftSettings: strictSettings),
+        .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
+                    swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(
             name: "SpotlightBenchmarks",

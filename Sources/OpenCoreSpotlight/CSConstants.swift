@@ -19,6 +19,8 @@ public let CSMailboxArchive = "mailbox.archive"
 
 /// The framework version OpenCoreSpotlight matches (Apple's macOS 26.5 SDK).
 public let CoreSpotlightVersionNumber: Double = 40
+/// The framework version as text (Apple's is a C string).
+public let CoreSpotlightVersionString = "@(#)PROGRAM:CoreSpotlight  PROJECT:OpenSpotlight-40\n"
 /// The API level of that SDK.
 public let CoreSpotlightAPIVersion = 40
 

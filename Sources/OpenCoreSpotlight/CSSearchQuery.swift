@@ -11,6 +11,16 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
     open var filterQueries: [String] = []
     /// The language of the keyboard the query was typed with.
     open var keyboardLanguage: String?
+    /// Which sources to include. Linux has no Mail store: `.allowMail` adds nothing.
+    open var sourceOptions: SourceOptions = []
+
+    /// Apple's `CSSearchQueryContext.SourceOptions`.
+    public struct SourceOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Include Mail's items (an entitlement on macOS).
+        public static let allowMail = SourceOptions(rawValue: 1 << 0)
+    }
 
     public override init() { super.init() }
 
@@ -24,6 +34,7 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
         copy.fetchAttributes = context.fetchAttributes
         copy.filterQueries = context.filterQueries
         copy.keyboardLanguage = context.keyboardLanguage
+        copy.sourceOptions = context.sourceOptions
         return copy
     }
 }

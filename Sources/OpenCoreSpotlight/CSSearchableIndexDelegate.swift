@@ -27,9 +27,17 @@ public protocol CSSearchableIndexDelegate: AnyObject {
     func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex)
     func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data
     func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String, inPlace: Bool) throws -> URL
+    /// The system asks for items again to post-process them (never on Linux: no Apple Intelligence).
+    func searchableItems(forIdentifiers identifiers: [String], searchableItemsHandler: @escaping ([CSSearchableItem]) -> Void)
+    /// The system filled in items indexed with `updateListenerOptions` (never on Linux).
+    func searchableItemsDidUpdate(_ items: [CSSearchableItem])
 }
 
 extension CSSearchableIndexDelegate {
+    public func searchableItems(forIdentifiers identifiers: [String], searchableItemsHandler: @escaping ([CSSearchableItem]) -> Void) {
+        searchableItemsHandler([])
+    }
+    public func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
     public func searchableIndexDidThrottle(_ searchableIndex: CSSearchableIndex) {}
     public func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex) {}
     public func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data {

@@ -19,6 +19,20 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
     /// item (attributes set to nil are removed); an update of an item that
     /// is not stored is dropped.
     open var isUpdate = false
+    /// Apple's opt-in to system post-processing (an Apple Intelligence
+    /// summary, a priority flag). OpenSpotlight has no such processing:
+    /// the option is kept and nothing is reported back.
+    open var updateListenerOptions: UpdateListenerOptions = []
+
+    /// Apple's `CSSearchableItem.UpdateListenerOptions`.
+    public struct UpdateListenerOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Ask for a `textContentSummary`.
+        public static let summarization = UpdateListenerOptions(rawValue: 1 << 1)
+        /// Ask for `isPriority`.
+        public static let priority = UpdateListenerOptions(rawValue: 1 << 2)
+    }
 
     private var explicitExpiration: Date?
     private let created = Date()
@@ -63,6 +77,7 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
         let copy = CSSearchableItem(uniqueIdentifier: uniqueIdentifier, domainIdentifier: domainIdentifier,
                                     attributeSet: attributeSet.copy() as! CSSearchableItemAttributeSet)
         copy.isUpdate = isUpdate
+        copy.updateListenerOptions = updateListenerOptions
         copy.explicitExpiration = explicitExpiration
         copy.rank = rank
         copy.sourceIndexName = sourceIndexName

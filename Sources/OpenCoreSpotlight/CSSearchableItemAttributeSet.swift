@@ -103,6 +103,21 @@ open class CSSearchableItemAttributeSet: NSObject, NSCopying, @unchecked Sendabl
         }
     }
 
+    /// Moves every attribute the other set has into this one (replacing
+    /// this one's values of the same names) and leaves the other set empty:
+    /// Apple's way to hand over large text without copying it twice.
+    ///
+    /// ```swift
+    /// attributes.moveFrom(bodyAttributes)   // bodyAttributes is empty afterwards
+    /// ```
+    open func moveFrom(_ sourceAttributeSet: CSSearchableItemAttributeSet) {
+        guard sourceAttributeSet !== self else { return }
+        storage.values.merge(sourceAttributeSet.storage.values) { _, moved in moved }
+        storage.persons.merge(sourceAttributeSet.storage.persons) { _, moved in moved }
+        storage.cleared.subtract(sourceAttributeSet.storage.values.keys)
+        sourceAttributeSet.storage = AttributeStorage()
+    }
+
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = CSSearchableItemAttributeSet(storage: storage)
         copy.storage.persons = storage.persons.mapValues { $0.map { $0.copy() as! CSPerson } }

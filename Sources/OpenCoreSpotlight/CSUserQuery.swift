@@ -9,6 +9,12 @@ open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
     open var maxResultCount = 0
     /// Most suggestions; 0 asks for none.
     open var maxSuggestionCount = 0
+    /// With ``enableRankedResults``: how many of the best results carry a
+    /// rank (`compare(byRank:)`); the rest come after them, unranked. Default 100.
+    open var maxRankedResultCount = 100
+    /// Apple's switch for meaning-based matching. OpenSpotlight matches
+    /// words only, so results are the same either way.
+    open var disableSemanticSearch = false
     /// The suggestion the user picked, if the query runs one.
     public let currentSuggestion: CSSuggestion?
 
@@ -123,8 +129,12 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             let items = results.prefix(limit).map { found -> CSSearchableItem in
                 let item = CSSearchableItem(found.result.item, expiresAt: nil, fetching: fetch)
                 item.sourceIndexName = found.index
-                if userContext.enableRankedResults { item.rank = found.result.score.total }
                 return item
+            }
+            if userContext.enableRankedResults {
+                for (position, item) in items.enumerated() where position < max(0, userContext.maxRankedResultCount) {
+                    item.rank = results[position].result.score.total
+                }
             }
             if !items.isEmpty && !isCancelled {
                 addFound(items.count)

@@ -109,5 +109,22 @@ extension OpenCoreSpotlightTests {
             #expect(try store.engagement(ofItem: "a").selections == 5)
             #expect(try await ranked().map(\.id) == ["a", "b"], "selections lift the chosen result above the hinted one")
         }
-    }
+    
+        @Test func onlyTheFirstMaxRankedResultsCarryARank() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await indexTrips()
+            let context = CSUserQueryContext()
+            context.enableRankedResults = true
+            context.maxRankedResultCount = 1
+            #expect(CSUserQueryContext().maxRankedResultCount == 100 && !CSUserQueryContext().disableSemanticSearch)
+            var items: [CSSearchableItem] = []
+            for try await case .item(let found) in CSUserQuery(userQueryString: "paris", userQueryContext: context).responses {
+                items.append(found.item)
+            }
+            #expect(items.map(\.uniqueIdentifier) == ["b", "a"])
+            #expect(items[0].rank != nil && items[1].rank == nil)
+            #expect(items[0].compare(byRank: items[1]) == .orderedAscending)
+        }
+}
 }

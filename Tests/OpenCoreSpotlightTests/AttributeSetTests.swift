@@ -110,5 +110,21 @@ extension OpenCoreSpotlightTests {
             item.expirationDate = nil
             #expect(abs(item.expirationDate.timeIntervalSinceNow - 30 * 24 * 3600) < 60)
         }
-    }
+    
+        @Test func moveFromTakesEveryAttributeAndEmptiesTheSource() {
+            let target = CSSearchableItemAttributeSet(contentType: .text)
+            target.title = "Old title"
+            target.keywords = ["kept"]
+            let source = CSSearchableItemAttributeSet()
+            source.title = "New title"
+            source.textContent = String(repeating: "long text ", count: 1_000)
+            source.authors = [CSPerson(displayName: "Zoë", handles: ["zoe@example.com"], handleIdentifier: "email")]
+            target.moveFrom(source)
+            #expect(target.title == "New title" && target.keywords == ["kept"])
+            #expect(target.textContent?.count == 10_000 && target.authors?.first?.displayName == "Zoë")
+            #expect(source.title == nil && source.textContent == nil && source.authors == nil)
+            target.moveFrom(target)
+            #expect(target.title == "New title", "moving a set into itself changes nothing")
+        }
+}
 }

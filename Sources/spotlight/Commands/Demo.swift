@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import ExampleApps
 import SpotlightService
 
 /// `spotlight demo`: the whole flow with the two example apps.
@@ -42,46 +43,55 @@ struct Demo: ParsableCommand {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let registry = AppRegistry()
         var report = Report(root: StoreLocation.automaticRoot().path, registered: [], indexed: [], searches: [])
-        for app in ExampleContent.apps {
+        // Each app registers, then runs as its own process: indexes, and the user looks at a few things.
+        let sessions: [(any ExampleApp, [[String]])] = [
+            (Colleagues(), [["settings", "all"], ["view", "e01"], ["view", "e01"]]),
+            (GreenGrocer(), [["index"], ["store"], ["view", "p-apple"], ["view", "p-apple"]]),
+        ]
+        for (app, commands) in sessions {
             let registration = AppRegistration(
                 bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
                 launchCommand: [executable, "example-app", app.displayName, "continue"],
-                activityTypes: [app.viewActivityType], supportsSearchContinuation: app.supportsSearchContinuation,
+                activityTypes: app.activityTypes, supportsSearchContinuation: app.supportsSearchContinuation,
                 indexExtensionCommand: [executable, "example-app", app.displayName, "extension"])
             Output.guarded { try registry.register(registration) }
             report.registered.append(registration)
-            report.indexed.append(try runExample(executable, app.displayName, "index"))
+            report.indexed.append(try commands.map { try runExample(executable, app.displayName, $0).split(separator: "\n").first.map(String.init) ?? "" }
+                .joined(separator: "; "))
         }
         let search = SystemSearch(registry: registry)
-        for text in query.isEmpty ? ExampleContent.queries : query {
+        for text in query.isEmpty ? Self.queries : query {
             report.searches.append(Output.guarded { try search.search(text, resultsPerApp: perApp) })
         }
         let launcher = AppLauncher(registry: registry)
         if let best = Output.guarded({ try search.search("apple", resultsPerApp: 1) }).groups.first?.results.first {
             report.opened = Output.guarded { try launcher.open(best) }
         }
-        report.searchInApp = Output.guarded { try launcher.searchInApp(ExampleContent.greenGrocer.bundleIdentifier, text: "pear") }
+        report.searchInApp = Output.guarded { try launcher.searchInApp(GreenGrocer().bundleIdentifier, text: "pear") }
         print(json ? try Output.json(encoding: report) : text(report), terminator: json ? "\n" : "")
     }
 
+    /// What the demo searches, as a person would type it.
+    static let queries = ["ma", "apple", "paris des", "zoe", "山田", "디자이너", "jalapeno", "montorgueil", "swift"]
+
     /// Runs the example app as its own process, as a real app would run.
-    private func runExample(_ executable: String, _ name: String, _ verb: String) throws -> String {
+    private func runExample(_ executable: String, _ name: String, _ command: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["example-app", name, verb]
+        process.arguments = ["example-app", name] + command
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { Output.fail("the \(name) example app failed to \(verb)") }
+        guard process.terminationStatus == 0 else { Output.fail("the \(name) example app failed: \(command.joined(separator: " "))") }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func text(_ report: Report) -> String {
         var text = "OpenSpotlight demo: stores under \(report.root)\n"
         for (app, indexed) in zip(report.registered, report.indexed) {
-            text += "  registered \(app.displayName) (\(app.bundleIdentifier)); \(indexed)\n"
+            text += "  registered \(app.displayName) (\(app.bundleIdentifier)); ran it: \(indexed)\n"
         }
         for found in report.searches {
             text += "\nsearch \"\(found.query)\"\n"

@@ -1,0 +1,89 @@
+import Foundation
+import OpenCoreSpotlight
+
+/// What the example apps share: a name, a bundle identifier, and the
+/// commands a console app answers — the Linux counterparts of an iPhone
+/// app's screens and app delegate.
+public protocol ExampleApp: Sendable {
+    /// The name results are grouped under.
+    var displayName: String { get }
+    /// The bundle identifier its indexes live under.
+    var bundleIdentifier: String { get }
+    /// The activity types it continues (its `NSUserActivityTypes`).
+    var activityTypes: [String] { get }
+    /// Whether it offers "Search in App" (`CoreSpotlightContinuation`).
+    var supportsSearchContinuation: Bool { get }
+    /// One-line usage of its commands.
+    var usage: String { get }
+    /// Runs one command; `say` prints a line. Returns false when the
+    /// command did not do what was asked (the process then exits 1).
+    func run(_ arguments: [String], environment: [String: String], say: (String) -> Void) throws -> Bool
+}
+
+/// The two examples, by name.
+public enum ExampleApps {
+    public static let all: [any ExampleApp] = [Colleagues(), GreenGrocer()]
+
+    /// The example with this display name, any case.
+    public static func named(_ name: String) -> (any ExampleApp)? {
+        all.first { $0.displayName.lowercased() == name.lowercased() }
+    }
+
+    /// `main` of an example app's executable: runs the command line and exits.
+    public static func main(_ app: any ExampleApp, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        OpenSpotlightConfiguration.configure(bundleIdentifier: app.bundleIdentifier)
+        do {
+            let ok = try app.run(arguments, environment: ProcessInfo.processInfo.environment) { print($0) }
+            exit(ok ? 0 : 1)
+        } catch {
+            FileHandle.standardError.write(Data("\(app.displayName.lowercased()): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
+
+/// Waits for a completion handler, for the console apps' straight-line code.
+func waitFor(_ start: (@escaping @Sendable ((any Error)?) -> Void) -> Void) throws {
+    final class Box: @unchecked Sendable { var error: (any Error)? }
+    let box = Box()
+    let done = DispatchSemaphore(value: 0)
+    start { error in
+        box.error = error
+        done.signal()
+    }
+    done.wait()
+    if let error = box.error { throw error }
+}
+
+/// A tiny SVG avatar with someone's initials, as thumbnail data.
+func avatar(initials: String, hue: Int) -> Data {
+    Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="32" fill="hsl(\(hue),60%,45%)"/>\
+        <text x="32" y="40" font-size="24" text-anchor="middle" fill="white">\(initials)</text></svg>
+        """.utf8)
+}
+
+/// The runs every index extension request through a handler that reindexes `items`.
+final class ReindexingHandler: CSIndexExtensionRequestHandler, @unchecked Sendable {
+    let items: @Sendable () -> [CSSearchableItem]
+    init(_ items: @escaping @Sendable () -> [CSSearchableItem]) { self.items = items }
+
+    override func searchableIndex(_ searchableIndex: CSSearchableIndex,
+                                  reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {
+        let done = UncheckedHandler(acknowledgementHandler)
+        searchableIndex.indexSearchableItems(items()) { _ in done.call() }
+    }
+
+    override func searchableIndex(_ searchableIndex: CSSearchableIndex, reindexSearchableItemsWithIdentifiers identifiers: [String],
+                                  acknowledgementHandler: @escaping () -> Void) {
+        let wanted = Set(identifiers)
+        let done = UncheckedHandler(acknowledgementHandler)
+        searchableIndex.indexSearchableItems(items().filter { wanted.contains($0.uniqueIdentifier) }) { _ in done.call() }
+    }
+}
+
+struct UncheckedHandler: @unchecked Sendable {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+    func call() { handler() }
+}

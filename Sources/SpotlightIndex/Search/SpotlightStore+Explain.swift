@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+
+/// Why an item ranks where it does for what a user typed, or why it does
+/// not match: ``SpotlightStore/explain(itemIdentifier:text:)``.
+public struct SearchExplanation: Sendable, Hashable {
+    /// One word of what was typed, and where the item has it.
+    public struct Term: Sendable, Hashable {
+        /// The word as matched (folded), `*` marking a prefix.
+        public var text: String
+        /// The item's attributes holding it; empty when none does.
+        public var foundIn: [String]
+    }
+
+    /// The item.
+    public var itemIdentifier: String
+    /// What was typed.
+    public var text: String
+    /// Whether the item is a result.
+    public var matches: Bool
+    /// Its position among all results (1 is first); nil when it does not match.
+    public var rank: Int?
+    /// How many items match.
+    public var matchCount: Int
+    /// Its score, when it matches.
+    public var score: ScoreBreakdown?
+    /// Each word typed and where the item has it.
+    public var terms: [Term]
+    /// A sentence saying why.
+    public var summary: String
+}
+
+extension SpotlightStore {
+    /// Explains an item's place in the results for `text`: its rank among
+    /// every match and its score's factors, or which typed words it lacks.
+    ///
+    /// ```swift
+    /// let why = try store.explain(itemIdentifier: "p-pear", text: "pear")
+    /// print(why.summary)   // "p-pear is result 1 of 1: 3.1 = text 2.4 × …"
+    /// ```
+    /// - Throws: `.itemNotFound` when no live item has the identifier.
+    public func explain(itemIdentifier: String, text: String) throws -> SearchExplanation {
+        guard let stored = try item(withIdentifier: itemIdentifier) else {
+            throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store (deleted or expired?)", itemIdentifier: itemIdentifier)
+        }
+        let queryTerms = TextTokenizer.queryTerms(text)
+        var tokensByAttribute: [(String, [String])] = stored.item.attributes.keys.sorted().compactMap { name in
+            guard FullTextIndex.isSearched(name), let texts = stored.item.attributes[name]?.texts else { return nil }
+            return (name, texts.flatMap(TextTokenizer.indexTokens(of:)))
+        }
+        if let type = stored.item.contentType { tokensByAttribute.append(("contentType", TextTokenizer.indexTokens(of: type))) }
+        let terms = queryTerms.map { term -> SearchExplanation.Term in
+            let found = tokensByAttribute.filter { Self.contains($0.1, term) }.map(\.0)
+            return SearchExplanation.Term(text: term.tokens.joined(separator: " ") + (term.isPrefix ? "*" : ""), foundIn: found)
+        }
+        var explanation = SearchExplanation(itemIdentifier: itemIdentifier, text: text, matches: false, rank: nil,
+                                            matchCount: 0, score: nil, terms: terms, summary: "")
+        guard !queryTerms.isEmpty else {
+            explanation.summary = "\"\(text)\" has no word to search for"
+            return explanation
+        }
+        let match = Self.ftsQuery(queryTerms)
+        let scoring = ScoringSQL(weights: options.ranking)
+        let now = self.now.timeIntervalSince1970
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT i.rowid AS rowid, i.uid AS uid, \(scoring.text) AS text, i.hint AS hint, \(scoring.engagement) AS eng,
+                       i.recency AS recency
+                FROM fts JOIN items i ON i.rowid = fts.rowid
+                WHERE fts MATCH :match AND i.expires > :now
+                """, arguments: ["match": match, "now": now])
+        }
+        // The order of search(_:limit:): score, then the order items were indexed.
+        let scored = rows.map { row in
+            (uid: row["uid"] as String, rowid: row["rowid"] as Int64,
+             score: scoring.breakdown(text: row["text"], hint: row["hint"], engagement: row["eng"], recency: row["recency"], now: now))
+        }.sorted { ($0.score.total, $1.rowid) > ($1.score.total, $0.rowid) }
+        explanation.matchCount = scored.count
+        if let index = scored.firstIndex(where: { $0.uid == itemIdentifier }) {
+            explanation.matches = true
+            explanation.rank = index + 1
+            explanation.score = scored[index].score
+        }
+        if let rank = explanation.rank, let score = explanation.score {
+            explanation.summary = "\(itemIdentifier) is result \(rank) of \(explanation.matchCount): \(score.explanation)"
+        } else {
+            let missing = terms.filter(\.foundIn.isEmpty).map { "\"\($0.text)\"" }
+            explanation.summary = missing.isEmpty
+                ? "\(itemIdentifier) has every word but not as one match (a phrase split across attributes?)"
+                : "\(itemIdentifier) does not match: no attribute has \(missing.joined(separator: ", ")); every word must be found, the last as a prefix"
+        }
+        return explanation
+    }
+
+    /// Whether an attribute's tokens satisfy a query term.
+    static func contains(_ tokens: [String], _ term: TextTokenizer.QueryTerm) -> Bool {
+        if term.alternatives.contains(where: tokens.contains) { return true }
+        let count = term.tokens.count
+        guard count > 0, tokens.count >= count else { return false }
+        for start in 0...(tokens.count - count) {
+            var all = true
+            for offset in 0..<count {
+                let token = tokens[start + offset], wanted = term.tokens[offset]
+                let ok = offset == count - 1 && term.isPrefix ? token.hasPrefix(wanted) : token == wanted
+                if !ok { all = false; break }
+            }
+            if all { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import SpotlightIndex
+import SpotlightService
+
+/// `spotlight import --app ID FILE.jsonl`: items from JSON Lines into an app's index.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import items from a JSON Lines file (one item per line, as export writes them).",
+        discussion: """
+            Bad lines are skipped and reported with their line number and the reason; the \
+            others are imported. Exit status: 0 when every line was imported, 3 when some \
+            were refused, 1 when nothing could be read. A line's format:
+              {"uniqueIdentifier":"p-apple","domainIdentifier":"produce","contentType":"public.item",
+               "attributes":{"title":"Apple","keywords":["fruit"],"rankingHint":90,"price":{"double":2.4}}}
+
+            Example:
+              spotlight import --app com.example.grocer produce.jsonl
+              gunzip -c items.jsonl.gz | spotlight import --app com.example.grocer --json -
+            """
+    )
+
+    @Option(help: "The app's bundle identifier.") var app: String
+    @Option(help: "The index name within the app.") var index = "default"
+    @Flag(help: "Print JSON instead of text.") var json = false
+    @Argument(help: "The JSON Lines file, or - for standard input.") var file: String
+
+    struct Refusal: Encodable {
+        var line: Int
+        var id: String?
+        var reason: String
+    }
+
+    struct Summary: Encodable {
+        var app: String
+        var index: String
+        var lines: Int
+        var imported: Int
+        var refused: [Refusal]
+    }
+
+    func run() throws {
+        let store = Output.guarded { () throws -> SpotlightStore in
+            try StoreName.validateBundleIdentifier(app)
+            try StoreName.validateIndexName(index)
+            return try SpotlightStore(bundleIdentifier: app, indexName: index)
+        }
+        let data = Output.guarded {
+            file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var summary = Summary(app: app, index: index, lines: 0, imported: 0, refused: [])
+        var pending: [(line: Int, item: SearchableItem)] = []
+        let progress = Progress(total: lines.count, label: "importing")
+        func flush() {
+            guard !pending.isEmpty else { return }
+            let report = Output.guarded { try store.index(pending.map(\.item)) }
+            var lineOf: [String: Int] = [:]
+            for entry in pending { lineOf[entry.item.uniqueIdentifier] = entry.line }
+            for refusal in report.refused {
+                summary.refused.append(Refusal(line: lineOf[refusal.itemIdentifier] ?? 0, id: refusal.itemIdentifier, reason: refusal.error.message))
+            }
+            summary.imported += report.accepted
+            pending.removeAll(keepingCapacity: true)
+        }
+        for (offset, bytes) in lines.enumerated() {
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            summary.lines += 1
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                summary.refused.append(Refusal(line: offset + 1, id: nil, reason: "not valid UTF-8"))
+                continue
+            }
+            do {
+                pending.append((offset + 1, try ItemJSON.item(from: Substring(text))))
+            } catch {
+                summary.refused.append(Refusal(line: offset + 1, id: nil, reason: "\(error)"))
+            }
+            if pending.count == 2_000 { flush() }
+            progress.update(offset + 1)
+        }
+        flush()
+        progress.finish()
+        summary.refused.sort { $0.line < $1.line }
+        if json {
+            print(try Output.json(encoding: summary))
+        } else {
+            print("imported \(summary.imported) of \(summary.lines) lines into \(app)/\(index)")
+            if !summary.refused.isEmpty {
+                print("refused \(summary.refused.count) line\(summary.refused.count == 1 ? "" : "s"):")
+                for refusal in summary.refused.prefix(20) { print("  line \(refusal.line): \(refusal.reason)") }
+                if summary.refused.count > 20 { print("  … and \(summary.refused.count - 20) more (--json lists them all)") }
+            }
+        }
+        if !summary.refused.isEmpty { throw ExitCode(summary.imported == 0 && summary.lines > 0 ? 1 : 3) }
+    }
+}
+
+/// `spotlight export --app ID`: an app's items as JSON Lines.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export an index's items as JSON Lines (what import reads back exactly).",
+        discussion: """
+            Example:
+              spotlight export --app com.example.grocer > produce.jsonl
+              spotlight export --app com.example.grocer --index archive --output archive.jsonl
+            """
+    )
+
+    @Option(help: "The app's bundle identifier.") var app: String
+    @Option(help: "The index name within the app.") var index = "default"
+    @Option(help: "Write to this file instead of standard output.") var output: String?
+
+    func run() throws {
+        guard let store = AppStores.open(app, index: index).first else { return }
+        let items = Output.guarded { try store.allItems() }
+        var text = ""
+        text.reserveCapacity(items.count * 256)
+        for stored in items {
+            text += ItemJSON.line(stored.item)
+            text += "\n"
+        }
+        if let output {
+            Output.guarded { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) }
+            FileHandle.standardError.write(Data("exported \(items.count) items of \(app)/\(index) to \(output)\n".utf8))
+        } else {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    }
+}
+
+/// A progress bar on standard error, when it is a terminal.
+final class Progress {
+    private let total: Int
+    private let label: String
+    private let enabled = isatty(2) == 1
+    private var shown = -1
+
+    init(total: Int, label: String) {
+        self.total = max(1, total)
+        self.label = label
+    }
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let percent = done * 100 / total
+        guard percent != shown else { return }
+        shown = percent
+        let bar = String(repeating: "█", count: percent / 4) + String(repeating: "·", count: 25 - percent / 4)
+        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)% (\(done)/\(total) lines)".utf8))
+    }
+
+    func finish() {
+        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,142 @@
+import ExampleApps
+import Foundation
+import OpenCoreSpotlight
+import SpotlightIndex
+import SpotlightService
+import Testing
+
+/// The example apps run as their own processes (as a user runs them), each
+/// test with fresh stores and settings.
+struct Sandbox {
+    let root: URL
+    let registry: AppRegistry
+
+    init() throws {
+        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-examples-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        registry = AppRegistry(location: .directory(root))
+        for app in ExampleApps.all {
+            try registry.register(AppRegistration(bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
+                                                  launchCommand: ["/bin/true"], activityTypes: app.activityTypes,
+                                                  supportsSearchContinuation: app.supportsSearchContinuation))
+        }
+    }
+
+    static func executable(_ name: String) -> URL {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return dir.appendingPathComponent(name)
+    }
+
+    /// Runs one command of an app (`colleagues …`, `greengrocer …`): its printed lines and whether it exited 0.
+    @discardableResult
+    func run(_ app: any ExampleApp, _ arguments: String..., activity: UserActivityRecord? = nil) throws -> (ok: Bool, lines: [String]) {
+        let process = Process()
+        process.executableURL = Self.executable(app.displayName.lowercased())
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSPOTLIGHT_HOME"] = root.path
+        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment[NSUserActivity.continuationEnvironmentKey] = nil
+        if let activity { environment[NSUserActivity.continuationEnvironmentKey] = String(decoding: try activity.jsonData(), as: UTF8.self) }
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (process.terminationStatus == 0, lines)
+    }
+
+    /// System search: (reference, title) of each result, best first.
+    func search(_ text: String) throws -> [(reference: ResultReference, title: String)] {
+        try SystemSearch(registry: registry).search(text, resultsPerApp: 30).groups.flatMap(\.results).map { ($0.reference, $0.title) }
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: root) }
+}
+
+@Suite(.serialized) struct ExampleAppsTests {
+    let colleagues = Colleagues()
+    let grocer = GreenGrocer()
+
+    @Test func colleaguesIndexesEveryoneAndViewsLiftRank() throws {
+        let box = try Sandbox()
+        defer { box.cleanUp() }
+        #expect(Colleagues.employees.count == 25)
+        #expect(try box.run(colleagues, "settings", "all").lines == ["Colleagues: indexing set to all"])
+        #expect(try box.search("priya").map(\.reference.description) == ["org.openspotlight.examples.Colleagues/default/e10"])
+        let engineers = try box.search("engineering").map(\.reference.itemIdentifier)
+        #expect(engineers.count == 7)
+        let last = try #require(engineers.last)
+        for _ in 0..<3 { try box.run(colleagues, "view", last) }
+        #expect(try box.search("engineering").map(\.reference.itemIdentifier).first == last, "views lift the viewed employee to the top")
+        #expect(try box.search("engineering").count == 7, "the activities are the items, not more results")
+        let store = try SpotlightStore(bundleIdentifier: colleagues.bundleIdentifier, location: .directory(box.root))
+        #expect(try store.engagement(ofItem: last).views == 3)
+        let item = try #require(try store.item(withIdentifier: "e01"))
+        #expect(item.item.attributes["thumbnailData"] != nil && item.item.attributes["phoneNumbers"] == .strings(["+33 1 42 68 50 00"]))
+    }
+
+    @Test func colleaguesViewedRecordsAndDisabled() throws {
+        let box = try Sandbox()
+        defer { box.cleanUp() }
+        try box.run(colleagues, "settings", "all")
+        try box.run(colleagues, "settings", "viewed")
+        #expect(try box.search("priya").isEmpty, "viewed records: nothing until it is viewed")
+        let viewed = try box.run(colleagues, "view", "e10")
+        #expect(viewed.lines == ["Colleagues: showing Priya Raghunathan — Search engineer, Engineering · +33 1 42 68 50 09 · priyaraghunathan@example.com"])
+        let found = try box.search("priya")
+        #expect(found.count == 1 && found[0].reference.isActivity && found[0].title == "Priya Raghunathan")
+        #expect(try box.search("ranking").count == 1, "the activity's keywords are searched")
+
+        // Continuing that activity, and an item, opens the employee.
+        let activity = try UserActivityStore(bundleIdentifier: colleagues.bundleIdentifier, location: .directory(box.root))
+            .activity(withIdentifier: found[0].reference.itemIdentifier)
+        let continued = try box.run(colleagues, "continue", activity: try #require(activity).record)
+        #expect(continued.ok && continued.lines.first?.hasPrefix("Colleagues: showing Priya Raghunathan") == true)
+        let opened = try box.run(colleagues, "continue", activity: .openingItem("e02"))
+        #expect(opened.ok && opened.lines.first?.hasPrefix("Colleagues: showing François Dupont") == true)
+        #expect(try !box.run(colleagues, "continue", activity: .openingItem("e99")).ok)
+        #expect(try !box.run(colleagues, "continue", activity: UserActivityRecord(activityType: "com.example.other")).ok)
+
+        try box.run(colleagues, "settings", "disabled")
+        #expect(try box.search("priya").isEmpty, "disabled: everything is deleted")
+        try box.run(colleagues, "view", "e10")
+        #expect(try box.search("priya").isEmpty, "disabled: views are not donated")
+    }
+
+    @Test func greenGrocerInAppSearchContinuationAndStorePage() throws {
+        let box = try Sandbox()
+        defer { box.cleanUp() }
+        #expect(try box.run(grocer, "index").lines == ["GreenGrocer: indexed 10 products"])
+        #expect(try box.search("fruit").count == 10, "every product has the keyword fruit")
+        let table: [(String, [String])] = [
+            ("pear", ["Pear"]), ("APP", ["Apple", "Apple sauce"]), ("jalapeno", ["Jalapeño peppers"]),
+            ("ango", ["Mango"]), ("it's \"quoted\" \\*", []), ("柑橘", ["柚子 (yuzu)"]), ("martinique", ["Banana"]),
+        ]
+        for (text, expected) in table {
+            let result = try box.run(grocer, "search", text)
+            #expect(result.lines == ["GreenGrocer: searching for \"\(text)\" in the app: \(expected.count) found"] + expected.map { "  \($0)" }, "\(text)")
+        }
+        let continued = try box.run(grocer, "continue", activity: .continuingQuery("apple"))
+        #expect(continued.ok && continued.lines.first == "GreenGrocer: searching for \"apple\" in the app: 2 found")
+
+        // The store page: searching the street finds it, with directions.
+        #expect(try box.search("montorgueil").isEmpty)
+        try box.run(grocer, "store")
+        let found = try SystemSearch(registry: box.registry).search("montorgueil").groups.flatMap(\.results)
+        #expect(found.map(\.title) == ["GreenGrocer Montorgueil"])
+        #expect(found.first?.actions == [.navigate(latitude: 48.8647, longitude: 2.347)])
+        let storePage = try #require(found.first)
+        let activity = try #require(try UserActivityStore(bundleIdentifier: grocer.bundleIdentifier, location: .directory(box.root))
+            .activity(withIdentifier: storePage.reference.itemIdentifier))
+        #expect(activity.record.isEligibleForPublicIndexing && activity.record.webpageURL?.host == "greengrocer.example.com")
+        #expect(try box.run(grocer, "continue", activity: activity.record).lines.first?.hasPrefix("GreenGrocer: showing the store page") == true)
+        #expect(try box.run(grocer, "continue", activity: .openingItem("p-kiwi")).lines.first?.hasPrefix("GreenGrocer: showing Kiwi (p-kiwi)") == true)
+    }
+}
