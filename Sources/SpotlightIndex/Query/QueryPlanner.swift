@@ -44,19 +44,43 @@ struct QueryPlanner {
         /// order), so that candidates can be read as they come: the first
         /// batch then costs its own candidates, not all of them.
         var isOrdered = false
+        /// The FTS5 expression, when the candidates are one full-text match:
+        /// `&&` and `||` of two such combine into one match.
+        var ftsMatch: String?
+        /// For a conjunction: its ordered side (a full-text match), a
+        /// superset that can be streamed before the conjunction is computed
+        /// (see ``probeLimit``).
+        var probe: Probe?
+
+        /// An ordered superset of a conjunction's candidates.
+        struct Probe {
+            var sql: String
+            var arguments: [DatabaseValue]
+        }
     }
+
+    /// How many of a conjunction's streamed candidates are checked before
+    /// the conjunction itself is computed for the rest: enough for the
+    /// first batches of a query whose matches are common among them, few
+    /// enough (a few milliseconds) when they are not.
+    static let probeLimit = 2_048
 
     func candidates(_ expression: QueryExpression) throws -> Candidates? {
         switch expression {
         case .and(let left, let right):
             switch (try candidates(left), try candidates(right)) {
-            case let (l?, r?): return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments)
+            case let (l?, r?):
+                if let lm = l.ftsMatch, let rm = r.ftsMatch { return Self.fts("(\(lm)) AND (\(rm))") }
+                let ordered = [l, r].first(where: \.isOrdered).map { Candidates.Probe(sql: $0.sql, arguments: $0.arguments) }
+                return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments,
+                                  probe: ordered ?? l.probe ?? r.probe)
             case let (l?, nil): return l
             case let (nil, r?): return r
             case (nil, nil): return nil
             }
         case .or(let left, let right):
             guard let l = try candidates(left), let r = try candidates(right) else { return nil }
+            if let lm = l.ftsMatch, let rm = r.ftsMatch { return Self.fts("(\(lm)) OR (\(rm))") }
             return Candidates(sql: "SELECT * FROM (\(l.sql) UNION \(r.sql))", arguments: l.arguments + r.arguments)
         case .not:
             return nil
@@ -97,8 +121,7 @@ struct QueryPlanner {
             case .impossible:
                 text = Candidates(sql: "SELECT rowid FROM items WHERE 0", arguments: [], isOrdered: true)
             case .match(let match):
-                text = Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?",
-                                  arguments: [(column.map { "\($0) : (\(match))" } ?? match).databaseValue], isOrdered: true)
+                text = Self.fts(column.map { "\($0) : (\(match))" } ?? match)
             }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
@@ -112,6 +135,11 @@ struct QueryPlanner {
             }
             return text
         }
+    }
+
+    /// The candidates of one full-text match, in rowid order.
+    static func fts(_ match: String) -> Candidates {
+        Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?", arguments: [match.databaseValue], isOrdered: true, ftsMatch: match)
     }
 
     /// Attributes that come from the item rather than its attribute set.

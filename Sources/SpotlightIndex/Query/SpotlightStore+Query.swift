@@ -105,7 +105,22 @@ extension SpotlightStore {
                     guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { return true }
                     return try check(row)
                 }
-                if candidates.isOrdered {
+                var after: Int64 = .min
+                if let probe = candidates.probe {
+                    // A conjunction: stream its ordered side first, so the first batches come
+                    // at once when matches are common there; then compute it for the rest.
+                    let cursor = try Int64.fetchCursor(db, sql: probe.sql + " ORDER BY rowid", arguments: StatementArguments(probe.arguments))
+                    var streamed = 0
+                    while streamed < QueryPlanner.probeLimit, !outcome.wasCancelled, let rowid = try cursor.next() {
+                        streamed += 1
+                        after = rowid
+                        guard try visit(rowid) else { break }
+                    }
+                    if streamed < QueryPlanner.probeLimit { after = .max }   // the ordered side is exhausted: nothing more can match
+                }
+                if after == .max || outcome.wasCancelled {
+                    // done
+                } else if candidates.isOrdered {
                     let cursor = try Int64.fetchCursor(db, sql: candidates.sql + " ORDER BY rowid", arguments: StatementArguments(candidates.arguments))
                     while let rowid = try cursor.next() {
                         guard try visit(rowid) else { break }
@@ -113,7 +128,7 @@ extension SpotlightStore {
                 } else {
                     var rowids = try Int64.fetchAll(db, sql: candidates.sql, arguments: StatementArguments(candidates.arguments))
                     rowids.sort()
-                    for rowid in rowids {
+                    for rowid in rowids where rowid > after {
                         guard try visit(rowid) else { break }
                     }
                 }
