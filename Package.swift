@@ -60,11 +60,11 @@ let package = Package(
         .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
-            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "UniformTypeIdentifiers"],
+            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "UniformTypeIdentifiers", "greengrocer"],
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
-        .target(name: "SpotlightService", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The `spotlight` command line.
         .executableTarget(

@@ -63,10 +63,22 @@ func avatar(initials: String, hue: Int) -> Data {
         """.utf8)
 }
 
-/// The runs every index extension request through a handler that reindexes `items`.
+/// An example app's index extension: reindexes `items`, and provides an
+/// item's data to other apps through `provide`.
 final class ReindexingHandler: CSIndexExtensionRequestHandler, @unchecked Sendable {
     let items: @Sendable () -> [CSSearchableItem]
-    init(_ items: @escaping @Sendable () -> [CSSearchableItem]) { self.items = items }
+    let provide: @Sendable (_ itemIdentifier: String, _ typeIdentifier: String) throws -> Data
+    init(_ items: @escaping @Sendable () -> [CSSearchableItem],
+         provide: @escaping @Sendable (String, String) throws -> Data = { id, type in
+             throw CSIndexError(.unknownError, "no \(type) data for \(id)")
+         }) {
+        self.items = items
+        self.provide = provide
+    }
+
+    override func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data {
+        try provide(itemIdentifier, typeIdentifier)
+    }
 
     override func searchableIndex(_ searchableIndex: CSSearchableIndex,
                                   reindexAllSearchableItemsWithAcknowledgementHandler acknowledgementHandler: @escaping () -> Void) {

@@ -22,7 +22,9 @@ public struct GreenGrocer: ExampleApp {
     public static let storeActivityType = "org.openspotlight.examples.GreenGrocer.view-store"
     public var activityTypes: [String] { [Self.productActivityType, Self.storeActivityType] }
     public let supportsSearchContinuation = true
-    public let usage = "greengrocer index · search TEXT · view ID · store · continue · extension"
+    public let usage = "greengrocer index · search TEXT · view ID · store · continue · extension · import"
+    /// The file types its importer describes: plain-text shopping lists.
+    public var importedContentTypes: [String] { ["public.plain-text"] }
 
     public init() {}
 
@@ -100,8 +102,12 @@ public struct GreenGrocer: ExampleApp {
             return try continueActivity(environment: environment, say: say)
         case "extension":
             let handled = try CSIndexExtensionRequestHandler.handleLaunchRequest(
-                with: ReindexingHandler { Self.products.map(Self.item) }, environment: environment)
+                with: ReindexingHandler({ Self.products.map(Self.item) }, provide: Self.data), environment: environment)
             say(handled ? "GreenGrocer: index request handled" : "GreenGrocer: no index request")
+            return handled
+        case "import":
+            let handled = try CSImportExtension.handleLaunchRequest(with: ShoppingListImporter(), environment: environment)
+            say(handled ? "GreenGrocer: shopping list imported" : "GreenGrocer: no import request")
             return handled
         default:
             say("usage: \(usage)")
@@ -124,6 +130,19 @@ public struct GreenGrocer: ExampleApp {
             query.start()
         }
         return found.names.sorted()
+    }
+
+    /// A product's data for other apps: its description as text, or JSON.
+    @Sendable static func data(_ id: String, _ type: String) throws -> Data {
+        guard let product = products.first(where: { $0.id == id }) else { throw CSIndexError(.invalidItemError, "no product \(id)") }
+        let requested = UTType(type) ?? .data
+        if requested.conforms(to: .json) {
+            return Data(#"{"id":"\#(product.id)","name":"\#(product.name)","euros":\#(product.euros)}"#.utf8)
+        }
+        if UTType.plainText.conforms(to: requested) || requested.conforms(to: .plainText) {
+            return Data("\(product.name): \(product.description)".utf8)
+        }
+        throw CSIndexError(.invalidItemError, "GreenGrocer provides text or JSON, not \(type)")
     }
 
     func viewProduct(_ product: Product) {
@@ -196,5 +215,23 @@ public struct GreenGrocer: ExampleApp {
             say("GreenGrocer: cannot continue \(activity.activityType)")
             return false
         }
+    }
+}
+
+/// GreenGrocer's import extension: a plain-text shopping list becomes a
+/// searchable file, titled by its first line, with the products it names
+/// as keywords.
+final class ShoppingListImporter: CSImportExtension, @unchecked Sendable {
+    override func update(_ attributes: CSSearchableItemAttributeSet, forFileAt contentURL: URL) throws {
+        let text = try String(contentsOf: contentURL, encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let named = GreenGrocer.products.filter { product in
+            text.range(of: product.name, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                || product.keywords.contains { text.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        }
+        attributes.title = lines.first ?? contentURL.deletingPathExtension().lastPathComponent
+        attributes.textContent = text
+        attributes.contentDescription = "Shopping list: \(max(0, lines.count - 1)) lines, \(named.count) of our products"
+        attributes.keywords = ["shopping list"] + named.map(\.name)
     }
 }

@@ -17,7 +17,11 @@ extension CSIndexExtensionRequestHandler {
     /// exit(try CSIndexExtensionRequestHandler.handleLaunchRequest(with: NotesIndexer()) ? 0 : 1)
     /// ```
     ///
-    /// The delegate method for the request is called with the index it
+    /// A data request (another app's `fetchData(forBundleIdentifier:…)`)
+    /// calls `data(for:itemIdentifier:typeIdentifier:)` and writes what it
+    /// returns where the request says; an error it throws is rethrown.
+    ///
+    /// For a reindex, the delegate method is called with the index it
     /// names, and this waits (up to `timeout` seconds) for the
     /// acknowledgement handler; a reindex is then marked done, after every
     /// write the handler submitted. Without an acknowledgement the request
@@ -30,12 +34,22 @@ extension CSIndexExtensionRequestHandler {
         guard let json = environment[IndexRequest.environmentKey], !json.isEmpty else { return false }
         let request = try JSONDecoder().decode(IndexRequest.self, from: Data(json.utf8))
         let index = request.indexName == "default" ? CSSearchableIndex.default() : CSSearchableIndex(name: request.indexName)
+        if request.kind == .provideData {
+            guard let item = request.identifiers.first, let type = request.typeIdentifier, let output = request.outputFile else { return false }
+            let data = try handler.data(for: index, itemIdentifier: item, typeIdentifier: type)
+            guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw CSIndexError(.unknownError, "cannot write the requested data to \(output)")
+            }
+            return true
+        }
         let acknowledged = DispatchSemaphore(value: 0)
         switch request.kind {
         case .reindexAll:
             handler.searchableIndex(index, reindexAllSearchableItemsWithAcknowledgementHandler: { acknowledged.signal() })
         case .reindexItems:
             handler.searchableIndex(index, reindexSearchableItemsWithIdentifiers: request.identifiers, acknowledgementHandler: { acknowledged.signal() })
+        case .provideData:
+            return false
         }
         guard acknowledged.wait(timeout: .now() + timeout) == .success else { return false }
         // After the writes the handler submitted to this index object.

@@ -63,4 +63,25 @@ open class CSIndexExtensionRequestHandler: NSObject, CSSearchableIndexDelegate, 
                               acknowledgementHandler: @escaping () -> Void) {
         acknowledgementHandler()
     }
+
+    // The optional methods, here so that a subclass's overrides are the ones called.
+
+    open func searchableIndexDidThrottle(_ searchableIndex: CSSearchableIndex) {}
+
+    open func searchableIndexDidFinishThrottle(_ searchableIndex: CSSearchableIndex) {}
+
+    /// Provides an item's data for another app (`fetchData(forBundleIdentifier:…)`); by default there is none.
+    open func data(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String) throws -> Data {
+        throw CSIndexError(.unknownError, "this app provides no data for \(itemIdentifier) as \(typeIdentifier)")
+    }
+
+    open func fileURL(for searchableIndex: CSSearchableIndex, itemIdentifier: String, typeIdentifier: String, inPlace: Bool) throws -> URL {
+        throw CSIndexError(.unknownError, "this app provides no file for \(itemIdentifier) as \(typeIdentifier)")
+    }
+
+    open func searchableItems(forIdentifiers identifiers: [String], searchableItemsHandler: @escaping ([CSSearchableItem]) -> Void) {
+        searchableItemsHandler([])
+    }
+
+    open func searchableItemsDidUpdate(_ items: [CSSearchableItem]) {}
 }

@@ -129,7 +129,7 @@ public struct AppLauncher: Sendable {
         }
         var environment = registry.environment(for: app)
         environment["OPENSPOTLIGHT_ACTIVITY"] = json
-        let result = try ProcessRunner.run(arguments, environment: environment, timeout: timeout, what: app.displayName)
+        let result = try AppProcess.run(arguments, environment: environment, timeout: timeout, what: app.displayName)
         guard result.status == 0 else {
             let said = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
             throw SystemSearchError(.notHandled, "\(app.displayName) did not handle the activity (exit status \(result.status))\(said.isEmpty ? "" : ": \(said.suffix(500))")")

@@ -61,7 +61,7 @@ public struct IndexMaintenance: Sendable {
         let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
         var delivery = Delivery(app: app, request: request, outcome: "", succeeded: false, acknowledged: false)
         do {
-            let result = try ProcessRunner.run(arguments, environment: environment, timeout: timeout, what: "\(app.displayName)'s index extension")
+            let result = try AppProcess.run(arguments, environment: environment, timeout: timeout, what: "\(app.displayName)'s index extension")
             delivery.succeeded = result.status == 0
             delivery.outcome = result.status == 0 ? result.output : "exit status \(result.status): \(result.output)"
         } catch {

@@ -1,5 +1,5 @@
 public import Foundation
-import SpotlightIndex
+public import SpotlightIndex
 
 /// Where a result is stored: `<bundle id>/<index name>/<item identifier>`,
 /// the form `spotlight open` takes. Activities are in the index

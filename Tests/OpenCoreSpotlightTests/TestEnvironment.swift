@@ -44,3 +44,13 @@ func makeItem(_ id: String, title: String, domain: String? = nil, _ configure: (
     configure(set)
     return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributeSet: set)
 }
+
+/// An executable built beside the tests (`greengrocer`, …).
+func builtExecutable(_ name: String) -> URL {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
+        let url = candidate.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return dir.appendingPathComponent(name)
+}

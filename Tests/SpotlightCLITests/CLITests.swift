@@ -143,6 +143,33 @@ extension CLITests {
     }
 }
 
+extension CLITests {
+    @Test func filesAreIndexedByTheAppThatImportsTheirType() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let list = cli.home.appendingPathComponent("groceries.txt")
+        try Data("Saturday market\n2 pears\nbananas, ripe\n".utf8).write(to: list)
+        let indexed = try cli.run("index-file", list.path)
+        #expect(indexed.status == 0 && indexed.output.contains("indexed by GreenGrocer as public.plain-text"), "\(indexed.output)\(indexed.error)")
+        let found = try cli.run("search", "--json", "saturday").json()
+        let results = ((found["groups"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        #expect(results.compactMap { $0["reference"] as? String } == ["\(grocer)/files/\(list.standardizedFileURL.path)"])
+        #expect(results.first?["description"] as? String == "Shopping list: 2 lines, 2 of our products")
+        let photo = cli.home.appendingPathComponent("photo.jpg")
+        try Data([0xFF, 0xD8]).write(to: photo)
+        let failures: [(String, String)] = [
+            (photo.path, "no registered app imports public.jpeg"),
+            (cli.home.appendingPathComponent("x.unknownext").path, "is not a file"),
+            (cli.home.path, "is not a file"),
+        ]
+        for (path, message) in failures {
+            let result = try cli.run("index-file", path)
+            #expect(result.status == 1 && result.error.contains(message), "\(path): \(result.error)")
+        }
+    }
+}
+
 extension CLI {
     func run(_ arguments: [String]) throws -> Result {
         let process = Process()

@@ -22,6 +22,9 @@ public struct IndexRequest: Sendable, Hashable, Codable {
         case reindexAll
         /// Index these items again (they expire within a day).
         case reindexItems
+        /// Write an item's data of a type to ``outputFile`` (another app's
+        /// `CSSearchableIndex.fetchData(forBundleIdentifier:…)`).
+        case provideData
     }
 
     /// What to do.
@@ -30,14 +33,21 @@ public struct IndexRequest: Sendable, Hashable, Codable {
     public var indexName: String
     /// For ``Kind/reindexAll``: why (`storeMissing`, `storeCorrupt`, `incompatibleVersion`).
     public var reason: String?
-    /// For ``Kind/reindexItems``: the items.
+    /// For ``Kind/reindexItems``: the items; for ``Kind/provideData``: the one item.
     public var identifiers: [String]
+    /// For ``Kind/provideData``: the uniform type identifier of the data wanted.
+    public var typeIdentifier: String?
+    /// For ``Kind/provideData``: where the extension writes the data.
+    public var outputFile: String?
 
-    public init(kind: Kind, indexName: String, reason: String? = nil, identifiers: [String] = []) {
+    public init(kind: Kind, indexName: String, reason: String? = nil, identifiers: [String] = [],
+                typeIdentifier: String? = nil, outputFile: String? = nil) {
         self.kind = kind
         self.indexName = indexName
         self.reason = reason
         self.identifiers = identifiers
+        self.typeIdentifier = typeIdentifier
+        self.outputFile = outputFile
     }
 
     /// The requests an app has pending: a reindex of each index that asks

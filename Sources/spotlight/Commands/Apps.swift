@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SpotlightIndex
 import SpotlightService
 
 /// `spotlight apps`: the apps system search knows.

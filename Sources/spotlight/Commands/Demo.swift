@@ -53,7 +53,9 @@ struct Demo: ParsableCommand {
                 bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
                 launchCommand: [executable, "example-app", app.displayName, "continue"],
                 activityTypes: app.activityTypes, supportsSearchContinuation: app.supportsSearchContinuation,
-                indexExtensionCommand: [executable, "example-app", app.displayName, "extension"])
+                indexExtensionCommand: [executable, "example-app", app.displayName, "extension"],
+                importerCommand: (app as? GreenGrocer).map { _ in [executable, "example-app", app.displayName, "import"] },
+                importedContentTypes: (app as? GreenGrocer)?.importedContentTypes ?? [])
             Output.guarded { try registry.register(registration) }
             report.registered.append(registration)
             report.indexed.append(try commands.map { try runExample(executable, app.displayName, $0).split(separator: "\n").first.map(String.init) ?? "" }

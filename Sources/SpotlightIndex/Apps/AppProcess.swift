@@ -1,13 +1,25 @@
-import Foundation
+public import Foundation
 
-/// Runs a command to its end, with a time limit, collecting its output.
-enum ProcessRunner {
-    struct Result {
-        var status: Int32
-        var output: String
+/// Runs an app's command to its end, with a time limit, collecting its
+/// output: how the system side launches apps, their index extensions and
+/// importers.
+///
+/// ```swift
+/// let result = try AppProcess.run(["/usr/bin/notes", "--continue", json], environment: env, timeout: 30, what: "Notes")
+/// if result.status != 0 { print(result.output) }
+/// ```
+public enum AppProcess {
+    /// How the command ended.
+    public struct Result: Sendable {
+        /// Its exit status.
+        public var status: Int32
+        /// What it printed (standard output and error, interleaved).
+        public var output: String
     }
 
-    static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval, what: String) throws -> Result {
+    /// Runs `arguments` (the program first: a path, or a name looked up on `PATH`).
+    /// - Throws: ``SystemSearchError/Code/launchFailed`` when it cannot start or runs past `timeout`.
+    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval, what: String) throws -> Result {
         guard let program = arguments.first else {
             throw SystemSearchError(.launchFailed, "\(what) has an empty launch command")
         }

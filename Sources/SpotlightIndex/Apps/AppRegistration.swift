@@ -1,5 +1,4 @@
 import Foundation
-import SpotlightIndex
 
 /// An app known to system search: who it is, how to launch it, and what it
 /// continues — on an iPhone, what its `Info.plist` tells the system.
@@ -49,10 +48,19 @@ public struct AppRegistration: Sendable, Hashable, Codable {
     /// store was lost or items are about to expire. Nil: no extension; the
     /// requests wait for the app's own delegate.
     public var indexExtensionCommand: [String]?
+    /// The app's import extension (`CSImportExtension`): the command run
+    /// with a ``FileImportRequest`` (in ``requestPlaceholder`` and
+    /// `OPENSPOTLIGHT_IMPORT_REQUEST`) for a file of one of ``importedContentTypes``.
+    public var importerCommand: [String]?
+    /// The content types the importer describes (a file whose type conforms to one is the app's).
+    public var importedContentTypes: [String]
 
     public init(bundleIdentifier: String, displayName: String, icon: String? = nil, launchCommand: [String],
-                activityTypes: [String] = [], supportsSearchContinuation: Bool = false, indexExtensionCommand: [String]? = nil) {
+                activityTypes: [String] = [], supportsSearchContinuation: Bool = false, indexExtensionCommand: [String]? = nil,
+                importerCommand: [String]? = nil, importedContentTypes: [String] = []) {
         self.indexExtensionCommand = indexExtensionCommand
+        self.importerCommand = importerCommand
+        self.importedContentTypes = importedContentTypes
         self.bundleIdentifier = bundleIdentifier
         self.displayName = displayName
         self.icon = icon
@@ -82,8 +90,13 @@ public struct AppRegistration: Sendable, Hashable, Codable {
             throw fail("it has no launch command; give the program and its arguments, with {activity} where the activity goes")
         }
         if launchCommand.contains(where: { $0.utf8.contains(0) }) { throw fail("its launch command contains a NUL character") }
-        if let command = indexExtensionCommand, command.first?.isEmpty ?? true || command.contains(where: { $0.utf8.contains(0) }) {
-            throw fail("its index extension command is empty or contains a NUL character")
+        for (what, command) in [("index extension", indexExtensionCommand), ("importer", importerCommand)] {
+            if let command, command.first?.isEmpty ?? true || command.contains(where: { $0.utf8.contains(0) }) {
+                throw fail("its \(what) command is empty or contains a NUL character")
+            }
+        }
+        if !importedContentTypes.isEmpty && importerCommand == nil {
+            throw fail("it imports content types but has no importer command")
         }
         for type in activityTypes where type.isEmpty || type.utf8.count > 255 || type.contains(where: \.isWhitespace) {
             throw fail("activity type \(type.debugDescription) is not a reverse-DNS type")
@@ -94,6 +107,7 @@ public struct AppRegistration: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case bundleIdentifier, displayName, icon, launchCommand, activityTypes, supportsSearchContinuation, indexExtensionCommand
+        case importerCommand, importedContentTypes
         case infoPlistActivityTypes = "NSUserActivityTypes"
         case infoPlistContinuation = "CoreSpotlightContinuation"
     }
@@ -109,6 +123,8 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         supportsSearchContinuation = try container.decodeIfPresent(Bool.self, forKey: .supportsSearchContinuation)
             ?? container.decodeIfPresent(Bool.self, forKey: .infoPlistContinuation) ?? false
         indexExtensionCommand = try container.decodeIfPresent([String].self, forKey: .indexExtensionCommand)
+        importerCommand = try container.decodeIfPresent([String].self, forKey: .importerCommand)
+        importedContentTypes = try container.decodeIfPresent([String].self, forKey: .importedContentTypes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -120,5 +136,7 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         try container.encode(activityTypes, forKey: .activityTypes)
         try container.encode(supportsSearchContinuation, forKey: .supportsSearchContinuation)
         try container.encodeIfPresent(indexExtensionCommand, forKey: .indexExtensionCommand)
+        try container.encodeIfPresent(importerCommand, forKey: .importerCommand)
+        if !importedContentTypes.isEmpty { try container.encode(importedContentTypes, forKey: .importedContentTypes) }
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-public import SpotlightIndex
 
 /// The apps known to system search: one JSON file per app in
 /// `<root>/.apps/<bundle id>.json` (the root of ``StoreLocation``), which is
@@ -139,7 +138,7 @@ public struct AppRegistry: Sendable {
     /// The environment an app is launched with: this process's, plus the
     /// app's bundle identifier (which OpenCoreSpotlight reads) and the
     /// stores' root, so that the app writes where system search reads.
-    func environment(for app: AppRegistration) -> [String: String] {
+    public func environment(for app: AppRegistration) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["OPENSPOTLIGHT_BUNDLE_ID"] = app.bundleIdentifier
         if let root = location.rootDirectory { environment["OPENSPOTLIGHT_HOME"] = root.path }
