@@ -48,10 +48,11 @@ struct Import: ParsableCommand {
         let data = Output.guarded {
             file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }   // the newline ending the last line
         var summary = Summary(app: app, index: index, lines: 0, imported: 0, refused: [])
         var pending: [(line: Int, item: SearchableItem)] = []
-        let progress = Progress(total: lines.count, label: "importing")
+        let progress = Progress(total: lines.count, label: "importing", unit: "lines")
         func flush() {
             guard !pending.isEmpty else { return }
             let report = Output.guarded { try store.index(pending.map(\.item)) }
@@ -64,6 +65,7 @@ struct Import: ParsableCommand {
             pending.removeAll(keepingCapacity: true)
         }
         for (offset, bytes) in lines.enumerated() {
+            defer { progress.update(offset + 1) }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             summary.lines += 1
             guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -76,7 +78,6 @@ struct Import: ParsableCommand {
                 summary.refused.append(Refusal(line: offset + 1, id: nil, reason: "\(error)"))
             }
             if pending.count == 2_000 { flush() }
-            progress.update(offset + 1)
         }
         flush()
         progress.finish()
@@ -115,41 +116,18 @@ struct Export: ParsableCommand {
         let items = Output.guarded { try store.allItems() }
         var text = ""
         text.reserveCapacity(items.count * 256)
-        for stored in items {
+        let progress = Progress(total: items.count, label: "exporting", unit: "items")
+        for (index, stored) in items.enumerated() {
             text += ItemJSON.line(stored.item)
             text += "\n"
+            progress.update(index + 1)
         }
+        progress.finish()
         if let output {
             Output.guarded { try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) }
             FileHandle.standardError.write(Data("exported \(items.count) items of \(app)/\(index) to \(output)\n".utf8))
         } else {
             FileHandle.standardOutput.write(Data(text.utf8))
         }
-    }
-}
-
-/// A progress bar on standard error, when it is a terminal.
-final class Progress {
-    private let total: Int
-    private let label: String
-    private let enabled = isatty(2) == 1
-    private var shown = -1
-
-    init(total: Int, label: String) {
-        self.total = max(1, total)
-        self.label = label
-    }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        let percent = done * 100 / total
-        guard percent != shown else { return }
-        shown = percent
-        let bar = String(repeating: "█", count: percent / 4) + String(repeating: "·", count: 25 - percent / 4)
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(percent)% (\(done)/\(total) lines)".utf8))
-    }
-
-    func finish() {
-        if enabled && shown >= 0 { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
