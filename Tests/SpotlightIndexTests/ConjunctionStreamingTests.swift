@@ -34,6 +34,12 @@ import Testing
         #expect(outcome.matchCount == expected.count)
     }
 
+    @Test func streamedCandidatesFailingATypedConditionAreNotRead() throws {
+        let outcome = try Self.store.query(#"title == "common*" && n > \#(Self.count - 100)"#, batchSize: 20) { _ in }
+        #expect(outcome.matchCount == 99)
+        #expect(outcome.candidatesChecked == 99, "the 2,048 streamed candidates fail n > … by rowid, unread")
+    }
+
     @Test func theFirstBatchComesFromTheStreamedSide() throws {
         // Matches are common among the full-text candidates: the first batch is found
         // among the first candidates, before the conjunction is computed.

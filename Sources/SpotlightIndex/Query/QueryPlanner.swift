@@ -52,11 +52,22 @@ struct QueryPlanner {
         /// (see ``probeLimit``).
         var probe: Probe?
 
+        /// Conditions every match satisfies that can be checked for one
+        /// rowid without reading the item (a typed value in range).
+        var itemChecks: [ItemCheck] = []
+
         /// An ordered superset of a conjunction's candidates.
         struct Probe {
             var sql: String
             var arguments: [DatabaseValue]
         }
+    }
+
+    /// `SELECT 1 … WHERE item = ? AND …`: true when one item can match; the
+    /// rowid is the first argument, then `arguments`.
+    struct ItemCheck {
+        var sql: String
+        var arguments: [DatabaseValue]
     }
 
     /// How many of a conjunction's streamed candidates are checked before
@@ -73,7 +84,7 @@ struct QueryPlanner {
                 if let lm = l.ftsMatch, let rm = r.ftsMatch { return Self.fts("(\(lm)) AND (\(rm))") }
                 let ordered = [l, r].first(where: \.isOrdered).map { Candidates.Probe(sql: $0.sql, arguments: $0.arguments) }
                 return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments,
-                                  probe: ordered ?? l.probe ?? r.probe)
+                                  probe: ordered ?? l.probe ?? r.probe, itemChecks: l.itemChecks + r.itemChecks)
             case let (l?, nil): return l
             case let (nil, r?): return r
             case (nil, nil): return nil
@@ -159,8 +170,10 @@ struct QueryPlanner {
     }
 
     private func numbers(_ name: String, _ condition: String, _ values: [Double]) -> Candidates {
-        Candidates(sql: "SELECT item FROM attr_numbers WHERE name = ? AND \(condition)",
-                   arguments: [name.databaseValue] + values.map(\.databaseValue))
+        let arguments = [name.databaseValue] + values.map(\.databaseValue)
+        return Candidates(sql: "SELECT item FROM attr_numbers WHERE name = ? AND \(condition)", arguments: arguments,
+                          itemChecks: [ItemCheck(sql: "SELECT 1 FROM attr_numbers WHERE item = ? AND name = ? AND \(condition)",
+                                                 arguments: arguments)])
     }
 
     /// The instant of a range bound, as seconds since 2001; nil for a pattern.

@@ -109,11 +109,19 @@ extension SpotlightStore {
                 if let probe = candidates.probe {
                     // A conjunction: stream its ordered side first, so the first batches come
                     // at once when matches are common there; then compute it for the rest.
+                    // Typed-value conditions are checked by rowid first: most candidates
+                    // that fail them are never read.
+                    let checks = try candidates.itemChecks.map { (try db.cachedStatement(sql: $0.sql), $0.arguments) }
                     let cursor = try Int64.fetchCursor(db, sql: probe.sql + " ORDER BY rowid", arguments: StatementArguments(probe.arguments))
                     var streamed = 0
-                    while streamed < QueryPlanner.probeLimit, !outcome.wasCancelled, let rowid = try cursor.next() {
+                    candidates: while streamed < QueryPlanner.probeLimit, !outcome.wasCancelled, let rowid = try cursor.next() {
                         streamed += 1
                         after = rowid
+                        for (statement, arguments) in checks {
+                            guard try Bool.fetchOne(statement, arguments: StatementArguments([rowid.databaseValue] + arguments)) != nil else {
+                                continue candidates
+                            }
+                        }
                         guard try visit(rowid) else { break }
                     }
                     if streamed < QueryPlanner.probeLimit { after = .max }   // the ordered side is exhausted: nothing more can match

@@ -15,7 +15,8 @@ import GRDB
 /// - `engagement(uid, views, selections, score, at)`: counts that survive
 ///   replacing an item and go with deleting it.
 /// - `attr_numbers(name, value, item)`: the typed attribute index of
-///   ``NumericIndex`` (numbers, dates, bools) for the query language.
+///   ``NumericIndex`` (numbers, dates, bools) for the query language, also
+///   indexed by item (`attr_numbers_item`) to check one candidate's value.
 /// - `term_blocks`, `term_trigrams`: every token given to `fts`, and a trigram
 ///   index over them (``TermVocabulary``), for infix wildcards.
 /// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
@@ -94,6 +95,11 @@ enum Schema {
                 );
                 """)
             try TermVocabulary.rebuild(db)
+        }
+        // The typed values of one item, for checking a streamed candidate's
+        // numeric condition without reading the item (QueryPlanner.ItemCheck).
+        migrator.registerMigration("v4-numbers-by-item") { db in
+            try db.execute(sql: "CREATE INDEX attr_numbers_item ON attr_numbers(item)")
         }
         return migrator
     }
