@@ -51,11 +51,11 @@ extension CSSearchableIndex {
         let request = IndexRequest(kind: .provideData, indexName: "default", identifiers: [itemIdentifier],
                                    typeIdentifier: type, outputFile: output.path)
         let json = String(decoding: try request.jsonData(), as: UTF8.self)
-        var environment = registry.environment(for: app)
-        environment[IndexRequest.environmentKey] = json
-        let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
         let result: AppProcess.Result
-        do { result = try AppProcess.run(arguments, environment: environment, timeout: 60, what: "\(app.displayName)'s index extension") } catch {
+        do {
+            result = try registry.runExtension(command, of: app, requestJSON: json, environmentKey: IndexRequest.environmentKey,
+                                               timeout: 60, what: "\(app.displayName)'s index extension")
+        } catch {
             throw CSIndexError(.remoteConnectionError, "\(error)")
         }
         guard result.status == 0, let data = FileManager.default.contents(atPath: output.path) else {

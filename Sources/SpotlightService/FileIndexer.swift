@@ -53,10 +53,8 @@ public struct FileIndexer: Sendable {
         }
         let request = FileImportRequest(file: url, contentType: type.identifier)
         let json = String(decoding: try request.jsonData(), as: UTF8.self)
-        var environment = registry.environment(for: app)
-        environment[FileImportRequest.environmentKey] = json
-        let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
-        let result = try AppProcess.run(arguments, environment: environment, timeout: timeout, what: "\(app.displayName)'s importer")
+        let result = try registry.runExtension(command, of: app, requestJSON: json, environmentKey: FileImportRequest.environmentKey,
+                                               timeout: timeout, what: "\(app.displayName)'s importer")
         guard result.status == 0 else {
             throw SystemSearchError(.notHandled, "\(app.displayName)'s importer failed on \(url.lastPathComponent) (exit status \(result.status)): \(result.output.suffix(500))")
         }

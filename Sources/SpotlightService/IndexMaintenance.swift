@@ -56,12 +56,10 @@ public struct IndexMaintenance: Sendable {
 
     func deliver(_ request: IndexRequest, to app: AppRegistration, command: [String]) throws -> Delivery {
         let json = String(decoding: try request.jsonData(), as: UTF8.self)
-        var environment = registry.environment(for: app)
-        environment[IndexRequest.environmentKey] = json
-        let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
         var delivery = Delivery(app: app, request: request, outcome: "", succeeded: false, acknowledged: false)
         do {
-            let result = try AppProcess.run(arguments, environment: environment, timeout: timeout, what: "\(app.displayName)'s index extension")
+            let result = try registry.runExtension(command, of: app, requestJSON: json, environmentKey: IndexRequest.environmentKey,
+                                                   timeout: timeout, what: "\(app.displayName)'s index extension")
             delivery.succeeded = result.status == 0
             delivery.outcome = result.status == 0 ? result.output : "exit status \(result.status): \(result.output)"
         } catch {

@@ -1,6 +1,5 @@
 import Foundation
 public import SpotlightIndex
-import Synchronization
 
 /// Search across every registered app, as the user swipes down and types on
 /// an iPhone: results ranked across apps, grouped by app in order of each
@@ -25,7 +24,7 @@ public final class SystemSearch: Sendable {
     /// The apps searched.
     public let registry: AppRegistry
     private let options: StoreOptions
-    private let stores = Mutex<[String: SpotlightStore]>([:])
+    private let stores = StoreCache()
 
     public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions()) {
         self.registry = registry
@@ -81,15 +80,10 @@ public final class SystemSearch: Sendable {
 
     /// The store of an app's index (or of its activities), opened once.
     func store(_ bundleIdentifier: String, _ indexName: String) throws -> SpotlightStore {
-        let key = bundleIdentifier + "/" + indexName
-        if let store = stores.withLock({ $0[key] }) { return store }
-        let store = indexName == UserActivityStore.indexName
-            ? try UserActivityStore(bundleIdentifier: bundleIdentifier, location: registry.location, options: options).store
-            : try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: registry.location, options: options)
-        return stores.withLock { stores in
-            if let existing = stores[key] { return existing }
-            stores[key] = store
-            return store
+        try stores.store(bundleIdentifier + "/" + indexName) {
+            indexName == UserActivityStore.indexName
+                ? try UserActivityStore(bundleIdentifier: bundleIdentifier, location: registry.location, options: options).store
+                : try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: registry.location, options: options)
         }
     }
 }

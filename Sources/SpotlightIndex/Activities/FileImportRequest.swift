@@ -33,8 +33,6 @@ public struct FileImportRequest: Sendable, Hashable, Codable {
 
     /// The request as compact JSON with sorted keys.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try CanonicalJSON.encode(self)
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// An app's activities donated to search — Apple's `NSUserActivity` made
 /// current with `isEligibleForSearch` — in a store of their own beside the
@@ -33,7 +32,7 @@ public final class UserActivityStore: Sendable {
     public let store: SpotlightStore
     private let location: StoreLocation
     private let options: StoreOptions
-    private let itemStores = Mutex<[String: SpotlightStore]>([:])
+    private let itemStores = StoreCache()
 
     /// Opens (creating if needed) the app's activity store.
     /// - Throws: ``SpotlightIndexError`` as ``SpotlightStore/init(bundleIdentifier:indexName:location:options:)``.
@@ -124,12 +123,8 @@ public final class UserActivityStore: Sendable {
     }
 
     private func itemStore(named name: String) throws -> SpotlightStore {
-        if let store = itemStores.withLock({ $0[name] }) { return store }
-        let store = try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location, options: options)
-        return itemStores.withLock { stores in
-            if let existing = stores[name] { return existing }
-            stores[name] = store
-            return store
+        try itemStores.store(name) {
+            try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location, options: options)
         }
     }
 

@@ -145,6 +145,17 @@ public struct AppRegistry: Sendable {
         return environment
     }
 
+    /// Runs one of an app's extension commands (index extension, importer)
+    /// with a request: its JSON replaces ``AppRegistration/requestPlaceholder``
+    /// in the command and is in the environment under `environmentKey`.
+    public func runExtension(_ command: [String], of app: AppRegistration, requestJSON json: String, environmentKey: String,
+                             timeout: TimeInterval, what: String) throws -> AppProcess.Result {
+        var environment = environment(for: app)
+        environment[environmentKey] = json
+        let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
+        return try AppProcess.run(arguments, environment: environment, timeout: timeout, what: what)
+    }
+
     static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return error.localizedDescription }
         func path(_ context: DecodingError.Context) -> String {

@@ -83,9 +83,7 @@ public struct UserActivityRecord: Sendable, Hashable, Codable {
         let url = webpageURL?.absoluteString
         let key = Key(type: activityType, info: info, url: url, persistent: persistentIdentifier,
                       related: relatedUniqueIdentifier, title: info.isEmpty && url == nil ? title : nil)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bytes = (try? encoder.encode(key)) ?? Data(activityType.utf8)
+        let bytes = (try? CanonicalJSON.encode(key)) ?? Data(activityType.utf8)
         return "activity-" + TermHash(of: bytes).hex
     }
 
@@ -142,9 +140,7 @@ public struct UserActivityRecord: Sendable, Hashable, Codable {
 
     /// The record as compact JSON with sorted keys.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        try CanonicalJSON.encode(self)
     }
 
     /// A record from its JSON form.
