@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CoreSpotlightCompat", targets: ["CoreSpotlightCompat"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
+        .library(name: "WebMarkup", targets: ["WebMarkup"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "colleagues", targets: ["colleagues"]),
         .executable(name: "greengrocer", targets: ["greengrocer"]),
@@ -63,6 +64,12 @@ let package = Package(
             dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "UniformTypeIdentifiers", "greengrocer"],
             swiftSettings: strictSettings
         ),
+        // Web markup: page metadata, schema.org, Smart App Banner, apple-app-site-association,
+        // robots.txt and sitemaps. No dependency on the engine; libxml2 and zlib from Debian.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib"], swiftSettings: strictSettings),
+        .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup"], swiftSettings: strictSettings),
         // The system side: registered apps, search across apps, opening results in the app.
         .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),

@@ -1,0 +1,2 @@
+// zlib, for gzip-compressed sitemaps (Debian: zlib1g-dev).
+#include <zlib.h>
