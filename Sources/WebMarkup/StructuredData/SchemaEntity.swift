@@ -6,9 +6,11 @@
 /// a property with several values numbers them from 0 (`recipeIngredient.0`,
 /// `recipeIngredient.1`, `offers.1.price`); a single value is not numbered.
 /// Types and property names drop the schema.org prefix (`http://schema.org/Product` → `Product`).
+/// A nested entity's types are `path.@type` and an identifier (`@id`, `itemid`,
+/// RDFa `resource`) is the property `@id`.
 ///
 /// ```swift
-/// let entities = StructuredData.extract(from: page)
+/// let entities = StructuredData.extract(from: page).entities
 /// entities.first { $0.type == "Product" }?.properties["aggregateRating.ratingValue"] // "4.4"
 /// ```
 public struct SchemaEntity: Sendable, Hashable, Codable {
