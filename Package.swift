@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The query language: parser, printer, reference evaluator. No dependencies.
@@ -70,6 +72,32 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib"], swiftSettings: strictSettings),
         .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup"], swiftSettings: strictSettings),
+        // The polite crawler: robots.txt, sitemaps, association files, pages into the public web store.
+        .target(
+            name: "SpotlightCrawler",
+            dependencies: [
+                "WebMarkup", "SpotlightIndex",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // A website on loopback for the crawler's and the command line's tests.
+        .target(
+            name: "WebTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/WebTestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightCrawlerTests",
+            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightService", "WebTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // The system side: registered apps, search across apps, opening results in the app.
         .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
@@ -77,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "ExampleApps",
+                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -90,7 +118,8 @@ let package = Package(
         .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport"],
+                    swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(
             name: "SpotlightBenchmarks",

@@ -86,6 +86,29 @@ public struct AppLauncher: Sendable {
         return outcome
     }
 
+    /// Opens a web result in the registered app that handles it (a universal link,
+    /// or the app its Smart App Banner names), as `NSUserActivityTypeBrowsingWeb`.
+    /// - Throws: `.notHandled` when no registered app handles the page (install the
+    ///   app from the App Store id the result shows, or open the page in a browser).
+    @discardableResult
+    public func open(_ result: WebResult) throws -> Outcome {
+        guard let app = result.app, let activity = result.activity else {
+            let hint = result.appStoreID.map { "; get the app from the App Store (id \($0))" } ?? ""
+            throw SystemSearchError(.notHandled, "no registered app opens \(result.url.absoluteString)\(hint); open it in a browser")
+        }
+        return try launch(try registeredApp(app.bundleIdentifier), activity)
+    }
+
+    /// Opens the stored web page at `url` (its canonical URL) in the app that handles it.
+    @discardableResult
+    public func openWebPage(_ url: URL) throws -> Outcome {
+        let notFound = SystemSearchError(.resultNotFound, "\(url.absoluteString) is not in the public web index; crawl it first (spotlight crawl)")
+        guard WebStore.exists(location: registry.location),
+              let page = try WebStore(location: registry.location, options: options).page(at: url) else { throw notFound }
+        let (apps, _) = try registry.scan()
+        return try open(WebResult(page, score: 0, explanation: "", apps: apps))
+    }
+
     /// "Search in App": hands the app what the user typed.
     /// - Throws: `.notContinuable` when the app does not accept search continuation.
     @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 public import SpotlightIndex
+import Synchronization
 
 /// Search across every registered app, as the user swipes down and types on
 /// an iPhone: results ranked across apps, grouped by app in order of each
@@ -25,6 +26,7 @@ public final class SystemSearch: Sendable {
     public let registry: AppRegistry
     private let options: StoreOptions
     private let stores = StoreCache()
+    private let webStores = Mutex<WebStore?>(nil)
 
     public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions()) {
         self.registry = registry
@@ -35,7 +37,8 @@ public final class SystemSearch: Sendable {
     /// - Parameter resultsPerApp: at most this many results per app (Spotlight shows 3).
     /// - Throws: ``SystemSearchError`` `.registryUnavailable`; a store that
     ///   cannot be read is reported in ``SystemSearchResults/problems``.
-    public func search(_ text: String, resultsPerApp: Int = 3) throws -> SystemSearchResults {
+    /// - Parameter webResults: at most this many pages of the public web index (0: none).
+    public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3) throws -> SystemSearchResults {
         let (apps, registryProblems) = try registry.scan()
         var problems = registryProblems
         var groups: [AppResultGroup] = []
@@ -51,7 +54,15 @@ public final class SystemSearch: Sendable {
             }
         }
         groups.sort { ($0.results[0].score, $1.app.displayName) > ($1.results[0].score, $0.app.displayName) }
-        return SystemSearchResults(query: text, groups: groups, problems: problems)
+        var results = SystemSearchResults(query: text, groups: groups, problems: problems)
+        if webResults > 0, WebStore.exists(location: registry.location) {
+            do {
+                results.web = try webStore().search(text, limit: webResults).map { WebResult($0.page, score: $0.score.total, explanation: $0.score.explanation, apps: apps) }
+            } catch {
+                results.problems.append("the public web index: \(error)")
+            }
+        }
+        return results
     }
 
     /// One app's best results: its items and its activities, merged by score.
@@ -76,6 +87,16 @@ public final class SystemSearch: Sendable {
         }
         merged.sort { ($0.score, $1.reference.description) > ($1.score, $0.reference.description) }
         return Array(merged.prefix(limit))
+    }
+
+    /// The public web index, opened once.
+    func webStore() throws -> WebStore {
+        try webStores.withLock { cached in
+            if let cached { return cached }
+            let store = try WebStore(location: registry.location, options: options)
+            cached = store
+            return store
+        }
     }
 
     /// The store of an app's index (or of its activities), opened once.

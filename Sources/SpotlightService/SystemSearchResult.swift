@@ -88,6 +88,8 @@ public struct SystemSearchResults: Sendable, Hashable, Encodable {
     public var query: String
     /// The apps with results, in order of each app's best result.
     public var groups: [AppResultGroup]
+    /// Pages of the public web index, best first (empty when nothing was crawled).
+    public var web: [WebResult] = []
     /// Stores or registrations that could not be read (the search went on without them).
     public var problems: [String]
 }

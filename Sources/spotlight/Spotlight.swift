@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `spotlight` command: OpenSpotlight from a terminal.
 @main
-struct Spotlight: ParsableCommand {
+struct Spotlight: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "spotlight",
         abstract: "Apple's app search (Core Spotlight) for Linux: search every app's content as you type, open results in the app.",
@@ -12,6 +12,6 @@ struct Spotlight: ParsableCommand {
 
             Start with:  spotlight demo
             """,
-        subcommands: [Demo.self, Search.self, Open.self, Query.self, Show.self, Explain.self, Import.self, Export.self, IndexFile.self, Delete.self, Stats.self, Apps.self, Maintain.self, ExampleAppCommand.self]
+        subcommands: [Demo.self, Search.self, Open.self, Query.self, Show.self, Explain.self, Import.self, Export.self, IndexFile.self, Delete.self, Stats.self, Apps.self, Maintain.self, Markup.self, Links.self, Validate.self, Crawl.self, ExampleAppCommand.self]
     )
 }

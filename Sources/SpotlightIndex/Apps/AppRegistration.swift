@@ -54,10 +54,20 @@ public struct AppRegistration: Sendable, Hashable, Codable {
     public var importerCommand: [String]?
     /// The content types the importer describes (a file whose type conforms to one is the app's).
     public var importedContentTypes: [String]
+    /// The app's application identifier, `TEAMID.bundle` (the entitlement's
+    /// `application-identifier`): web results whose site's apple-app-site-association
+    /// hands the page to this identifier open in the app (universal links).
+    public var applicationIdentifier: String?
+    /// The app's numeric App Store id: web results whose Smart App Banner, App Links
+    /// or Twitter app card name it open in the app.
+    public var appStoreID: String?
 
     public init(bundleIdentifier: String, displayName: String, icon: String? = nil, launchCommand: [String],
                 activityTypes: [String] = [], supportsSearchContinuation: Bool = false, indexExtensionCommand: [String]? = nil,
-                importerCommand: [String]? = nil, importedContentTypes: [String] = []) {
+                importerCommand: [String]? = nil, importedContentTypes: [String] = [],
+                applicationIdentifier: String? = nil, appStoreID: String? = nil) {
+        self.applicationIdentifier = applicationIdentifier
+        self.appStoreID = appStoreID
         self.indexExtensionCommand = indexExtensionCommand
         self.importerCommand = importerCommand
         self.importedContentTypes = importedContentTypes
@@ -74,6 +84,7 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         activityType == UserActivityRecord.searchableItemActionType
             || (activityType == UserActivityRecord.queryContinuationActionType && supportsSearchContinuation)
             || activityTypes.contains(activityType)
+            || (activityType == UserActivityRecord.browsingWebActivityType && (applicationIdentifier != nil || appStoreID != nil))
     }
 
     /// Throws ``SystemSearchError/Code/invalidRegistration`` saying what is wrong.
@@ -84,7 +95,14 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         do { try StoreName.validateBundleIdentifier(bundleIdentifier) } catch let error as SpotlightIndexError {
             throw SystemSearchError(.invalidRegistration, error.message)
         }
+        if bundleIdentifier == WebStore.bundleIdentifier { throw fail("\(WebStore.bundleIdentifier) is reserved for the public web index") }
         if displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw fail("its display name is empty") }
+        if let applicationIdentifier, !Self.isApplicationIdentifier(applicationIdentifier) {
+            throw fail("its application identifier \(applicationIdentifier.debugDescription) is not TEAMID.bundle (10 capitals or digits, a dot, the bundle id)")
+        }
+        if let appStoreID, appStoreID.isEmpty || !appStoreID.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            throw fail("its App Store id \(appStoreID.debugDescription) is not numeric")
+        }
         if displayName.count > 100 { throw fail("its display name is longer than 100 characters") }
         guard let program = launchCommand.first, !program.isEmpty else {
             throw fail("it has no launch command; give the program and its arguments, with {activity} where the activity goes")
@@ -103,11 +121,19 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         }
     }
 
+    /// `^[A-Z0-9]{10}\.[A-Za-z0-9.-]+$`, as apple-app-site-association spells app ids.
+    static func isApplicationIdentifier(_ value: String) -> Bool {
+        let parts = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 10, !parts[1].isEmpty else { return false }
+        return parts[0].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+            && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+    }
+
     // MARK: - JSON
 
     private enum CodingKeys: String, CodingKey {
         case bundleIdentifier, displayName, icon, launchCommand, activityTypes, supportsSearchContinuation, indexExtensionCommand
-        case importerCommand, importedContentTypes
+        case importerCommand, importedContentTypes, applicationIdentifier, appStoreID
         case infoPlistActivityTypes = "NSUserActivityTypes"
         case infoPlistContinuation = "CoreSpotlightContinuation"
     }
@@ -125,6 +151,8 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         indexExtensionCommand = try container.decodeIfPresent([String].self, forKey: .indexExtensionCommand)
         importerCommand = try container.decodeIfPresent([String].self, forKey: .importerCommand)
         importedContentTypes = try container.decodeIfPresent([String].self, forKey: .importedContentTypes) ?? []
+        applicationIdentifier = try container.decodeIfPresent(String.self, forKey: .applicationIdentifier)
+        appStoreID = try container.decodeIfPresent(String.self, forKey: .appStoreID)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -138,5 +166,7 @@ public struct AppRegistration: Sendable, Hashable, Codable {
         try container.encodeIfPresent(indexExtensionCommand, forKey: .indexExtensionCommand)
         try container.encodeIfPresent(importerCommand, forKey: .importerCommand)
         if !importedContentTypes.isEmpty { try container.encode(importedContentTypes, forKey: .importedContentTypes) }
+        try container.encodeIfPresent(applicationIdentifier, forKey: .applicationIdentifier)
+        try container.encodeIfPresent(appStoreID, forKey: .appStoreID)
     }
 }

@@ -171,6 +171,25 @@ extension UserActivityRecord {
         return record
     }
 
+    /// Apple's `NSUserActivityTypeBrowsingWeb`: a universal link or web result handed to the app.
+    public static let browsingWebActivityType = "NSUserActivityTypeBrowsingWeb"
+    /// The `userInfo` key holding the deep link a web result's markup gave, as written
+    /// (a custom-scheme link cannot be a `webpageURL`).
+    public static let deepLinkKey = "OpenSpotlightDeepLink"
+
+    /// The activity an app receives when the user opens a web result that belongs
+    /// to it: `NSUserActivityTypeBrowsingWeb` with the page as `webpageURL`.
+    ///
+    /// ```swift
+    /// UserActivityRecord.browsingWeb(URL(string: "https://shop.example.com/pear")!).webpageURL
+    /// ```
+    public static func browsingWeb(_ url: URL, deepLink: String? = nil) -> UserActivityRecord {
+        var record = UserActivityRecord(activityType: browsingWebActivityType)
+        record.webpageURL = url
+        if let deepLink { record.userInfo = [deepLinkKey: .string(deepLink)] }
+        return record
+    }
+
     /// The activity an app receives for "Search in App" with what the user typed.
     public static func continuingQuery(_ text: String) -> UserActivityRecord {
         var record = UserActivityRecord(activityType: queryContinuationActionType)

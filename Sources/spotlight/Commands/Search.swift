@@ -43,7 +43,7 @@ struct Search: ParsableCommand {
         let found = Output.guarded { try SystemSearch().search(text, resultsPerApp: perApp) }
         if json { return print(try Output.json(encoding: found)) }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
-        if found.groups.isEmpty {
+        if found.groups.isEmpty && found.web.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
             print(apps == 0 ? "no apps registered (try: spotlight demo)" : "no results for \"\(text)\" in \(apps) apps")
             return
@@ -56,6 +56,18 @@ struct Search: ParsableCommand {
                 for action in result.actions { print("    · \(action.label)") }
             }
             if group.hasMoreResults { print("  …") }
+        }
+        if !found.web.isEmpty { print("Web") }
+        for page in found.web {
+            print("  \(page.title)\(page.description.map { " — \($0)" } ?? "")")
+            print("    \(page.url.absoluteString)")
+            if let app = page.app {
+                print("    · open in \(app.displayName) (\(page.appMatch ?? "")): spotlight open --web \(shellQuoted(page.url.absoluteString))")
+            } else if let id = page.appStoreID {
+                print("    · get the app: App Store id \(id)")
+            } else if let app = page.associatedApps.first {
+                print("    · opens in \(app) when it is installed (universal link)")
+            }
         }
     }
 
@@ -98,11 +110,15 @@ struct Open: ParsableCommand {
             Example:
               spotlight open org.openspotlight.examples.GreenGrocer/default/p-pear
               spotlight open --search-in-app org.openspotlight.examples.GreenGrocer "pears"
+              spotlight open --web https://shop.example.com/pear
             """
     )
 
     @Option(name: .customLong("search-in-app"), help: "The app to hand the text to, instead of a result.")
     var searchInApp: String?
+
+    @Flag(help: "The target is a web page's URL (a web result): open it in the app that handles it.")
+    var web = false
 
     @Option(help: "How long the app may run, in seconds.")
     var timeout: Double = 30
@@ -117,6 +133,10 @@ struct Open: ParsableCommand {
         let launcher = AppLauncher(timeout: timeout)
         let outcome = Output.guarded {
             if let searchInApp { return try launcher.searchInApp(searchInApp, text: target) }
+            if web {
+                guard let url = URL(string: target), url.scheme != nil else { throw ValidationError("\(target.debugDescription) is not a URL") }
+                return try launcher.openWebPage(url)
+            }
             return try launcher.open(reference: target)
         }
         if json { return print(try Output.json(encoding: outcome)) }

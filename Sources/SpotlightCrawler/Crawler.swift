@@ -1,0 +1,336 @@
+public import Foundation
+public import SpotlightIndex
+import WebMarkup
+
+/// A polite crawler, reading marked-up pages into the public ``WebStore`` as
+/// Applebot reads them into Apple's web index.
+///
+/// ```swift
+/// let crawler = Crawler(store: try WebStore())
+/// let report = try await crawler.crawl(from: [URL(string: "https://shop.example.com/")!]) { progress in
+///     print(progress.fetchedPages, progress.lastURL)
+/// }
+/// print(report.indexed.count, "pages indexed")
+/// ```
+///
+/// Manners: robots.txt first (Applebot's group, else Googlebot's, else `*`; a 4xx
+/// robots.txt allows everything, a 5xx or no answer forbids everything), its
+/// `Crawl-delay` (bounded) or ``CrawlConfiguration/minimumDelay`` between two
+/// requests to a host, one request at a time, pages of the start sites only,
+/// redirects at most 5 and never in a loop (each hop checked against robots.txt
+/// and the site), `nofollow` pages and links not followed, limits on pages,
+/// bytes, depth and time. Pages whose canonical URL was already stored are
+/// duplicates and are not stored again.
+///
+/// A page is stored when it is indexable as Apple requires: not `noindex`, a
+/// title, a description, and a deep link — from its markup (Smart App Banner,
+/// App Links, Twitter app card) or because the site's apple-app-site-association
+/// hands the page's URL to an app (a universal link).
+public final class Crawler: Sendable {
+    public let configuration: CrawlConfiguration
+    private let store: WebStore?
+
+    /// - Parameter store: where indexable pages go; `nil` to crawl without storing (a dry run).
+    public init(configuration: CrawlConfiguration = CrawlConfiguration(), store: WebStore?) {
+        self.configuration = configuration
+        self.store = store
+    }
+
+    /// Crawls from `seeds` until nothing is left or a limit is reached.
+    /// - Throws: only when the store cannot be written; fetch problems are reported per page.
+    public func crawl(from seeds: [URL], progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws -> CrawlReport {
+        let fetcher = WebFetcher(configuration: configuration.fetcher)
+        do {
+            var run = CrawlRun(configuration: configuration, fetcher: fetcher, store: store, progress: progress)
+            let report = try await run.crawl(seeds)
+            try? await fetcher.shutdown()
+            return report
+        } catch {
+            try? await fetcher.shutdown()
+            throw error
+        }
+    }
+}
+
+/// One crawl's state: the frontier, what was seen, each host's robots.txt and
+/// association file, and the report being written.
+struct CrawlRun {
+    let configuration: CrawlConfiguration
+    let fetcher: WebFetcher
+    let store: WebStore?
+    let progress: (@Sendable (CrawlProgress) -> Void)?
+
+    var frontier: [(url: URL, depth: Int)] = []
+    var next = 0
+    var seen: Set<String> = []
+    var sites: Set<String> = []
+    var storedIdentities: Set<String> = []
+    var hosts: [String: HostState] = [:]
+    var pending: [WebPage] = []
+    var report = CrawlReport()
+    var started = Date()
+    /// Set when a page did not fit in what was left of ``CrawlConfiguration/maximumTotalBytes``.
+    var budgetExhausted = false
+
+    init(configuration: CrawlConfiguration, fetcher: WebFetcher, store: WebStore?, progress: (@Sendable (CrawlProgress) -> Void)?) {
+        self.configuration = configuration
+        self.fetcher = fetcher
+        self.store = store
+        self.progress = progress
+    }
+
+    mutating func crawl(_ seeds: [URL]) async throws -> CrawlReport {
+        started = Date()
+        for seed in seeds {
+            guard let url = Site.normalized(seed), let site = Site.key(url) else { continue }
+            sites.insert(site)
+            enqueue(url, depth: 0)
+        }
+        while next < frontier.count {
+            if let reason = limitReached() {
+                report.stopReason = reason
+                break
+            }
+            let (url, depth) = frontier[next]
+            next += 1
+            try await visit(url, depth: depth)
+            if pending.count >= 20 { try flush() }
+        }
+        try flush()
+        report.duration = Date().timeIntervalSince(started)
+        return report
+    }
+
+    func limitReached() -> CrawlReport.StopReason? {
+        if Task.isCancelled { return .cancelled }
+        if report.fetchedPages >= configuration.maximumPages { return .maximumPages }
+        if budgetExhausted || report.bytesRead >= configuration.maximumTotalBytes { return .maximumTotalBytes }
+        if Date().timeIntervalSince(started) >= configuration.maximumDuration { return .maximumDuration }
+        return nil
+    }
+
+    mutating func enqueue(_ url: URL, depth: Int) {
+        guard depth <= configuration.maximumDepth, let normalized = Site.normalized(url),
+              let scheme = normalized.scheme, scheme == "http" || scheme == "https" else { return }
+        if configuration.sameSiteOnly, let site = Site.key(normalized), !sites.contains(site) { return }
+        guard seen.insert(normalized.absoluteString).inserted else { return }
+        frontier.append((normalized, depth))
+    }
+
+    mutating func flush() throws {
+        guard !pending.isEmpty, let store else {
+            pending.removeAll()
+            return
+        }
+        try store.save(pending)
+        pending.removeAll()
+    }
+
+    // MARK: - One page
+
+    mutating func visit(_ url: URL, depth: Int) async throws {
+        let host = try await hostState(for: url)
+        if configuration.obeysRobots, !host.robots.isAllowed(url) {
+            report.pages.append(.init(url: url, kind: .blockedByRobots, canonical: nil, reasons: ["robots.txt disallows it for Applebot"]))
+            return
+        }
+        await politeWait(url)
+        report.fetchedPages += 1
+        let response: FetchResponse
+        do {
+            let robots = host.robots
+            let obeys = configuration.obeysRobots
+            let sameSite = configuration.sameSiteOnly
+            let sites = self.sites
+            let remaining = max(0, configuration.maximumTotalBytes - report.bytesRead)
+            if remaining < configuration.fetcher.maximumBodyBytes { budgetExhausted = true }  // cleared below if the page fits
+            response = try await fetcher.fetch(url, maximumBytes: min(configuration.fetcher.maximumBodyBytes, remaining)) { next in
+                if sameSite, let site = Site.key(next), !sites.contains(site) {
+                    return CrawlError(.unsupportedURL, "\(url.absoluteString) redirects off the site, to \(next.absoluteString)")
+                }
+                if obeys, Site.origin(next) == Site.origin(url), !robots.isAllowed(next) {
+                    return CrawlError(.blockedByRobots, "\(url.absoluteString) redirects to \(next.absoluteString), which robots.txt disallows")
+                }
+                return nil
+            }
+        } catch let error as CrawlError {
+            if error.code != .tooLarge { budgetExhausted = false }
+            report.pages.append(.init(url: url, kind: error.code == .blockedByRobots ? .blockedByRobots : .failed, canonical: nil, reasons: [error.message]))
+            tell(url)
+            return
+        }
+        budgetExhausted = false
+        report.bytesRead += response.body.count
+        let final = Site.normalized(response.url) ?? response.url
+        seen.insert(final.absoluteString)
+        guard response.statusCode == 200 else {
+            report.pages.append(.init(url: url, kind: .failed, canonical: nil, reasons: ["HTTP status \(response.statusCode)"]))
+            tell(url)
+            return
+        }
+        guard response.mediaType.map({ $0 == "text/html" || $0 == "application/xhtml+xml" }) ?? true else {
+            report.pages.append(.init(url: url, kind: .notHTML, canonical: nil, reasons: ["Content-Type \(response.contentType ?? "")"]))
+            tell(url)
+            return
+        }
+        let document: HTMLDocument
+        do {
+            document = try HTMLDocument.parse(response.body, url: final, charset: response.charset)
+        } catch {
+            report.pages.append(.init(url: url, kind: .failed, canonical: nil, reasons: ["\(error)"]))
+            tell(url)
+            return
+        }
+        let metadata = PageMetadata(document)
+        if !metadata.robots.nofollow, depth < configuration.maximumDepth {
+            for link in Self.links(in: document) { enqueue(link, depth: depth + 1) }
+        }
+        record(metadata, requested: url, fetched: final, association: await association(for: final))
+        tell(url)
+    }
+
+    /// Stores the page when it is indexable and not a duplicate; reports it either way.
+    mutating func record(_ metadata: PageMetadata, requested: URL, fetched: URL, association: AppSiteAssociation?) {
+        var identity = fetched
+        var reasons: [String] = []
+        if let canonical = metadata.canonical.flatMap({ URL(string: $0.value) }).flatMap(Site.normalized) {
+            if !configuration.sameSiteOnly || Site.key(canonical).map(sites.contains) == true {
+                identity = canonical
+                seen.insert(canonical.absoluteString)
+            } else {
+                reasons.append("its canonical URL \(canonical.absoluteString) is on another site; the fetched address is kept")
+            }
+        }
+        var deepLinks = metadata.deepLinks.map { WebPage.DeepLink(source: $0.source.rawValue, url: $0.url, appStoreID: $0.appStoreID) }
+        let apps = association.map { aasa in
+            aasa.applicationIdentifiers.filter { aasa.match(identity, applicationIdentifier: $0) == .match }
+        } ?? []
+        if !apps.isEmpty { deepLinks.append(.init(source: DeepLink.Source.universalLink.rawValue, url: identity.absoluteString)) }
+
+        if metadata.robots.noindex { reasons.append("robots meta says noindex") }
+        if metadata.title == nil { reasons.append("no title") }
+        if metadata.description == nil { reasons.append("no description") }
+        if deepLinks.isEmpty { reasons.append("no deep link (Smart App Banner app-argument, App Links, Twitter app card or a universal link)") }
+        let indexable = !metadata.robots.noindex && metadata.title != nil && metadata.description != nil && !deepLinks.isEmpty
+        guard indexable, let title = metadata.title?.value else {
+            report.pages.append(.init(url: requested, kind: .notIndexable, canonical: identity, reasons: reasons))
+            return
+        }
+        guard storedIdentities.insert(identity.absoluteString).inserted else {
+            report.pages.append(.init(url: requested, kind: .duplicate, canonical: identity,
+                                      reasons: ["\(identity.absoluteString) was already indexed from another address"]))
+            return
+        }
+        pending.append(WebPage(
+            url: identity, fetchedURL: identity == fetched ? nil : fetched, title: title,
+            description: metadata.robots.nosnippet ? nil : metadata.description?.value,
+            imageURL: metadata.image.flatMap { URL(string: $0.value) }, deepLinks: deepLinks, applicationIdentifiers: apps,
+            entities: metadata.entities.map { WebPage.Entity(types: $0.types, syntax: $0.syntax.rawValue, properties: $0.properties) },
+            crawledAt: Date()))
+        report.pages.append(.init(url: requested, kind: .indexed, canonical: identity, reasons: reasons))
+    }
+
+    func tell(_ url: URL) {
+        progress?(CrawlProgress(fetchedPages: report.fetchedPages, maximumPages: configuration.maximumPages,
+                                indexedPages: storedIdentities.count, queuedPages: frontier.count - next,
+                                bytesRead: report.bytesRead, lastURL: url))
+    }
+
+    /// `<a href>` and `<area href>` not marked `rel=nofollow`, resolved against the base.
+    static func links(in document: HTMLDocument) -> [URL] {
+        var links: [URL] = []
+        document.root.walk { element, _ in
+            if element.name == "a" || element.name == "area", let href = element.attribute("href"),
+               !(element.attribute("rel")?.lowercased().split(separator: " ").contains("nofollow") ?? false),
+               let url = document.resolve(href) {
+                links.append(url)
+            }
+            return true
+        }
+        return links
+    }
+
+    // MARK: - Hosts
+
+    /// What the crawler knows of one origin: its robots.txt, its association file, its last request.
+    struct HostState {
+        var robots: RobotsTxt
+        /// Read when the host's first page is fetched: `nil` until then, `.some(nil)` when it has none.
+        var association: AppSiteAssociation??
+        var lastRequest: Date?
+    }
+
+    mutating func hostState(for url: URL) async throws -> HostState {
+        guard let origin = Site.origin(url) else { return HostState(robots: .disallowAll) }
+        if let state = hosts[origin] { return state }
+        var state = HostState(robots: .allowAll)
+        if configuration.obeysRobots, let robotsURL = URL(string: origin + "/robots.txt") {
+            do {
+                let response = try await fetcher.fetch(robotsURL, maximumBytes: 512 << 10)
+                state.robots = RobotsTxt.forStatus(response.statusCode) ?? RobotsTxt(data: response.body)
+            } catch let error as CrawlError where error.code == .tooLarge {
+                state.robots = .allowAll
+            } catch {
+                state.robots = .disallowAll  // RFC 9309: an unreachable robots.txt means nothing may be crawled
+            }
+        }
+        state.lastRequest = Date()
+        hosts[origin] = state
+        if configuration.readsSitemaps, configuration.obeysRobots {
+            await readSitemaps(state.robots.sitemaps)
+        }
+        return state
+    }
+
+    /// The association file of the page's origin, read once (after robots.txt let a page be fetched).
+    mutating func association(for url: URL) async -> AppSiteAssociation? {
+        guard let origin = Site.origin(url) else { return nil }
+        if let known = hosts[origin]?.association { return known }
+        let association = await association(origin: origin)
+        hosts[origin, default: HostState(robots: .allowAll)].association = .some(association)
+        return association
+    }
+
+    /// The origin's apple-app-site-association (`/.well-known/`, then the root), never through a redirect.
+    func association(origin: String) async -> AppSiteAssociation? {
+        for path in [AppSiteAssociation.wellKnownPath, AppSiteAssociation.legacyPath] {
+            guard let url = URL(string: origin + path),
+                  let response = try? await fetcher.fetch(url, maximumRedirects: 0, maximumBytes: 128 << 10),
+                  response.statusCode == 200 else { continue }
+            if let association = try? AppSiteAssociation(data: response.body) { return association }
+        }
+        return nil
+    }
+
+    /// Sitemap entries join the frontier one step from the start; sitemap indexes are followed, bounded.
+    mutating func readSitemaps(_ sitemaps: [URL]) async {
+        var queue = sitemaps
+        var read = 0
+        while !queue.isEmpty, read < configuration.maximumSitemaps {
+            let url = queue.removeFirst()
+            if configuration.sameSiteOnly, let site = Site.key(url), !sites.contains(site) { continue }
+            read += 1
+            guard let response = try? await fetcher.fetch(url, maximumBytes: 10 << 20), response.statusCode == 200,
+                  let sitemap = try? Sitemap.parse(response.body) else { continue }
+            report.bytesRead += response.body.count
+            switch sitemap {
+            case .urlSet(let entries):
+                for entry in entries { enqueue(entry.location, depth: 1) }
+            case .index(let more):
+                queue += more
+            }
+        }
+    }
+
+    mutating func politeWait(_ url: URL) async {
+        guard let origin = Site.origin(url), var state = hosts[origin] else { return }
+        var delay = configuration.minimumDelay
+        if let crawlDelay = state.robots.crawlDelay() { delay = max(delay, min(crawlDelay, configuration.maximumCrawlDelay)) }
+        if let last = state.lastRequest {
+            let wait = delay - Date().timeIntervalSince(last)
+            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+        }
+        state.lastRequest = Date()
+        hosts[origin] = state
+    }
+}
