@@ -98,7 +98,7 @@ enum AssociationAppID {
 
 extension AppSiteAssociation {
     /// Builds the model from a parsed root dictionary, reporting structural findings.
-    init(root: AssociationJSONObject, isSigned: Bool, diagnostics: inout AssociationDiagnostics) {
+    init(root: OrderedJSON.Object, isSigned: Bool, diagnostics: inout AssociationDiagnostics) {
         var reader = AssociationReader(diagnostics: diagnostics)
         reader.readRoot(root)
         diagnostics = reader.diagnostics
@@ -128,17 +128,17 @@ struct AssociationReader {
         self.diagnostics = diagnostics
     }
 
-    private mutating func wrongType(_ path: String, expected: String, found value: AssociationJSONValue, consequence: String = "it is ignored") {
+    private mutating func wrongType(_ path: String, expected: String, found value: OrderedJSON, consequence: String = "it is ignored") {
         diagnostics.error("aasa_wrong_type", "`\(path)` must be \(expected), but it is \(value.kindDescription); \(consequence).")
     }
 
-    private mutating func reportDuplicates(_ object: AssociationJSONObject, at path: String) {
+    private mutating func reportDuplicates(_ object: OrderedJSON.Object, at path: String) {
         for key in object.duplicateKeys {
             diagnostics.warning("aasa_duplicate_key", "`\(AssociationKeyPath.member(path, key))` appears more than once; only the last one counts.")
         }
     }
 
-    mutating func readRoot(_ root: AssociationJSONObject) {
+    mutating func readRoot(_ root: OrderedJSON.Object) {
         reportDuplicates(root, at: "")
         for member in root.uniqueMembers {
             switch member.key {
@@ -162,7 +162,7 @@ struct AssociationReader {
         }
     }
 
-    private mutating func readService(_ value: AssociationJSONValue, at path: String) -> [String] {
+    private mutating func readService(_ value: OrderedJSON, at path: String) -> [String] {
         guard let object = value.objectValue else {
             wrongType(path, expected: "a dictionary with an `apps` array", found: value)
             return []
@@ -179,7 +179,7 @@ struct AssociationReader {
         return readAppIDArray(apps, at: appsPath)
     }
 
-    private mutating func readAppIDArray(_ value: AssociationJSONValue, at path: String) -> [String] {
+    private mutating func readAppIDArray(_ value: OrderedJSON, at path: String) -> [String] {
         guard let array = value.arrayValue else {
             wrongType(path, expected: "an array of app IDs", found: value)
             return []
@@ -197,7 +197,7 @@ struct AssociationReader {
         return result
     }
 
-    private mutating func readAppLinks(_ appLinks: AssociationJSONObject) {
+    private mutating func readAppLinks(_ appLinks: OrderedJSON.Object) {
         reportDuplicates(appLinks, at: "applinks")
         for key in appLinks.keys where !AssociationKeys.appLinks.contains(key) {
             AssociationKeys.reportUnknown(key, at: AssociationKeyPath.member("applinks", key), among: AssociationKeys.appLinks, in: &diagnostics)
@@ -248,7 +248,7 @@ struct AssociationReader {
         }
     }
 
-    private mutating func readVariables(_ value: AssociationJSONValue) {
+    private mutating func readVariables(_ value: OrderedJSON) {
         let path = "applinks.substitutionVariables"
         guard let object = value.objectValue else {
             wrongType(path, expected: "a dictionary of name → array of strings", found: value)
@@ -286,7 +286,7 @@ struct AssociationReader {
         }
     }
 
-    private mutating func readDetail(_ entry: AssociationJSONObject, at path: String, impliedAppID: String?) -> AppSiteAssociation.Detail {
+    private mutating func readDetail(_ entry: OrderedJSON.Object, at path: String, impliedAppID: String?) -> AppSiteAssociation.Detail {
         reportDuplicates(entry, at: path)
         var identifiers: [String] = []
         if let impliedAppID {
@@ -354,7 +354,7 @@ struct AssociationReader {
     }
 
     /// Reads a component or a `defaults` dictionary (same keys).
-    private mutating func readComponent(_ value: AssociationJSONValue, at path: String) -> AppSiteAssociation.Component? {
+    private mutating func readComponent(_ value: OrderedJSON, at path: String) -> AppSiteAssociation.Component? {
         guard let object = value.objectValue else {
             wrongType(path, expected: "a dictionary", found: value)
             return nil
@@ -392,7 +392,7 @@ struct AssociationReader {
             caseSensitive: flags["caseSensitive"], percentEncoded: flags["percentEncoded"], comment: comment, keyPath: path)
     }
 
-    private mutating func readQuery(_ value: AssociationJSONValue, at path: String) -> AppSiteAssociation.Query? {
+    private mutating func readQuery(_ value: OrderedJSON, at path: String) -> AppSiteAssociation.Query? {
         switch value {
         case .string(let pattern):
             return .pattern(pattern)

@@ -85,7 +85,7 @@ public struct AppSiteAssociation: Sendable {
     }
 
     /// The size check, the signed wrapper, UTF-8 and JSON: everything before the structure.
-    static func readRoot(_ data: Data) throws(WebMarkupError) -> (AssociationJSONObject, isSigned: Bool) {
+    static func readRoot(_ data: Data) throws(WebMarkupError) -> (OrderedJSON.Object, isSigned: Bool) {
         guard data.count <= maximumByteCount else {
             throw WebMarkupError(.pageTooLarge, "The association file is \(data.count) bytes; Apple reads at most \(maximumByteCount) bytes (128 KB).")
         }
@@ -94,7 +94,7 @@ public struct AppSiteAssociation: Sendable {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw WebMarkupError(.invalidJSON, "The association file is not valid UTF-8 text.")
         }
-        let value: AssociationJSONValue
+        let value: OrderedJSON
         do {
             value = try AssociationJSON.parse(bytes)
         } catch {

@@ -79,7 +79,7 @@ public enum AssociationValidator {
             diagnostics.error("aasa_invalid_utf8", "The file is not valid UTF-8 text, so it cannot be read as JSON.")
             return unique(diagnostics.findings)
         }
-        let value: AssociationJSONValue
+        let value: OrderedJSON
         do {
             value = try AssociationJSON.parse(bytes)
         } catch {

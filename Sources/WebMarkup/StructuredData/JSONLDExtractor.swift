@@ -1,6 +1,6 @@
 // JSON-LD: every `<script type="application/ld+json">` of the page, read as raw
 // text (never entity-decoded), unwrapped from `<!-- -->` and CDATA markers,
-// parsed by JSONLDParser and turned into a SchemaGraph shared by all blocks, so
+// parsed by OrderedJSON and turned into a SchemaGraph shared by all blocks, so
 // an `{"@id": …}` reference in one block reaches a node defined in another.
 //
 // Roots (each becomes an entity): a block's object; each member of a top-level
@@ -24,7 +24,7 @@ struct JSONLDContext {
     var terms: [String: String] = [:]
 
     /// This context with `value` (the value of an `@context` key) applied on top.
-    func applying(_ value: JSONLDValue) -> JSONLDContext {
+    func applying(_ value: OrderedJSON) -> JSONLDContext {
         var context = self
         switch value {
         case .null:
@@ -33,8 +33,8 @@ struct JSONLDContext {
             if SchemaVocabulary.isSchemaOrg(iri) { context.vocabulary = SchemaVocabulary.iri }
         case .array(let contexts):
             for item in contexts { context = context.applying(item) }
-        case .object(let members):
-            for member in members {
+        case .object(let object):
+            for member in object.uniqueMembers {
                 let (key, definition) = (member.key, member.value)
                 switch (key, definition) {
                 case ("@vocab", .string(let iri)):
@@ -142,9 +142,9 @@ enum JSONLDExtractor {
         mutating func read(block: Int, text: String) {
             currentBlock = block
             truncatedBlock = false
-            let value: JSONLDValue
+            let value: OrderedJSON
             do {
-                value = try JSONLDParser.parse(JSONLDExtractor.unwrap(text))
+                value = try OrderedJSON.parse(JSONLDExtractor.unwrap(text), maximumDepth: StructuredDataLimits.maximumJSONDepth)
             } catch {
                 problems.append(StructuredDataProblem(
                     code: StructuredDataProblem.invalidJSONLDCode,
@@ -167,7 +167,7 @@ enum JSONLDExtractor {
         }
 
         /// Top-level arrays, objects and `@graph` members.
-        private mutating func addRoots(_ value: JSONLDValue, context: JSONLDContext, depth: Int) {
+        private mutating func addRoots(_ value: OrderedJSON, context: JSONLDContext, depth: Int) {
             guard depth <= StructuredDataLimits.maximumJSONLDDepth else {
                 truncatedBlock = true
                 return
@@ -175,7 +175,8 @@ enum JSONLDExtractor {
             switch value {
             case .array(let items):
                 for item in items { addRoots(item, context: context, depth: depth + 1) }
-            case .object(let members):
+            case .object(let object):
+                let members = object.uniqueMembers  // a repeated key: its last value, at its first place
                 var context = context
                 if let local = value["@context"] { context = context.applying(local) }
                 let graphKey = members.first { context.keyword($0.key) == "@graph" }
@@ -195,12 +196,12 @@ enum JSONLDExtractor {
         }
 
         /// Whether an object is a node (not a value object, a list or a lone reference).
-        private func isNode(_ members: [JSONLDMember], context: JSONLDContext) -> Bool {
+        private func isNode(_ members: [OrderedJSON.Member], context: JSONLDContext) -> Bool {
             !members.contains { ["@value", "@list", "@set"].contains(context.keyword($0.key)) }
         }
 
         /// A node of the graph for an object already known to be one; `context` excludes its own `@context`.
-        private mutating func node(from members: [JSONLDMember], context: JSONLDContext, depth: Int) -> Int {
+        private mutating func node(from members: [OrderedJSON.Member], context: JSONLDContext, depth: Int) -> Int {
             var node = SchemaGraph.Node()
             for member in members {
                 let (key, value) = (member.key, member.value)
@@ -223,7 +224,7 @@ enum JSONLDExtractor {
         }
 
         /// The values a JSON value gives a property.
-        private mutating func values(_ value: JSONLDValue, context: JSONLDContext, depth: Int) -> [SchemaGraph.Value] {
+        private mutating func values(_ value: OrderedJSON, context: JSONLDContext, depth: Int) -> [SchemaGraph.Value] {
             guard depth <= StructuredDataLimits.maximumJSONLDDepth else {
                 truncatedBlock = true
                 return []
@@ -235,7 +236,8 @@ enum JSONLDExtractor {
             case .null: return []
             case .array(let items):
                 return items.flatMap { values($0, context: context, depth: depth + 1) }
-            case .object(let members):
+            case .object(let object):
+                let members = object.uniqueMembers  // a repeated key: its last value, at its first place
                 var context = context
                 if let local = value["@context"] { context = context.applying(local) }
                 let keyed = members.filter { context.keyword($0.key) != "@context" }
@@ -257,7 +259,7 @@ enum JSONLDExtractor {
             if case .text = value { true } else { false }
         }
 
-        private static func strings(_ value: JSONLDValue) -> [String] {
+        private static func strings(_ value: OrderedJSON) -> [String] {
             switch value {
             case .string(let text): text.isEmpty ? [] : [text]
             case .array(let items): items.flatMap(strings)
