@@ -121,6 +121,15 @@ import WebTestSupport
         #expect(Set(codes ?? []).isSuperset(of: ["missing_title", "missing_description", "aasa_no_app_for_url"]), "\(codes ?? [])")
         let blocked = try cli.run("validate", server.url("/private/x").absoluteString)
         #expect(blocked.status == 2 && blocked.output.contains("robots_blocked"))
+        // markup and links match read http(s) addresses too; association files never through a redirect.
+        let fetched = try cli.run("markup", server.url("/fruit/pear").absoluteString, "--json").json()
+        #expect(fetched["title"] as? String == "Pear" && fetched["image"] as? String == server.base + "/p.jpg")
+        let aasaURL = server.url("/.well-known/apple-app-site-association").absoluteString
+        #expect(try cli.run("links", "match", "--aasa", aasaURL, server.base + "/fruit/fig", "--json").json()["app"] as? String
+                == "ABCDE12345.org.example.grocer")
+        server.set("/moved-aasa", .redirect("/.well-known/apple-app-site-association"))
+        let redirected = try cli.run("links", "match", "--aasa", server.base + "/moved-aasa", server.base + "/fruit/fig")
+        #expect(redirected.status == 1 && redirected.error.contains("no redirect is allowed"), "\(redirected.error)")
         let notHTTP = try cli.run("crawl", "ftp://example.com/")
         #expect(notHTTP.status != 0 && notHTTP.error.contains("not an http(s) address"))
     }
