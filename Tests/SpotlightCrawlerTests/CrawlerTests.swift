@@ -241,6 +241,22 @@ struct CrawlerTests {
         }
     }
 
+    @Test func aSilentServerTimesOutAndTheCrawlGoesOn() async throws {
+        let server = try await TestWebServer([:])
+        defer { Task { await server.stop() } }
+        server.set("/", Self.page("Home", description: "d", body: #"<a href="/hang">h</a><a href="/a">a</a>"#))
+        server.set("/hang", .silence)
+        server.set("/a", Self.page("A", description: "d"))
+        var configuration = Self.configuration()
+        configuration.fetcher.timeout = 1
+        let started = Date()
+        let report = try await Crawler(configuration: configuration, store: nil).crawl(from: [server.url("/")])
+        #expect(Date().timeIntervalSince(started) < 20)
+        let hang = try #require(report.pages.first { $0.url.path == "/hang" })
+        #expect(hang.kind == .failed && hang.reasons.first?.contains("could not be fetched") == true, "\(hang.reasons)")
+        #expect(report.pages.contains { $0.url.path == "/a" && $0.kind == .notIndexable })
+    }
+
     @Test func nofollowPagesAreNotFollowed() async throws {
         let server = try await TestWebServer([:])
         defer { Task { await server.stop() } }

@@ -28,6 +28,8 @@ public final class TestWebServer: Sendable {
             Response(status: status, headers: [("Location", location)], body: Data())
         }
         public static func status(_ status: Int) -> Response { Response(status: status, body: Data()) }
+        /// Never answers: the connection stays open and silent (a server that hangs).
+        public static let silence = Response(status: 0, headers: [], body: Data())
     }
 
     private let routes = RoutesRef()
@@ -96,6 +98,7 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
             break
         case .end:
             let response = routes.routes.withLock { $0[path] } ?? .init(status: 404, body: Data("not found".utf8))
+            if response.status == 0 { return }  // .silence
             var headers = HTTPHeaders(response.headers)
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
             let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
