@@ -50,8 +50,10 @@ public struct ValidationReport: Sendable, Encodable {
             image = metadata.image?.value
             for entity in metadata.entities {
                 rating = rating ?? entity.properties["aggregateRating.ratingValue"] ?? (entity.type == "AggregateRating" ? entity.properties["ratingValue"] : nil)
-                if price == nil, let amount = entity.properties["offers.price"] ?? entity.properties["offers.lowPrice"] {
-                    price = [amount, entity.properties["offers.priceCurrency"]].compactMap { $0 }.joined(separator: " ")
+                for offers in ["offers", "offers.0"] where price == nil {
+                    if let amount = entity.properties["\(offers).price"] ?? entity.properties["\(offers).lowPrice"] {
+                        price = [amount, entity.properties["\(offers).priceCurrency"]].compactMap { $0 }.joined(separator: " ")
+                    }
                 }
             }
             deepLink = metadata.deepLinks.first?.url ?? (universalLinkApps.isEmpty ? nil : metadata.identity?.absoluteString)

@@ -257,6 +257,36 @@ struct CrawlerTests {
         #expect(report.pages.contains { $0.url.path == "/a" && $0.kind == .notIndexable })
     }
 
+    @Test func theValidatorReportsEachProblemWithItsCode() async throws {
+        let server = try await TestWebServer([:])
+        defer { Task { await server.stop() } }
+        server.set("/robots.txt", .status(404))
+        server.set("/.well-known/apple-app-site-association", .redirect("/aasa.json"))
+        server.set("/p", .html("""
+            <head><title>Pear</title><meta name="robots" content="noindex">
+            <link rel="canonical" href="https://other.example/p"><meta property="og:url" content="/p">
+            <meta property="og:price:amount" content="3.00">
+            <meta name="apple-itunes-app" content="app-id=com.example.app">
+            <script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product", "name": "Pear",
+              "aggregateRating": {"ratingValue": "4.5"}, "offers": [{"price": "2.50", "priceCurrency": "EUR"}, {"price": "2.00"}]}</script>
+            <script type="application/ld+json">{"oops"</script></head>
+            """))
+        let report = await SiteValidator().validate(server.url("/p"))
+        let codes = Set(report.findings.map(\.code))
+        #expect(codes == ["noindex", "missing_description", "missing_image", "banner_app_id_not_numeric", "banner_without_app_argument",
+                          "no_deep_link", "canonical_og_url_mismatch", "canonical_other_host", "aasa_redirect",
+                          "structured_data_invalid_jsonld", "price_mismatch_og_vs_structured"], "\(codes)")
+        #expect(report.checks.map(\.name) == ["Fetch", "Title", "Description", "Image", "Link to application", "Universal links", "Structured data"])
+        #expect(report.checks.map(\.passed) == [false, true, false, true, false, false, false])
+        #expect(report.preview?.rating == "4.5" && report.preview?.price == "2.50 EUR")
+
+        server.set("/.well-known/apple-app-site-association", .text(#"{"applinks": {"details": [{"appID": "ABCDE12345.a.b", "paths": ["*"]}]}}"#))
+        let served = await SiteValidator().validate(server.url("/p"))
+        let aasaCodes = Set(served.findings.map(\.code)).filter { $0.hasPrefix("aasa") }
+        #expect(aasaCodes.contains("aasa_bad_content_type") && !aasaCodes.contains("aasa_redirect"), "\(aasaCodes)")
+        #expect(served.universalLinkApps == ["ABCDE12345.a.b"])
+    }
+
     @Test func nofollowPagesAreNotFollowed() async throws {
         let server = try await TestWebServer([:])
         defer { Task { await server.stop() } }
