@@ -25,7 +25,9 @@ import WebMarkup
 /// A page is stored when it is indexable as Apple requires: not `noindex`, a
 /// title, a description, and a deep link — from its markup (Smart App Banner,
 /// App Links, Twitter app card) or because the site's apple-app-site-association
-/// hands the page's URL to an app (a universal link).
+/// hands the page's URL to an app (a universal link). Crawling again forgets
+/// stored pages that are now gone (404, 410) or no longer indexable (`noindex`,
+/// markup removed), unless this crawl stored them from another address.
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let store: WebStore?
@@ -67,6 +69,8 @@ struct CrawlRun {
     var storedIdentities: Set<String> = []
     var hosts: [String: HostState] = [:]
     var pending: [WebPage] = []
+    /// Stored pages found gone (404, 410) or no longer indexable, deleted at the next flush.
+    var gone: [URL] = []
     var report = CrawlReport()
     var started = Date()
     /// Set when a page did not fit in what was left of ``CrawlConfiguration/maximumTotalBytes``.
@@ -94,7 +98,7 @@ struct CrawlRun {
             let (url, depth) = frontier[next]
             next += 1
             try await visit(url, depth: depth)
-            if pending.count >= 20 { try flush() }
+            if pending.count + gone.count >= 20 { try flush() }
         }
         try flush()
         report.duration = Date().timeIntervalSince(started)
@@ -118,12 +122,14 @@ struct CrawlRun {
     }
 
     mutating func flush() throws {
-        guard !pending.isEmpty, let store else {
+        defer {
             pending.removeAll()
-            return
+            gone.removeAll()
         }
-        try store.save(pending)
-        pending.removeAll()
+        guard let store else { return }
+        // A page stored in this crawl is not gone, whatever another address said.
+        try store.deletePages(at: gone.filter { !storedIdentities.contains($0.absoluteString) })
+        if !pending.isEmpty { try store.save(pending) }
     }
 
     // MARK: - One page
@@ -164,6 +170,8 @@ struct CrawlRun {
         let final = Site.normalized(response.url) ?? response.url
         seen.insert(final.absoluteString)
         guard response.statusCode == 200 else {
+            // Gone for good: a stored copy is removed, as a search engine drops a deleted page.
+            if response.statusCode == 404 || response.statusCode == 410 { gone.append(final) }
             report.pages.append(.init(url: url, kind: .failed, canonical: nil, reasons: ["HTTP status \(response.statusCode)"]))
             tell(url)
             return
@@ -213,6 +221,8 @@ struct CrawlRun {
         if deepLinks.isEmpty { reasons.append("no deep link (Smart App Banner app-argument, App Links, Twitter app card or a universal link)") }
         let indexable = !metadata.robots.noindex && metadata.title != nil && metadata.description != nil && !deepLinks.isEmpty
         guard indexable, let title = metadata.title?.value else {
+            gone.append(fetched)
+            if metadata.robots.noindex { gone.append(identity) }
             report.pages.append(.init(url: requested, kind: .notIndexable, canonical: identity, reasons: reasons))
             return
         }

@@ -126,6 +126,24 @@ struct CrawlerTests {
         #expect(try store.search("juic").map(\.page.title) == ["Pear"])
     }
 
+    @Test func aRecrawlForgetsPagesThatAreGoneOrNoLongerIndexable() async throws {
+        let server = try await Self.shop()
+        defer { Task { await server.stop() } }
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = try WebStore(location: .directory(root))
+        _ = try await Crawler(configuration: Self.configuration(), store: store).crawl(from: [server.url("/")])
+        #expect(try store.pageCount() == 4)
+
+        server.set("/fruit/apple", .status(410))
+        server.set("/fruit/cherry", .status(404))
+        server.set("/news", Self.page("News", description: "d", head: #"<meta name="robots" content="noindex">"#))
+        // The duplicate address now says noindex: its canonical page, stored in this crawl, stays.
+        server.set("/fruit/pear?ref=home", Self.page("Pear", description: "d", canonical: "/fruit/pear", head: #"<meta name="robots" content="noindex">"#))
+        _ = try await Crawler(configuration: Self.configuration(), store: store).crawl(from: [server.url("/")])
+        #expect(try store.pages().map(\.url) == [server.url("/fruit/pear")])
+    }
+
     @Test func webResultsShowBesideAppResultsAndOpenTheApp() async throws {
         let server = try await Self.shop()
         defer { Task { await server.stop() } }

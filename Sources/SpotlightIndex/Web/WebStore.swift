@@ -57,6 +57,12 @@ public final class WebStore: Sendable {
     /// How many pages are stored.
     public func pageCount() throws -> Int { try store.itemCount() }
 
+    /// Forgets the pages stored under these URLs (canonical URLs); unknown ones are ignored.
+    public func deletePages(at urls: [URL]) throws {
+        guard !urls.isEmpty else { return }
+        try store.deleteItems(withIdentifiers: urls.map(\.absoluteString))
+    }
+
     /// Forgets every page of these hosts.
     public func deletePages(onHosts hosts: [String]) throws {
         try store.deleteItems(inDomains: hosts.map { $0.lowercased() })
