@@ -121,6 +121,13 @@ import WebTestSupport
         #expect(Set(codes ?? []).isSuperset(of: ["missing_title", "missing_description", "aasa_no_app_for_url"]), "\(codes ?? [])")
         let blocked = try cli.run("validate", server.url("/private/x").absoluteString)
         #expect(blocked.status == 2 && blocked.output.contains("robots_blocked"))
+        let listed = try cli.run("web", "pages", "--host", "127.0.0.1", "--json").json()["pages"] as? [[String: Any]]
+        #expect(listed?.compactMap { $0["title"] as? String } == ["Pear"])
+        #expect(try cli.run("web", "pages").output.contains("Pear  \(server.base)/fruit/pear"))
+        #expect(try cli.run("web", "forget", "127.0.0.1").output.contains("forgot 1 pages"))
+        #expect((try cli.run("search", "pear", "--json").json()["web"] as? [Any])?.isEmpty == true)
+        _ = try cli.run("crawl", server.url("/").absoluteString, "--delay", "0")
+
         // markup and links match read http(s) addresses too; association files never through a redirect.
         let fetched = try cli.run("markup", server.url("/fruit/pear").absoluteString, "--json").json()
         #expect(fetched["title"] as? String == "Pear" && fetched["image"] as? String == server.base + "/p.jpg")
