@@ -113,8 +113,12 @@ struct CrawlRun {
         return nil
     }
 
+    /// Addresses waiting at most: enough for every page the crawl may still fetch, many times over,
+    /// so a page with a million links cannot grow the frontier without bound.
+    var frontierLimit: Int { max(1_000, configuration.maximumPages * 10) }
+
     mutating func enqueue(_ url: URL, depth: Int) {
-        guard depth <= configuration.maximumDepth, let normalized = Site.normalized(url),
+        guard frontier.count - next < frontierLimit, depth <= configuration.maximumDepth, let normalized = Site.normalized(url),
               let scheme = normalized.scheme, scheme == "http" || scheme == "https" else { return }
         if configuration.sameSiteOnly, let site = Site.key(normalized), !sites.contains(site) { return }
         guard seen.insert(normalized.absoluteString).inserted else { return }

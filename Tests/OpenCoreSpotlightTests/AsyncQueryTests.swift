@@ -52,7 +52,8 @@ extension OpenCoreSpotlightTests {
         @Test func leavingTheLoopEarlyCancelsTheQuery() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }
-            try await CSSearchableIndex(name: "many").indexSearchableItems((0..<300).map { makeItem("i\($0)", title: "item \($0)") })
+            let total = 3_000
+            try await CSSearchableIndex(name: "many").indexSearchableItems((0..<total).map { makeItem("i\($0)", title: "item \($0)") })
             let query = CSSearchQuery(queryString: #"title == "item*""#, queryContext: nil)
             var seen = 0
             for try await _ in query.results {
@@ -60,8 +61,10 @@ extension OpenCoreSpotlightTests {
                 if seen == 3 { break }
             }
             #expect(seen == 3)
-            for _ in 0..<100 where !query.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(query.isCancelled)
+            for _ in 0..<100 where !query.isCancelled && query.foundItemCount < total { try await Task.sleep(for: .milliseconds(10)) }
+            // The query is cancelled, unless (on a loaded machine) it had already found
+            // everything before the loop was left: then there was nothing left to cancel.
+            #expect(query.isCancelled || query.foundItemCount == total)
         }
 
         @Test func userQueryResponsesAreItemsThenSuggestions() async throws {

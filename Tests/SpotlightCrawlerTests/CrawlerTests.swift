@@ -305,6 +305,18 @@ struct CrawlerTests {
         #expect(served.universalLinkApps == ["ABCDE12345.a.b"])
     }
 
+    @Test func theFrontierIsBounded() async throws {
+        var configuration = Self.configuration()
+        configuration.maximumPages = 10
+        let fetcher = WebFetcher()
+        var run = CrawlRun(configuration: configuration, fetcher: fetcher, store: nil, progress: nil)
+        run.sites = ["example.com"]
+        for index in 0..<5_000 { run.enqueue(URL(string: "https://example.com/p\(index)")!, depth: 1) }
+        run.enqueue(URL(string: "https://elsewhere.example/")!, depth: 1)
+        #expect(run.frontier.count == 1_000)
+        try await fetcher.shutdown()
+    }
+
     @Test func nofollowPagesAreNotFollowed() async throws {
         let server = try await TestWebServer([:])
         defer { Task { await server.stop() } }
