@@ -115,11 +115,12 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         completionHandler?(error)
     }
 
-    /// The stores of the app's indexes, or nil after completing with an error.
+    /// The stores of the app's indexes (opened once per process, ``ReadingStores``),
+    /// or nil after completing with an error.
     func stores() -> [SpotlightStore]? {
         do {
             return try SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location).map {
-                try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: $0, location: location)
+                try ReadingStores.store(bundleIdentifier: bundleIdentifier, indexName: $0, location: location)
             }
         } catch {
             complete(CSSearchQueryError(.indexUnreachable, "cannot open the app's indexes: \(error)"))

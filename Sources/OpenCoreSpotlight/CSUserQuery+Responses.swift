@@ -94,7 +94,7 @@ extension CSUserQuery {
             let names = item.sourceIndexName.map { [$0] }
                 ?? SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location)
             for name in names {
-                let store = try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+                let store = try ReadingStores.store(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
                 if try store.containsItem(withIdentifier: identifier) {
                     try store.recordEngagement(.selection, itemIdentifier: identifier)
                     return

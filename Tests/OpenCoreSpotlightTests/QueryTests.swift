@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenCoreSpotlight
+import SpotlightIndex
 
 extension OpenCoreSpotlightTests {
     @Suite struct QueryTests {
@@ -13,6 +14,27 @@ extension OpenCoreSpotlightTests {
             #expect(error.code == .invalidQuery && error.errorCode == -2002)
             #expect(error.message.contains("column 10"))
             #expect(outcome.ids.isEmpty)
+        }
+
+        @Test func queriesReuseStoresButSeeAStoreMadeAnew() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "kept").indexSearchableItems([makeItem("old", title: "apple")])
+            #expect(await run(CSSearchQuery(queryString: #"title == "apple""#, queryContext: nil)).ids == ["old"])
+            // Writes after the first query are seen through the same handle.
+            try await CSSearchableIndex(name: "kept").indexSearchableItems([makeItem("more", title: "apple")])
+            #expect(await run(CSSearchQuery(queryString: #"title == "apple""#, queryContext: nil)).ids.sorted() == ["more", "old"])
+            let first = try ReadingStores.store(bundleIdentifier: app.bundleIdentifier, indexName: "kept", location: .directory(app.directory))
+            let again = try ReadingStores.store(bundleIdentifier: app.bundleIdentifier, indexName: "kept", location: .directory(app.directory))
+            #expect(first === again)
+
+            // The store is lost and made anew by another object: the query reads the new file.
+            let folder = app.directory.appendingPathComponent(app.bundleIdentifier)
+            for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasPrefix("kept.sqlite") {
+                try FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+            }
+            try await CSSearchableIndex(name: "kept").indexSearchableItems([makeItem("new", title: "apple")])
+            #expect(await run(CSSearchQuery(queryString: #"title == "apple""#, queryContext: nil)).ids == ["new"])
         }
 
         @Test func queriesSpanTheAppsIndexesAndApplyFilterQueries() async throws {
