@@ -105,7 +105,7 @@ struct RobotsPattern: Sendable {
         while index < input.count {
             let byte = input[index]
             if byte == UInt8(ascii: "%"), index + 2 < input.count,
-               let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+               let high = HexDigit.value(input[index + 1]), let low = HexDigit.value(input[index + 2]) {
                 let decoded = high << 4 | low
                 if isUnreserved(decoded) {
                     output.append(decoded)
@@ -126,15 +126,6 @@ struct RobotsPattern: Sendable {
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

@@ -1,0 +1,13 @@
+/// Hexadecimal digits in percent-encoded URL text (`%2F`), for the association
+/// matcher and robots.txt patterns.
+enum HexDigit {
+    /// The value of an ASCII hex digit in either case, or `nil`.
+    static func value(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
