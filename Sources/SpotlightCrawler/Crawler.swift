@@ -141,7 +141,8 @@ struct CrawlRun {
     mutating func visit(_ url: URL, depth: Int) async throws {
         let host = try await hostState(for: url)
         if configuration.obeysRobots, !host.robots.isAllowed(url) {
-            report.pages.append(.init(url: url, kind: .blockedByRobots, canonical: nil, reasons: ["robots.txt disallows it for Applebot"]))
+            report.pages.append(.init(url: url, kind: .blockedByRobots, canonical: nil,
+                                      reasons: [host.robotsProblem ?? "robots.txt disallows it for Applebot"]))
             return
         }
         await politeWait(url)
@@ -269,6 +270,8 @@ struct CrawlRun {
     /// What the crawler knows of one origin: its robots.txt, its association file, its last request.
     struct HostState {
         var robots: RobotsTxt
+        /// Why robots.txt forbids everything when it could not be read (a 5xx, no answer).
+        var robotsProblem: String?
         /// Read when the host's first page is fetched: `nil` until then, `.some(nil)` when it has none.
         var association: AppSiteAssociation??
         var lastRequest: Date?
@@ -282,10 +285,15 @@ struct CrawlRun {
             do {
                 let response = try await fetcher.fetch(robotsURL, maximumBytes: 512 << 10)
                 state.robots = RobotsTxt.forStatus(response.statusCode) ?? RobotsTxt(data: response.body)
+                if response.statusCode >= 500 || response.statusCode == 429 {
+                    state.robotsProblem = "\(robotsURL.absoluteString) answered HTTP \(response.statusCode): nothing may be crawled until it answers"
+                }
             } catch let error as CrawlError where error.code == .tooLarge {
                 state.robots = .allowAll
             } catch {
-                state.robots = .disallowAll  // RFC 9309: an unreachable robots.txt means nothing may be crawled
+                // RFC 9309: an unreachable robots.txt means nothing may be crawled.
+                state.robots = .disallowAll
+                state.robotsProblem = "\(robotsURL.absoluteString) could not be fetched (\(error)): nothing may be crawled"
             }
         }
         state.lastRequest = Date()

@@ -240,6 +240,7 @@ struct CrawlerTests {
         #expect(report.fetchedPages == expectedFetched)
         if expectedFetched == 0 {
             #expect(report.pages.map(\.kind) == [.blockedByRobots])
+            #expect(report.pages.first?.reasons == ["\(server.base)/robots.txt answered HTTP \(status): nothing may be crawled until it answers"])
             #expect(server.requests == ["/robots.txt"])
         }
     }
