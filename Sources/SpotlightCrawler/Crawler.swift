@@ -293,7 +293,7 @@ struct CrawlRun {
             } catch {
                 // RFC 9309: an unreachable robots.txt means nothing may be crawled.
                 state.robots = .disallowAll
-                state.robotsProblem = "\(robotsURL.absoluteString) could not be fetched (\(error)): nothing may be crawled"
+                state.robotsProblem = "\(error); nothing may be crawled until robots.txt answers"
             }
         }
         state.lastRequest = Date()

@@ -33,7 +33,8 @@ public struct FetchResponse: Sendable {
 
 /// HTTP for the crawler and the validator, on AsyncHTTPClient: one connection
 /// per host, redirects followed by hand (so each hop is counted, loops caught,
-/// and association files can refuse them), bodies read up to a limit.
+/// and association files can refuse them), bodies read up to a limit. A refused
+/// connection fails at once (AsyncHTTPClient would otherwise retry until the timeout).
 ///
 /// ```swift
 /// let fetcher = WebFetcher()
@@ -66,6 +67,8 @@ public final class WebFetcher: Sendable {
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(Int64(max(1, configuration.timeout))), read: .seconds(Int64(max(1, configuration.timeout)))))
         http.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connectionsPerHost))
+        // A refused connection is an answer: report it now rather than retrying until the deadline.
+        http.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     }
 

@@ -245,6 +245,17 @@ struct CrawlerTests {
         }
     }
 
+    @Test func anUnreachableSiteIsNotCrawledAndSaysWhy() async throws {
+        let server = try await TestWebServer([:])
+        let address = server.url("/")
+        await server.stop()  // the port is closed now: connections are refused
+        let started = Date()
+        let report = try await Crawler(configuration: Self.configuration(), store: nil).crawl(from: [address])
+        #expect(Date().timeIntervalSince(started) < 5)  // a refused connection is an answer, not retried until the timeout
+        #expect(report.fetchedPages == 0 && report.pages.map(\.kind) == [.blockedByRobots])
+        #expect(report.pages.first?.reasons.first?.hasSuffix("nothing may be crawled until robots.txt answers") == true)
+    }
+
     @Test func crawlDelayIsHonoured() async throws {
         let server = try await TestWebServer([:])
         defer { Task { await server.stop() } }
