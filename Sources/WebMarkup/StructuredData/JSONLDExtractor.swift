@@ -87,18 +87,8 @@ enum JSONLDExtractor {
             builder.read(block: blockNumber, text: element.textContent)
             return true
         }
-        var entities: [SchemaEntity] = []
-        var problems = builder.problems
-        for (block, index) in builder.roots {
-            let (entity, truncated) = builder.graph.entity(root: index, syntax: .jsonLD)
-            entities.append(entity)
-            if truncated {
-                problems.append(StructuredDataProblem(
-                    code: StructuredDataProblem.truncatedCode,
-                    message: "JSON-LD block \(block): the \(describe(entity)) entity is too large or too deeply nested; the rest was dropped"))
-            }
-        }
-        return (entities, problems)
+        let found = builder.graph.entities(builder.roots.map { ("JSON-LD block \($0.block)", $0.node) }, syntax: .jsonLD, noun: "entity")
+        return (found.entities, builder.problems + found.problems)
     }
 
     /// `type="application/ld+json"`, compared case-insensitively, parameters allowed.
@@ -126,10 +116,6 @@ enum JSONLDExtractor {
             }
         }
         return body
-    }
-
-    static func describe(_ entity: SchemaEntity) -> String {
-        entity.types.isEmpty ? "untyped" : entity.types.joined(separator: " ")
     }
 
     private struct Builder {

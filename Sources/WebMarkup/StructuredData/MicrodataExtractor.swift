@@ -47,18 +47,9 @@ enum MicrodataExtractor {
             roots.append(builder.node(forItem: index))
         }
         builder.run()
-        var entities: [SchemaEntity] = []
-        var problems = builder.problems
-        for root in roots where !builder.graph.nodes[root].isEmpty {
-            let (entity, truncated) = builder.graph.entity(root: root, syntax: .microdata)
-            entities.append(entity)
-            if truncated {
-                problems.append(StructuredDataProblem(
-                    code: StructuredDataProblem.truncatedCode,
-                    message: "microdata: the \(JSONLDExtractor.describe(entity)) item is too large or too deeply nested; the rest was dropped"))
-            }
-        }
-        return (entities, problems)
+        let kept = roots.filter { !builder.graph.nodes[$0].isEmpty }.map { ("microdata", $0) }
+        let found = builder.graph.entities(kept, syntax: .microdata, noun: "item")
+        return (found.entities, builder.problems + found.problems)
     }
 
     /// The value of a property element that is not an item.

@@ -83,19 +83,7 @@ enum RDFaExtractor {
                 if case .element(let next) = child { stack.append((next, context)) }
             }
         }
-        var entities: [SchemaEntity] = []
-        var problems: [StructuredDataProblem] = []
-        for root in roots {
-            guard !graph.nodes[root].isEmpty else { continue }
-            let (entity, truncated) = graph.entity(root: root, syntax: .rdfa)
-            entities.append(entity)
-            if truncated {
-                problems.append(StructuredDataProblem(
-                    code: StructuredDataProblem.truncatedCode,
-                    message: "RDFa: the \(JSONLDExtractor.describe(entity)) entity is too large or too deeply nested; the rest was dropped"))
-            }
-        }
-        return (entities, problems)
+        return graph.entities(roots.filter { !graph.nodes[$0].isEmpty }.map { ("RDFa", $0) }, syntax: .rdfa, noun: "entity")
     }
 
     /// The literal or resource a `property` element without `typeof` gives.

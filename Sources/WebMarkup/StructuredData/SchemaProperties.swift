@@ -79,6 +79,29 @@ struct SchemaGraph {
         return (SchemaEntity(types: node.types, syntax: syntax, properties: flattener.properties), flattener.truncated)
     }
 
+    /// Flattens each root into an entity, with a `structured_data_truncated` problem for
+    /// each one a bound cut short: "`source`: the `Product` `noun` is too large…".
+    func entities(_ roots: [(source: String, root: Int)], syntax: SchemaEntity.Syntax, noun: String)
+        -> (entities: [SchemaEntity], problems: [StructuredDataProblem]) {
+        var entities: [SchemaEntity] = []
+        var problems: [StructuredDataProblem] = []
+        for (source, root) in roots {
+            let (entity, truncated) = entity(root: root, syntax: syntax)
+            entities.append(entity)
+            if truncated {
+                problems.append(StructuredDataProblem(
+                    code: StructuredDataProblem.truncatedCode,
+                    message: "\(source): the \(Self.describe(entity)) \(noun) is too large or too deeply nested; the rest was dropped"))
+            }
+        }
+        return (entities, problems)
+    }
+
+    /// An entity's types for a message (`Product Offer`, or `untyped`).
+    static func describe(_ entity: SchemaEntity) -> String {
+        entity.types.isEmpty ? "untyped" : entity.types.joined(separator: " ")
+    }
+
     private struct Flattener {
         let graph: SchemaGraph
         var properties: [String: String] = [:]
