@@ -225,45 +225,49 @@ struct AssociationMatchContext {
         percentEncoded ? raw : AssociationPercentDecoding.decode(raw)
     }
 
+    /// The value `make` gives for this variant, computed once.
+    private static func cached<Value>(_ cache: inout [Int: Value], _ key: Int, _ make: () -> Value) -> Value {
+        if let value = cache[key] { return value }
+        let value = make()
+        cache[key] = value
+        return value
+    }
+
     mutating func path(percentEncoded: Bool, caseSensitive: Bool) -> AssociationSubject {
-        let key = Self.variant(percentEncoded, caseSensitive)
-        if let cached = paths[key] { return cached }
-        let path = AssociationPattern.normalizedPath(Self.text(rawPath, percentEncoded: percentEncoded))
-        let subject = AssociationSubject(path, caseSensitive: caseSensitive)
-        paths[key] = subject
-        return subject
+        let raw = rawPath
+        return Self.cached(&paths, Self.variant(percentEncoded, caseSensitive)) {
+            AssociationSubject(AssociationPattern.normalizedPath(Self.text(raw, percentEncoded: percentEncoded)), caseSensitive: caseSensitive)
+        }
     }
 
     mutating func query(percentEncoded: Bool, caseSensitive: Bool) -> AssociationSubject {
-        let key = Self.variant(percentEncoded, caseSensitive)
-        if let cached = queries[key] { return cached }
-        let subject = AssociationSubject(Self.text(rawQuery, percentEncoded: percentEncoded), caseSensitive: caseSensitive)
-        queries[key] = subject
-        return subject
+        let raw = rawQuery
+        return Self.cached(&queries, Self.variant(percentEncoded, caseSensitive)) {
+            AssociationSubject(Self.text(raw, percentEncoded: percentEncoded), caseSensitive: caseSensitive)
+        }
     }
 
     mutating func fragment(percentEncoded: Bool, caseSensitive: Bool) -> AssociationSubject {
-        let key = Self.variant(percentEncoded, caseSensitive)
-        if let cached = fragments[key] { return cached }
-        let subject = AssociationSubject(Self.text(rawFragment, percentEncoded: percentEncoded), caseSensitive: caseSensitive)
-        fragments[key] = subject
-        return subject
+        let raw = rawFragment
+        return Self.cached(&fragments, Self.variant(percentEncoded, caseSensitive)) {
+            AssociationSubject(Self.text(raw, percentEncoded: percentEncoded), caseSensitive: caseSensitive)
+        }
     }
 
     /// Query items by name (folded when case-insensitive); a valueless item has the value `""`.
     mutating func queryItems(percentEncoded: Bool, caseSensitive: Bool) -> [String: [AssociationSubject]] {
-        let key = Self.variant(percentEncoded, caseSensitive)
-        if let cached = items[key] { return cached }
-        var result: [String: [AssociationSubject]] = [:]
-        for piece in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            var name = Self.text(String(parts[0]), percentEncoded: percentEncoded)
-            if !caseSensitive { name = AssociationCaseFolding.fold(name) }
-            let value = parts.count > 1 ? Self.text(String(parts[1]), percentEncoded: percentEncoded) : ""
-            result[name, default: []].append(AssociationSubject(value, caseSensitive: caseSensitive))
+        let raw = rawQuery
+        return Self.cached(&items, Self.variant(percentEncoded, caseSensitive)) {
+            var result: [String: [AssociationSubject]] = [:]
+            for piece in raw.split(separator: "&", omittingEmptySubsequences: true) {
+                let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                var name = Self.text(String(parts[0]), percentEncoded: percentEncoded)
+                if !caseSensitive { name = AssociationCaseFolding.fold(name) }
+                let value = parts.count > 1 ? Self.text(String(parts[1]), percentEncoded: percentEncoded) : ""
+                result[name, default: []].append(AssociationSubject(value, caseSensitive: caseSensitive))
+            }
+            return result
         }
-        items[key] = result
-        return result
     }
 }
 
