@@ -45,6 +45,11 @@ enum Site {
         return host
     }
 
+    /// Whether the crawl may go to `url`: any address when `sameSiteOnly` is off, else one of `sites`.
+    static func allows(_ url: URL, sites: Set<String>, sameSiteOnly: Bool) -> Bool {
+        !sameSiteOnly || key(url).map(sites.contains) == true
+    }
+
     /// `scheme://host[:port]` — the origin robots.txt and association files belong to.
     static func origin(_ url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }

@@ -117,10 +117,15 @@ struct CrawlRun {
     /// so a page with a million links cannot grow the frontier without bound.
     var frontierLimit: Int { max(1_000, configuration.maximumPages * 10) }
 
+    /// Whether the crawl may go to `url` (``CrawlConfiguration/sameSiteOnly``).
+    func isOnSite(_ url: URL) -> Bool {
+        Site.allows(url, sites: sites, sameSiteOnly: configuration.sameSiteOnly)
+    }
+
     mutating func enqueue(_ url: URL, depth: Int) {
         guard frontier.count - next < frontierLimit, depth <= configuration.maximumDepth, let normalized = Site.normalized(url),
               let scheme = normalized.scheme, scheme == "http" || scheme == "https" else { return }
-        if configuration.sameSiteOnly, let site = Site.key(normalized), !sites.contains(site) { return }
+        guard isOnSite(normalized) else { return }
         guard seen.insert(normalized.absoluteString).inserted else { return }
         frontier.append((normalized, depth))
     }
@@ -156,7 +161,7 @@ struct CrawlRun {
             let remaining = max(0, configuration.maximumTotalBytes - report.bytesRead)
             if remaining < configuration.fetcher.maximumBodyBytes { budgetExhausted = true }  // cleared below if the page fits
             response = try await fetcher.fetch(url, maximumBytes: min(configuration.fetcher.maximumBodyBytes, remaining)) { next in
-                if sameSite, let site = Site.key(next), !sites.contains(site) {
+                if !Site.allows(next, sites: sites, sameSiteOnly: sameSite) {
                     return CrawlError(.unsupportedURL, "\(url.absoluteString) redirects off the site, to \(next.absoluteString)")
                 }
                 if obeys, Site.origin(next) == Site.origin(url), !robots.isAllowed(next) {
@@ -207,7 +212,7 @@ struct CrawlRun {
         var identity = fetched
         var reasons: [String] = []
         if let canonical = metadata.canonical.flatMap({ URL(string: $0.value) }).flatMap(Site.normalized) {
-            if !configuration.sameSiteOnly || Site.key(canonical).map(sites.contains) == true {
+            if isOnSite(canonical) {
                 identity = canonical
                 seen.insert(canonical.absoluteString)
             } else {
@@ -330,7 +335,7 @@ struct CrawlRun {
         var read = 0
         while !queue.isEmpty, read < configuration.maximumSitemaps {
             let url = queue.removeFirst()
-            if configuration.sameSiteOnly, let site = Site.key(url), !sites.contains(site) { continue }
+            guard isOnSite(url) else { continue }
             read += 1
             guard let response = try? await fetcher.fetch(url, maximumBytes: 10 << 20), response.statusCode == 200,
                   let sitemap = try? Sitemap.parse(response.body) else { continue }
