@@ -286,20 +286,8 @@ struct CrawlRun {
         guard let origin = Site.origin(url) else { return HostState(robots: .disallowAll) }
         if let state = hosts[origin] { return state }
         var state = HostState(robots: .allowAll)
-        if configuration.obeysRobots, let robotsURL = URL(string: origin + "/robots.txt") {
-            do {
-                let response = try await fetcher.fetch(robotsURL, maximumBytes: 512 << 10)
-                state.robots = RobotsTxt.forStatus(response.statusCode) ?? RobotsTxt(data: response.body)
-                if response.statusCode >= 500 || response.statusCode == 429 {
-                    state.robotsProblem = "\(robotsURL.absoluteString) answered HTTP \(response.statusCode): nothing may be crawled until it answers"
-                }
-            } catch let error as CrawlError where error.code == .tooLarge {
-                state.robots = .allowAll
-            } catch {
-                // RFC 9309: an unreachable robots.txt means nothing may be crawled.
-                state.robots = .disallowAll
-                state.robotsProblem = "\(error); nothing may be crawled until robots.txt answers"
-            }
+        if configuration.obeysRobots {
+            (state.robots, state.robotsProblem) = await fetcher.robots(origin: origin)
         }
         state.lastRequest = Date()
         hosts[origin] = state

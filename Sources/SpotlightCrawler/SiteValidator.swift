@@ -36,19 +36,15 @@ public struct SiteValidator: Sendable {
         }
 
         // robots.txt, as Applebot reads it.
-        if let robotsURL = URL(string: origin + "/robots.txt") {
-            let robots: RobotsTxt
-            if let response = try? await client.fetch(robotsURL, maximumBytes: 512 << 10) {
-                robots = RobotsTxt.forStatus(response.statusCode) ?? RobotsTxt(data: response.body)
-                report.robotsGroup = robots.selectedGroup(userAgent: "Applebot")
-            } else {
-                robots = .disallowAll
-                fetch.findings.append(.init("robots_unreachable", .error, "\(robotsURL.absoluteString) did not answer; Applebot crawls nothing then"))
-            }
-            if !robots.isAllowed(url) {
-                fetch.findings.append(.init("robots_blocked", .error,
-                    "robots.txt disallows \(url.path.isEmpty ? "/" : url.path) for Applebot (group \(report.robotsGroup.map { "'\($0)'" } ?? "none"))"))
-            }
+        let (robots, problem) = await client.robots(origin: origin)
+        if let problem {
+            fetch.findings.append(.init("robots_unreachable", .error, problem))
+        } else {
+            report.robotsGroup = robots.selectedGroup(userAgent: "Applebot")
+        }
+        if !robots.isAllowed(url) {
+            fetch.findings.append(.init("robots_blocked", .error,
+                "robots.txt disallows \(url.path.isEmpty ? "/" : url.path) for Applebot (group \(report.robotsGroup.map { "'\($0)'" } ?? "none"))"))
         }
 
         // The page.
