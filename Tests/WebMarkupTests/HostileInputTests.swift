@@ -48,31 +48,63 @@ import Testing
         }
     }
 
+    static let summaryKeys: Set<String> = ["title", "description", "image", "canonical", "og_url", "app_banner", "deep_links",
+                                            "entities", "robots", "indexable"]
+
     @Test func mangledPagesNeverCrash() throws {
+        var titled = 0
         for data in Self.mutations(of: Self.page, count: 1_500, salt: 1) {
-            let document = try HTMLDocument.parse(data, url: URL(string: "https://e.com/a"))
-            _ = try JSONEncoder().encode(PageMetadata(document).summary)
+            let metadata = PageMetadata(try HTMLDocument.parse(data, url: URL(string: "https://e.com/a")))
+            if metadata.title != nil { titled += 1 }
+            // Whatever the damage, the summary keeps its shape.
+            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(metadata.summary)) as? [String: Any]
+            #expect(object.map { Set($0.keys) } == Self.summaryKeys)
         }
+        #expect(titled > 0 && titled < 1_500)
     }
 
     @Test func mangledAssociationFilesNeverCrash() {
         let url = URL(string: "https://e.com/a*/en_GB/x?q=1#y")!
+        var parsed = 0, refused = 0
         for data in Self.mutations(of: Self.association, count: 1_500, salt: 2) {
-            if let association = try? AppSiteAssociation(data: data) {
-                _ = association.handler(for: url)
+            do {
+                let association = try AppSiteAssociation(data: data)
+                parsed += 1
+                if let app = association.handler(for: url) { #expect(association.applicationIdentifiers.contains(app)) }
+            } catch let error as WebMarkupError {
+                refused += 1
+                #expect(!error.message.isEmpty)
+                // A file that does not parse is never silently valid.
+                #expect(AssociationValidator.validate(data: data, fetch: nil, sampleURLs: [url]).contains { $0.severity == .error })
+            } catch {
+                Issue.record("an association file failed with \(error), not a WebMarkupError")
             }
-            _ = AssociationValidator.validate(data: data, fetch: nil, sampleURLs: [url])
         }
+        #expect(parsed > 0 && refused > 0)
     }
 
     @Test func mangledRobotsAndSitemapsNeverCrash() {
         let url = URL(string: "https://e.com/a/b")!
+        let robotsFile = URL(string: "https://e.com/robots.txt")!
+        var blocked = 0
         for data in Self.mutations(of: Self.robots, count: 1_500, salt: 3) {
-            _ = RobotsTxt(data: data).isAllowed(url)
+            let robots = RobotsTxt(data: data)
+            #expect(robots.isAllowed(robotsFile))  // /robots.txt itself is always allowed
+            if !robots.isAllowed(url) { blocked += 1 }
         }
+        #expect(blocked > 0)
+        var read = 0
         for data in Self.mutations(of: Self.sitemap, count: 1_500, salt: 4) {
-            _ = try? Sitemap.parse(data)
+            do {
+                _ = try Sitemap.parse(data)
+                read += 1
+            } catch let error as WebMarkupError {
+                #expect(!error.message.isEmpty)
+            } catch {
+                Issue.record("a sitemap failed with \(error), not a WebMarkupError")
+            }
         }
+        #expect(read > 0 && read < 1_500)
     }
 
     @Test func pathologicalShapesAreBounded() throws {
