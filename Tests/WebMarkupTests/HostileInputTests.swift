@@ -117,6 +117,12 @@ import Testing
         let deep = StructuredData.extract(from: try HTMLDocument.parse(#"<script type="application/ld+json">\#(json)</script>"#))
         #expect(deep.entities.isEmpty && deep.problems.count == 1)
 
+        // 50,000 links, each resolved against the base (found once per document, not per link).
+        let links = try HTMLDocument.parse(#"<base href="/shop/">"# + String(repeating: #"<a href="p">x</a>"#, count: 50_000),
+                                           url: URL(string: "https://e.com/"))
+        let resolved = links.root.all(named: "a").compactMap { $0.attribute("href").flatMap(links.resolve) }
+        #expect(resolved.count == 50_000 && resolved.allSatisfy { $0.absoluteString == "https://e.com/shop/p" })
+
         // A pattern of many stars against a long path, and a long robots.txt.
         let stars = String(repeating: "*a", count: 2_000) + "b"
         let association = try AppSiteAssociation(json: #"{"applinks": {"details": [{"appID": "ABCDE12345.a.b", "components": [{"/": "\#(stars)"}]}]}}"#)

@@ -123,6 +123,8 @@ import Testing
         let same = try metadata(#"<link rel="alternate canonical" href="/x/"><meta property="og:url" content="https://SHOP.example.com/x">"#)
         #expect(!same.canonicalMismatch)
         #expect(try metadata("<p>").identity == Self.address)
+        // Without a canonical URL the identity is the fetched address, not the <base href>.
+        #expect(try metadata(#"<base href="/shop/">"#).identity == Self.address)
     }
 
     @Test func deepLinksFromEverySourceInOrder() throws {

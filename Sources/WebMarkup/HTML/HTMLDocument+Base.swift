@@ -1,21 +1,20 @@
 public import Foundation
 
 extension HTMLDocument {
-    /// The document base URL: the first `<base href>` (resolved against the fetched
-    /// address), else the fetched address. Relative links in the page resolve against it.
+    /// The first `<base href>` of `root` resolved against `url`, else `url`.
+    static func base(of root: HTMLElement, url: URL?) -> URL? {
+        let base = root.all(named: "base").lazy.compactMap { $0.attribute("href") }.first
+        guard let base else { return url }
+        return resolve(base, against: url) ?? url
+    }
+
+    /// Resolves a URL written in the page (trimmed of ASCII whitespace, as browsers do)
+    /// against ``baseURL``. `nil` for an empty or unparsable reference.
     ///
     /// ```swift
     /// let page = try HTMLDocument.parse(#"<base href="/shop/"><a href="pear">"#, url: URL(string: "https://example.com/a/b")!)
     /// page.resolve("pear")?.absoluteString // "https://example.com/shop/pear"
     /// ```
-    public var baseURL: URL? {
-        let base = root.all(named: "base").lazy.compactMap { $0.attribute("href") }.first
-        guard let base else { return url }
-        return Self.resolve(base, against: url) ?? url
-    }
-
-    /// Resolves a URL written in the page (trimmed of ASCII whitespace, as browsers do)
-    /// against ``baseURL``. `nil` for an empty or unparsable reference.
     public func resolve(_ reference: String) -> URL? {
         Self.resolve(reference, against: baseURL)
     }

@@ -40,11 +40,16 @@ public struct HTMLDocument: Sendable {
     public let url: URL?
     /// True when elements were dropped because they were nested too deeply.
     public let isTruncated: Bool
+    /// The document base URL: the first `<base href>` (resolved against ``url``),
+    /// else ``url``. Relative links in the page resolve against it (``resolve(_:)``).
+    /// Found once, when the document is made: every link resolves against it.
+    public let baseURL: URL?
 
     public init(root: HTMLElement, url: URL?, isTruncated: Bool = false) {
         self.root = root
         self.url = url
         self.isTruncated = isTruncated
+        baseURL = Self.base(of: root, url: url)
     }
 
     /// The `<head>` element, if any.

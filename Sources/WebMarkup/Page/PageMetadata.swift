@@ -53,7 +53,9 @@ public struct PageMetadata: Sendable {
     public var robots: RobotsDirectives
     public var entities: [SchemaEntity]
     public var structuredDataProblems: [StructuredDataProblem]
-    /// Where the base for relative URLs came from.
+    /// The address the page was fetched from, if known.
+    public var url: URL?
+    /// The base relative URLs resolved against (`<base href>`, else ``url``).
     public var baseURL: URL?
 
     /// Applebot's minimum: not `noindex`, and a deep link, a title and a description.
@@ -63,7 +65,7 @@ public struct PageMetadata: Sendable {
 
     /// The page's identity: its canonical URL, else the address it was fetched from.
     public var identity: URL? {
-        canonical.flatMap { URL(string: $0.value) } ?? baseURL
+        canonical.flatMap { URL(string: $0.value) } ?? url
     }
 
     /// True when the canonical URL and `og:url` are both given and differ.
@@ -76,7 +78,7 @@ public struct PageMetadata: Sendable {
     public init(_ document: HTMLDocument) {
         let tags = MetaTags(document)
         let resolve: (String) -> String? = { document.resolve($0)?.absoluteString }
-        baseURL = document.url
+        url = document.url
 
         title = Self.firstSourced(tags, ["og:title", "twitter:title"]) ?? tags.title.flatMap {
             $0.isEmpty ? nil : SourcedValue($0, source: "title")
