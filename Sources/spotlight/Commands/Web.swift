@@ -16,8 +16,14 @@ enum WebInput {
         if isAddress(source) {
             guard let url = URL(string: source) else { throw ValidationError("\(source.debugDescription) is not a valid URL") }
             let fetcher = WebFetcher()
-            defer { Task { try? await fetcher.shutdown() } }
-            let response = try await fetcher.fetch(url, maximumRedirects: maximumRedirects)
+            let response: FetchResponse
+            do {
+                response = try await fetcher.fetch(url, maximumRedirects: maximumRedirects)
+            } catch {
+                try? await fetcher.shutdown()
+                throw error
+            }
+            try? await fetcher.shutdown()
             return (response.body, response.url, response.charset, response.statusCode)
         }
         let file = URL(fileURLWithPath: source)
