@@ -97,8 +97,8 @@ import Testing
                 try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
                 try db.setMeta("tokenizer_version", 0)
             }
-            #expect(try store.ids("apple").isEmpty)
+            #expect(try store.searchFullText(TextTokenizer.queryTerms("apple"), limit: 10).isEmpty)
         }
-        #expect(try fileStore(dir).ids("apple") == ["a"])
+        #expect(try fileStore(dir).searchFullText(TextTokenizer.queryTerms("apple"), limit: 10).map(\.item.uniqueIdentifier) == ["a"])
     }
 }

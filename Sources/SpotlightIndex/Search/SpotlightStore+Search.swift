@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 
 extension SpotlightStore {
     /// Searches what a user types: every word must match some text
@@ -10,6 +11,10 @@ extension SpotlightStore {
     /// description, then other text), the app's `rankingHint`, engagement
     /// and recency; each explains its score.
     ///
+    /// Answered by the store's ranked index (``RankedSearcher``), which
+    /// reads only what can make the top `limit`; if the index is damaged it
+    /// is rebuilt from the items first.
+    ///
     /// ```swift
     /// let results = try store.search("zoe mar", limit: 5)   // finds "Zoë Martin"
     /// ```
@@ -19,6 +24,67 @@ extension SpotlightStore {
         guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
         let terms = TextTokenizer.queryTerms(text)
         guard !terms.isEmpty, limit > 0 else { return [] }
+        do {
+            do {
+                return try searchRanked(terms, limit: limit)
+            } catch is SegmentError {
+                // A writer may have merged away a segment file after this
+                // reader's snapshot named it: a new snapshot names the merged one.
+                return try searchRanked(terms, limit: limit)
+            }
+        } catch let error as SegmentError {
+            // Derived data gone bad: rebuild it from the items, then answer.
+            logger.warning("ranked index unusable (\(error)); rebuilding it from the store")
+            do {
+                try write { db in try ranked.rebuild(db) }
+                return try searchRanked(terms, limit: limit)
+            } catch {
+                logger.error("ranked index rebuild failed (\(error)); answering from the full-text table")
+                return try searchFullText(terms, limit: limit)
+            }
+        }
+    }
+
+    /// The ranked index's answer (``RankedSearcher``), in one read transaction.
+    func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int) throws -> [SearchResult] {
+        let query = RankedQuery(terms)
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            var searcher = RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now)
+            let hits = try searcher.search(query, limit: limit) { rowid in
+                try Self.holdsPhrases(query.phrases, rowid: rowid, db)
+            }
+            return try hits.map { hit in
+                guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"),
+                                                    arguments: [hit.rowid]) else {
+                    throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
+                }
+                return SearchResult(item: try StoredRow.item(stored).item, score: hit.score)
+            }
+        }
+    }
+
+    /// True when some searched text attribute of the item holds each CJK
+    /// run as one piece (what the phrase of its bigrams matches in FTS5).
+    static func holdsPhrases(_ phrases: [String], rowid: Int64, _ db: Database) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"),
+                                         arguments: [rowid]) else { return false }
+        let texts = try StoredRow.attributes(row).compactMap { name, value -> [String]? in
+            guard FullTextIndex.isSearched(name) else { return nil }
+            switch value {
+            case .string(let text): return [TextFolding.fold(text)]
+            case .strings(let values): return values.map(TextFolding.fold)
+            case .url(let url): return [TextFolding.fold(url.absoluteString)]
+            default: return nil
+            }
+        }.joined()
+        return phrases.allSatisfy { phrase in texts.contains { $0.contains(phrase) } }
+    }
+
+    /// The same search through the FTS5 table, every match scored by
+    /// `bm25()`: the reference the ranked index is tested against, and the
+    /// answer when the ranked index cannot be rebuilt.
+    func searchFullText(_ terms: [TextTokenizer.QueryTerm], limit: Int) throws -> [SearchResult] {
         let match = Self.ftsQuery(terms)
         let w = options.ranking
         let now = self.now.timeIntervalSince1970
@@ -39,6 +105,15 @@ extension SpotlightStore {
                                     score: scoring.breakdown(text: row["text"], hint: row["hint"], engagement: row["eng"],
                                                              recency: row["recency"], now: now))
             }
+        }
+    }
+
+    /// Builds the ranked index if the store has none, or one built by
+    /// other code or with other weights; run when the store opens.
+    func prepareRankedIndex() throws {
+        if try read({ try ranked.isCurrent($0) }) { return }
+        try write { db in
+            if try !ranked.isCurrent(db) { try ranked.rebuild(db) }
         }
     }
 

@@ -101,6 +101,10 @@ enum Schema {
         migrator.registerMigration("v4-numbers-by-item") { db in
             try db.execute(sql: "CREATE INDEX attr_numbers_item ON attr_numbers(item)")
         }
+        // The ranked index's segment list (RankedIndex); built on open.
+        migrator.registerMigration("v5-ranked") { db in
+            try db.execute(sql: RankedIndex.createTable)
+        }
         return migrator
     }
 }

@@ -84,12 +84,17 @@ extension SpotlightStore {
         }
     }
 
-    /// Size of the store's files on disk, in bytes (0 in memory).
+    /// Size of the store's files on disk, in bytes (0 in memory): the
+    /// SQLite file, its write-ahead log, and the ranked index's segment files.
     public func fileSize() -> Int64 {
         guard let fileURL else { return 0 }
-        return ["", "-wal"].reduce(Int64(0)) { total, suffix in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path + suffix)
-            return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+        func size(_ path: String) -> Int64 {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
         }
+        var total = size(fileURL.path) + size(fileURL.path + "-wal")
+        if let directory = ranked.directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            for file in files { total += size(directory.appendingPathComponent(file).path) }
+        }
+        return total
     }
 }

@@ -183,6 +183,7 @@ extension SpotlightStore {
                 inserts.attributes.setUncheckedArguments([rowid, Data(item.blob)])
                 try inserts.attributes.execute()
                 let columns = item.columns
+                ranked.provide(rowid: rowid, columns: columns)
                 inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
                 try inserts.text.execute()
                 try vocabulary.record(item.terms, db)
@@ -205,6 +206,7 @@ extension SpotlightStore {
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
         try FullTextIndex.insert(db, rowid: rowid, item.columns)
+        ranked.provide(rowid: rowid, columns: item.columns)
         try vocabulary.record(item.terms, db)
         try NumericIndex.insert(db, item: rowid, item.numbers)
         return 0

@@ -50,6 +50,7 @@ public final class SpotlightStore: Sendable {
     let validator: ItemValidator
     let batch = Mutex<[PendingWrite]?>(nil)
     let vocabulary = TermVocabulary()
+    let ranked: RankedIndex
     let logger: Logger
 
     /// Opens (creating if needed) the store of an app's index.
@@ -84,9 +85,12 @@ public final class SpotlightStore: Sendable {
         self.writer = opened.writer
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
+        self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
+                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }
+        try prepareRankedIndex()
         _ = try? purgeExpiredItems()
     }
 
@@ -166,15 +170,19 @@ public final class SpotlightStore: Sendable {
                 do {
                     try db.inTransaction(.immediate) {
                         try vocabulary.begin(db)
+                        try ranked.begin(db)
                         result = try body(db)
                         try vocabulary.flush(db)
+                        try ranked.flush(db)
                         return .commit
                     }
                 } catch {
                     vocabulary.rolledBack()
+                    ranked.rolledBack()
                     throw error
                 }
                 vocabulary.committed()
+                ranked.committed()
                 return result!
             }
         } catch {

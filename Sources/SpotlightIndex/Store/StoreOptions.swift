@@ -26,6 +26,9 @@ public struct StoreOptions: Sendable {
     public var firstWeekday = 1
     /// How long an item lives when it has no expiration date: 30 days, as Apple's.
     public var defaultLifetime: TimeInterval = 30 * 24 * 3600
+    /// Ranked-index segments up to this many bytes stay inside the SQLite
+    /// file; larger ones get a file of their own (tests lower it).
+    var rankedInlineLimit = 1 << 20
 
     public init() {}
 }

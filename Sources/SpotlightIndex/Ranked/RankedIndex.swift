@@ -1,0 +1,465 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The ranked text index of a store: immutable segments (``Segment``)
+/// derived from the store's items, kept in step with every write
+/// transaction and read by ``SpotlightStore/search(_:limit:)``.
+///
+/// **Where segments live.** Table `ranked_segments` lists the live
+/// segments: each has a random `token` (its name in caches), its bytes
+/// either inline (`data`, for small segments and in-memory stores) or in a
+/// file `<store>.ranked/<token>.seg`, and its deleted documents (`deleted`,
+/// varint doc ids, with a `deleted_version`). The table is written in the
+/// same transaction as the items, so a reader's snapshot always names the
+/// segments of exactly the items it sees; a segment file is written and
+/// synced before the transaction that names it commits, and removed only
+/// after the transaction that drops it has committed.
+///
+/// **Keeping in step.** A temporary trigger on the writer's connection
+/// notes every rowid of `items` inserted, updated or deleted. At the end of
+/// each write transaction (``flush(_:)``) those rowids' old documents are
+/// marked deleted in their segments and their current versions go into one
+/// new segment; then segments are merged, eight of a size at a time
+/// (``mergePlan(_:)``), so a store has a few dozen segments at most.
+///
+/// **Rebuilding.** `meta.ranked_format` records the segment format, the
+/// tokenizer and the ranking weights the segments were built with; a store
+/// opened with others, or whose segments fail to load (bad header,
+/// checksum, missing file), is rebuilt from its items: the index is derived
+/// data, never the record.
+final class RankedIndex: Sendable {
+    /// `<store>.ranked/`, nil for an in-memory store (segments inline).
+    let directory: URL?
+    let scoring: RankedScoring
+    /// The store's clock: segments record when they were built by it.
+    let clock: @Sendable () -> Date
+
+    /// Segments up to this size are kept inline in SQLite.
+    let inlineLimit: Int
+    /// Segments up to this size are checksummed whenever they are loaded.
+    static let checksumLimit = 32 << 20
+    /// Documents per segment while rebuilding (then merged).
+    static let rebuildChunk = 50_000
+    /// Segments of one size class merged together.
+    static let mergeFactor = 8
+
+    private struct Loaded {
+        var segment: Segment
+        var deletedVersion: Int64
+        var deleted: DeletionSet
+    }
+
+    private struct WriteState {
+        /// This transaction's documents already tokenized by the writer.
+        var documents: [Int64: TextColumns] = [:]
+        var createdFiles: [URL] = []
+        var droppedFiles: [URL] = []
+    }
+
+    private let cache = Mutex<[Int64: Loaded]>([:])
+    private let writeState = Mutex(WriteState())
+
+    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, clock: @escaping @Sendable () -> Date) {
+        self.directory = directory
+        self.inlineLimit = inlineLimit
+        self.scoring = RankedScoring(weights: weights)
+        self.clock = clock
+    }
+
+    /// `<root>/<bundle>/<index name>.ranked/` beside `<index name>.sqlite`.
+    static func directory(forStore file: URL) -> URL {
+        file.deletingPathExtension().appendingPathExtension("ranked")
+    }
+
+    /// What `meta.ranked_format` must say for the segments to be usable.
+    var formatTag: String { "\(SegmentFormat.version).\(TextTokenizer.version).\(String(scoring.fingerprint, radix: 16))" }
+
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS ranked_segments(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            token INTEGER NOT NULL UNIQUE,
+            documents INTEGER NOT NULL,
+            file TEXT,
+            data BLOB,
+            deleted BLOB NOT NULL DEFAULT x'',
+            deleted_count INTEGER NOT NULL DEFAULT 0,
+            deleted_version INTEGER NOT NULL DEFAULT 0
+        )
+        """
+
+    // MARK: - Reading
+
+    /// The live segments of the reader's snapshot.
+    func snapshot(_ db: Database) throws -> [SegmentSnapshot] {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id")
+        var out: [SegmentSnapshot] = []
+        var live = Set<Int64>()
+        for row in rows {
+            let token: Int64 = row["token"]
+            let version: Int64 = row["deleted_version"]
+            live.insert(token)
+            if let loaded = cache.withLock({ $0[token] }), loaded.deletedVersion == version {
+                out.append(SegmentSnapshot(segment: loaded.segment, deleted: loaded.deleted))
+                continue
+            }
+            let segment: Segment
+            if let loaded = cache.withLock({ $0[token] }) {
+                segment = loaded.segment
+            } else {
+                segment = try load(db, id: row["id"], token: token, file: row["file"])
+            }
+            let blob = Array(try Data.fetchOne(db, sql: "SELECT deleted FROM ranked_segments WHERE id = ?", arguments: [row["id"] as Int64]) ?? Data())
+            let deleted = DeletionSet(documentCount: segment.documentCount, deleted: try DeletionSet.decode(blob))
+            cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: version, deleted: deleted) }
+            out.append(SegmentSnapshot(segment: segment, deleted: deleted))
+        }
+        cache.withLock { cache in
+            if cache.count > live.count { cache = cache.filter { live.contains($0.key) } }
+        }
+        return out
+    }
+
+    private func load(_ db: Database, id: Int64, token: Int64, file: String?) throws -> Segment {
+        let bytes: SegmentBytes
+        if let file {
+            guard let directory, Self.isSegmentFileName(file) else { throw SegmentError.corrupt("segment file \(file) has no directory") }
+            bytes = try SegmentBytes(mapping: directory.appendingPathComponent(file).path)
+        } else {
+            guard let data = try Data.fetchOne(db, sql: "SELECT data FROM ranked_segments WHERE id = ?", arguments: [id]) else {
+                throw SegmentError.corrupt("segment \(id) has neither a file nor data")
+            }
+            bytes = SegmentBytes(copying: data)
+        }
+        let segment = try Segment(bytes, verifyChecksum: bytes.buffer.count <= Self.checksumLimit)
+        guard segment.fingerprint == scoring.fingerprint else { throw SegmentError.corrupt("built with other ranking weights") }
+        return segment
+    }
+
+    static func isSegmentFileName(_ name: String) -> Bool {
+        name.hasSuffix(".seg") && !name.contains("/") && !name.hasPrefix(".")
+    }
+
+    // MARK: - Writing (inside the store's write transactions)
+
+    /// Starts a write transaction: the trigger that notes changed items.
+    func begin(_ db: Database) throws {
+        writeState.withLock { $0 = WriteState() }
+        try db.execute(sql: """
+            CREATE TEMP TABLE IF NOT EXISTS ranked_changed(rowid INTEGER PRIMARY KEY);
+            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_inserted AFTER INSERT ON main.items
+                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (NEW.rowid); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_updated AFTER UPDATE ON main.items
+                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (NEW.rowid), (OLD.rowid); END;
+            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_deleted AFTER DELETE ON main.items
+                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (OLD.rowid); END;
+            """)
+    }
+
+    /// Hands over an item's tokens the writer already has, so that
+    /// ``flush(_:)`` need not tokenize it again.
+    func provide(rowid: Int64, columns: TextColumns) {
+        writeState.withLock { $0.documents[rowid] = columns }
+    }
+
+    /// Brings the segments in step with this transaction's changes.
+    func flush(_ db: Database) throws {
+        let changed = try Int64.fetchAll(db, sql: "SELECT rowid FROM temp.ranked_changed ORDER BY rowid")
+        guard !changed.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM temp.ranked_changed")
+        let provided = writeState.withLock { state in
+            let documents = state.documents
+            state.documents = [:]
+            return documents
+        }
+        var documents: [RankedDocument] = []
+        documents.reserveCapacity(changed.count)
+        for chunk in stride(from: 0, to: changed.count, by: 500) {
+            let rowids = changed[chunk..<min(chunk + 500, changed.count)]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
+                       i.eng AS eng, i.eng_at AS eng_at, a.attributes AS attributes
+                FROM items i LEFT JOIN item_attributes a ON a.rowid = i.rowid
+                WHERE i.rowid IN (\(rowids.map(String.init).joined(separator: ",")))
+                """)
+            for row in rows {
+                let rowid: Int64 = row["rowid"]
+                let columns = try provided[rowid] ?? TextColumns(attributes: StoredRow.attributes(row))
+                documents.append(RankedDocument(rowid: rowid, expires: row["expires"], hint: row["hint"], recency: row["recency"],
+                                                engagement: row["eng"], engagedAt: row["eng_at"], columns: columns))
+            }
+        }
+        if try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM items LIMIT 1)") == 0 {
+            for row in try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments") { try drop(id: row["id"], file: row["file"], db) }
+            return
+        }
+        try markDeleted(changed, db)
+        if !documents.isEmpty {
+            let contents = SegmentContents(documents: documents, scoring: scoring)
+            try add(contents, db)
+        }
+        try merge(db)
+    }
+
+    /// The transaction committed: files of dropped segments can go.
+    func committed() {
+        let dropped = writeState.withLock { state in
+            let files = state.droppedFiles
+            state = WriteState()
+            return files
+        }
+        for file in dropped { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// The transaction rolled back: files it wrote are not named by any row.
+    func rolledBack() {
+        let created = writeState.withLock { state in
+            let files = state.createdFiles
+            state = WriteState()
+            return files
+        }
+        for file in created { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// Marks the old documents of changed rowids deleted in their segments.
+    private func markDeleted(_ rowids: [Int64], _ db: Database) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, deleted, documents FROM ranked_segments ORDER BY id")
+        for row in rows {
+            let id: Int64 = row["id"]
+            let segment = try segment(db, id: id, token: row["token"], file: row["file"])
+            guard let range = segment.rowidRange else { continue }
+            var found: [UInt32] = []
+            for rowid in rowids where range.contains(rowid) {
+                if let doc = segment.document(rowid: rowid) { found.append(UInt32(doc)) }
+            }
+            guard !found.isEmpty else { continue }
+            let before = try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data()))
+            let set = DeletionSet(documentCount: segment.documentCount, deleted: before + found)
+            if set.count >= segment.documentCount {
+                try drop(id: id, file: row["file"], db)
+            } else {
+                try db.execute(sql: """
+                    UPDATE ranked_segments SET deleted = ?, deleted_count = ?, deleted_version = deleted_version + 1 WHERE id = ?
+                    """, arguments: [Data(DeletionSet.encode(set.documents)), set.count, id])
+            }
+        }
+    }
+
+    /// A segment by row, from the cache or loaded (the writer's view).
+    private func segment(_ db: Database, id: Int64, token: Int64, file: String?) throws -> Segment {
+        if let loaded = cache.withLock({ $0[token] }) { return loaded.segment }
+        let segment = try load(db, id: id, token: token, file: file)
+        cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: -1, deleted: DeletionSet(documentCount: 0, deleted: [])) }
+        return segment
+    }
+
+    /// Encodes `contents` and names it in `ranked_segments`.
+    private func add(_ contents: SegmentContents, _ db: Database) throws {
+        guard contents.documentCount > 0 else { return }
+        let bytes = SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970)
+        let token = Int64.random(in: 1...Int64.max)
+        if let directory, bytes.count > inlineLimit {
+            let name = String(UInt64(token), radix: 16) + ".seg"
+            let url = directory.appendingPathComponent(name)
+            writeState.withLock { $0.createdFiles.append(url) }
+            try removeOrphanFiles(db)
+            try Self.writeSynced(bytes, to: url, directory: directory)
+            try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)",
+                           arguments: [token, contents.documentCount, name])
+        } else {
+            try db.execute(sql: "INSERT INTO ranked_segments(token, documents, data) VALUES (?, ?, ?)",
+                           arguments: [token, contents.documentCount, Data(bytes)])
+        }
+    }
+
+    private func drop(id: Int64, file: String?, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM ranked_segments WHERE id = ?", arguments: [id])
+        if let file, let directory, Self.isSegmentFileName(file) {
+            writeState.withLock { $0.droppedFiles.append(directory.appendingPathComponent(file)) }
+        }
+    }
+
+    // MARK: - Merging
+
+    struct SegmentSize: Equatable {
+        var id: Int64
+        var live: Int
+        var deleted: Int
+    }
+
+    /// Which segments to merge now: eight (``mergeFactor``) whose live
+    /// documents fall in the same power-of-eight class, or a segment more
+    /// than a third deleted. Nil when nothing needs merging.
+    static func mergePlan(_ sizes: [SegmentSize]) -> [Int64]? {
+        if let worn = sizes.first(where: { $0.deleted * 3 > $0.live + $0.deleted && $0.live + $0.deleted > 1_000 }) {
+            return [worn.id]
+        }
+        var classes: [Int: [SegmentSize]] = [:]
+        for size in sizes {
+            var level = 0, capacity = 1_000
+            while size.live > capacity { capacity *= mergeFactor; level += 1 }
+            classes[level, default: []].append(size)
+        }
+        for level in classes.keys.sorted() {
+            if let members = classes[level], members.count >= mergeFactor {
+                return members.sorted { $0.id < $1.id }.prefix(mergeFactor).map(\.id)
+            }
+        }
+        return nil
+    }
+
+    private func merge(_ db: Database) throws {
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
+            let sizes = rows.map { SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+            guard let plan = Self.mergePlan(sizes) else { return }
+            var inputs: [SegmentSnapshot] = []
+            for row in rows where plan.contains(row["id"] as Int64) {
+                let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])
+                let deleted = DeletionSet(documentCount: segment.documentCount,
+                                          deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
+                inputs.append(SegmentSnapshot(segment: segment, deleted: deleted))
+            }
+            let contents = try SegmentMerger.merge(inputs)
+            for row in rows where plan.contains(row["id"] as Int64) { try drop(id: row["id"], file: row["file"], db) }
+            try add(contents, db)
+        }
+    }
+
+    // MARK: - Building from the store
+
+    /// True when the store's segments were built as this code builds them.
+    func isCurrent(_ db: Database) throws -> Bool {
+        try db.meta("ranked_format", as: String.self) == formatTag
+    }
+
+    /// Derives every segment again from `items`, in one transaction.
+    func rebuild(_ db: Database) throws {
+        let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
+        for row in old { try drop(id: row["id"], file: row["file"], db) }
+        try? db.execute(sql: "DELETE FROM temp.ranked_changed")
+        cache.withLock { $0.removeAll() }
+        if let directory {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
+                   i.eng AS eng, i.eng_at AS eng_at, a.attributes AS attributes
+            FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid
+            """)
+        var chunk: [RankedDocument] = []
+        var built: [SegmentContents] = []
+        func finishChunk() {
+            guard !chunk.isEmpty else { return }
+            built.append(SegmentContents(documents: chunk, scoring: scoring))
+            chunk.removeAll(keepingCapacity: true)
+        }
+        while let row = try rows.next() {
+            chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
+                                        engagement: row["eng"], engagedAt: row["eng_at"],
+                                        columns: TextColumns(attributes: try StoredRow.attributes(row))))
+            if chunk.count >= Self.rebuildChunk { finishChunk() }
+        }
+        finishChunk()
+        if built.count > 1 {
+            let now = clock().timeIntervalSince1970
+            let parts = try built.map { contents in
+                SegmentSnapshot(segment: try Segment(SegmentBytes(copying: SegmentEncoder.encode(contents, scoring: scoring, buildTime: now)),
+                                                     verifyChecksum: false),
+                                deleted: DeletionSet(documentCount: contents.documentCount, deleted: []))
+            }
+            built = [try SegmentMerger.merge(parts)]
+        }
+        for contents in built { try add(contents, db) }
+        try db.setMeta("ranked_format", formatTag)
+    }
+
+    /// Removes segment files no row names (left by a crash between writing
+    /// a file and committing). Call inside a write transaction: no other
+    /// writer can be between those two steps then.
+    func removeOrphanFiles(_ db: Database) throws {
+        guard let directory else { return }
+        var named = Set(try String.fetchAll(db, sql: "SELECT file FROM ranked_segments WHERE file IS NOT NULL"))
+        // Dropped by this transaction but named again if it rolls back.
+        named.formUnion(writeState.withLock { $0.droppedFiles.map(\.lastPathComponent) })
+        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in present where Self.isSegmentFileName(name) && !named.contains(name) {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// Writes `bytes` to a new file and syncs it (and the directory), so a
+    /// committed row never names a file that a power loss could truncate.
+    static func writeSynced(_ bytes: [UInt8], to url: URL, directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SpotlightIndexError(.storeUnavailable, "cannot create \(url.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var written = 0
+        try bytes.withUnsafeBytes { raw in
+            while written < raw.count {
+                let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw SpotlightIndexError(.storeUnavailable, "cannot write \(url.path): \(String(cString: strerror(errno)))")
+                }
+                written += result
+            }
+        }
+        guard fsync(descriptor) == 0 else {
+            throw SpotlightIndexError(.storeUnavailable, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
+        }
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            _ = fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+}
+
+/// The size and shape of a store's ranked index.
+///
+/// ```swift
+/// let stats = try store.rankedIndexStatistics()
+/// print("\(stats.segments) segments, \(stats.bytes / 1_048_576) MB")
+/// ```
+public struct RankedIndexStatistics: Sendable, Hashable, Codable {
+    /// Live segments.
+    public var segments: Int
+    /// Segments held in files of their own (the rest are inside the SQLite file).
+    public var fileSegments: Int
+    /// Documents in all segments, including replaced or deleted ones not yet merged away.
+    public var documents: Int
+    /// Of those, the replaced or deleted.
+    public var deletedDocuments: Int
+    /// Bytes of all segments.
+    public var bytes: Int64
+}
+
+extension RankedIndex {
+    func statistics(_ db: Database) throws -> RankedIndexStatistics {
+        let rows = try Row.fetchAll(db, sql: "SELECT file, length(data) AS size, documents, deleted_count FROM ranked_segments")
+        var stats = RankedIndexStatistics(segments: rows.count, fileSegments: 0, documents: 0, deletedDocuments: 0, bytes: 0)
+        for row in rows {
+            stats.documents += row["documents"] as Int
+            stats.deletedDocuments += row["deleted_count"] as Int
+            if let file = row["file"] as String?, let directory {
+                stats.fileSegments += 1
+                let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)
+                stats.bytes += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+            } else {
+                stats.bytes += row["size"] as Int64? ?? 0
+            }
+        }
+        return stats
+    }
+}
+
+extension SpotlightStore {
+    /// How big the ranked index that answers ``search(_:limit:)`` is.
+    public func rankedIndexStatistics() throws -> RankedIndexStatistics {
+        try read { db in try ranked.statistics(db) }
+    }
+}

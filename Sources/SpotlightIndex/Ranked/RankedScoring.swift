@@ -1,0 +1,68 @@
+import Foundation
+
+/// The ranked index's share of the ranking formula (``RankingWeights``):
+/// BM25 per query term as SQLite FTS5 computes it (k1 = 1.2, b = 0.75,
+/// frequencies weighted by column, length = tokens in all columns), and the
+/// static factor with the bound stored in segments.
+///
+/// Differences from FTS5's `bm25()`, so that top-k can stop early: a
+/// prefix (or a word with Korean stems) scores by its best-matching token
+/// in the item rather than the sum over all of them, with the IDF of its
+/// most frequent token ("blended", as Lucene's top-terms rewrite does)
+/// rather than of the union.
+struct RankedScoring: Sendable {
+    static let k1 = 1.2
+    static let b = 0.75
+
+    var weights: RankingWeights
+
+    /// The BM25 term-frequency factor G (without IDF).
+    @inline(__always)
+    static func g(tf: Double, length: Double, avgLength: Double) -> Double {
+        tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / max(avgLength, 1e-9)))
+    }
+
+    /// FTS5's IDF: `ln((N − n + 0.5) / (n + 0.5))`, at least 1e-6.
+    static func idf(documents: Double, matching: Double) -> Double {
+        max(1e-6, log((documents - matching + 0.5) / (matching + 0.5)))
+    }
+
+    /// Σ weight × count over the four columns, the frequency BM25 sees.
+    func weightedFrequency(title: Int, keywords: Int, description: Int, other: Int) -> Double {
+        weights.titleWeight * Double(title) + weights.keywordsWeight * Double(keywords)
+            + weights.descriptionWeight * Double(description) + weights.otherTextWeight * Double(other)
+    }
+
+    /// The static factor at `time`, counting engagement undecayed: never
+    /// below the exact factor at any later time.
+    func staticBound(hint: Double, engagement: Double, recency: Double?, at time: Double) -> Double {
+        let hintFactor = 1 + weights.rankingHint * hint / 100
+        let engagementFactor = engagement == 0 ? 1 : 1 + weights.engagement * log(1 + engagement)
+        let recencyFactor = recency.map { 1 + weights.recency * exp2(-max(0, time - $0) / weights.recencyHalfLife) } ?? 1
+        return hintFactor * engagementFactor * recencyFactor
+    }
+
+    /// The breakdown of a result: the same formula as ``ScoringSQL``.
+    func breakdown(text: Double, hint: Double, engagement: Double, engagedAt: Double, recency: Double?, now: Double) -> ScoreBreakdown {
+        let decayed = engagement == 0 ? 0 : SpotlightStore.decay(engagement, age: now - engagedAt, halfLife: weights.engagementHalfLife)
+        return ScoringSQL(weights: weights).breakdown(text: text, hint: hint, engagement: decayed, recency: recency, now: now)
+    }
+
+    /// Identifies the weights that shape stored values (column weights and
+    /// the static factor): a segment built with others is rebuilt.
+    var fingerprint: UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for value in [weights.titleWeight, weights.keywordsWeight, weights.descriptionWeight, weights.otherTextWeight,
+                      weights.rankingHint, weights.engagement, weights.recency, weights.recencyHalfLife] {
+            hash = (hash ^ value.bitPattern) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// A Float32 never below `value` (bounds must not round down).
+    @inline(__always)
+    static func roundedUp(_ value: Double) -> Float {
+        let single = Float(value)
+        return Double(single) >= value ? single : single.nextUp
+    }
+}

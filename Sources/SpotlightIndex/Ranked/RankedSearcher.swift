@@ -1,0 +1,308 @@
+import Foundation
+
+/// One segment as a query sees it: the segment and its deleted documents.
+struct SegmentSnapshot: @unchecked Sendable {
+    var segment: Segment
+    var deleted: DeletionSet
+}
+
+/// A document the ranked index found, with its exact score.
+struct RankedHit: Sendable {
+    var rowid: Int64
+    var score: ScoreBreakdown
+}
+
+/// Top-k retrieval over the segments of a store.
+///
+/// Every term must match (the prefix term by any token starting with it).
+/// In each segment the term with the fewest postings drives: its tokens'
+/// posting lists are read in decreasing order of their upper bound
+/// (the most a document in the list can score, static factor included),
+/// block by block, skipping blocks whose own bound cannot reach the k-th
+/// best score so far, and stopping once no list can. Each document reached
+/// is scored exactly from its forward list, which also checks the other
+/// terms (a range of term ids for a prefix). A document in several lists is
+/// scored once.
+struct RankedSearcher {
+    var segments: [SegmentSnapshot]
+    var scoring: RankedScoring
+    var now: Double
+
+    /// Work done by the last search, for tests and the benchmark.
+    struct Statistics: Sendable {
+        var lists = 0
+        var listsRead = 0
+        var blocksRead = 0
+        var blocksSkipped = 0
+        var documentsScored = 0
+    }
+
+    private(set) var statistics = Statistics()
+
+    init(segments: [SegmentSnapshot], scoring: RankedScoring, now: Double) {
+        self.segments = segments
+        self.scoring = scoring
+        self.now = now
+    }
+
+    /// The `limit` best documents, best first (ties by rowid).
+    /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
+    mutating func search(_ query: RankedQuery, limit: Int, verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+        statistics = Statistics()
+        guard limit > 0, !query.terms.isEmpty else { return [] }
+        let termCount = query.terms.count
+
+        // Resolve each term to term-id ranges in each segment.
+        struct Resolved {
+            var index: Int
+            var ranges: [[Range<Int>]]
+            /// Postings of each term's tokens (which term drives).
+            var documents: [Int]
+            /// Each term's most frequent token's documents (its IDF).
+            var blended: [Int]
+            var maxG: [Double]
+        }
+        var resolved: [Resolved] = []
+        var exactCountBudget = 256
+        var liveDocuments = 0
+        var matching = [Int](repeating: 0, count: termCount)
+        for (index, snapshot) in segments.enumerated() {
+            let segment = snapshot.segment
+            liveDocuments += segment.documentCount - snapshot.deleted.count
+            var ranges: [[Range<Int>]] = []
+            var documents: [Int] = []
+            var blended: [Int] = []
+            var maxG: [Double] = []
+            for term in query.terms {
+                var found: [Range<Int>] = []
+                for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
+                if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
+                found = Self.union(found)
+                var count = 0, most = 0, best = 0.0
+                for range in found {
+                    for id in range {
+                        var documents = segment.termDocumentCount(id)
+                        // Replaced and deleted documents stay in postings until a
+                        // merge: left out of short lists' counts, where they would
+                        // skew the IDF of a small store.
+                        if snapshot.deleted.count > 0, documents <= 4 * SegmentFormat.blockSize, exactCountBudget > 0 {
+                            documents = try Self.liveDocuments(segment, term: id, deleted: snapshot.deleted)
+                            exactCountBudget -= 1
+                        }
+                        count += documents
+                        most = max(most, documents)
+                        best = max(best, segment.termMaxG(id))
+                    }
+                }
+                ranges.append(found)
+                documents.append(count)
+                blended.append(most)
+                maxG.append(best)
+            }
+            if documents.contains(0) { continue }
+            for term in 0..<termCount { matching[term] += blended[term] }
+            resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG))
+        }
+        let n = Double(max(liveDocuments, 1))
+        // BM25's average length over every segment, as FTS5's over its table.
+        // A segment's stored maxima used its own average: G grows at most
+        // by avgLength / (the segment's), so its bounds scale by that.
+        var totalLength = 0.0
+        for snapshot in segments {
+            totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
+        }
+        let avgLength = liveDocuments > 0 ? max(totalLength / Double(liveDocuments), 1e-9) : 1
+        func boundScale(_ segment: Segment) -> Double { max(1, avgLength / segment.avgLength) }
+        let idf = matching.map { RankedScoring.idf(documents: n, matching: min(Double($0), n)) }
+
+        // Posting lists of the driving terms, with their bounds.
+        struct List { var bound: Double; var resolved: Int; var term: Int; var others: Double }
+        var lists: [List] = []
+        for (position, entry) in resolved.enumerated() {
+            let segment = segments[entry.index].segment
+            let driver = entry.documents.indices.min { entry.documents[$0] < entry.documents[$1] }!
+            let scale = boundScale(segment)
+            var others = 0.0
+            for term in 0..<termCount where term != driver { others += idf[term] * entry.maxG[term] }
+            let trustsBounds = now >= segment.buildTime
+            for range in entry.ranges[driver] {
+                for id in range {
+                    let bound = trustsBounds ? scale * (idf[driver] * segment.termMaxGS(id) + segment.termMaxS(id) * others) : .infinity
+                    lists.append(List(bound: bound, resolved: position, term: id, others: others))
+                }
+            }
+        }
+        statistics.lists = lists.count
+        var heap = BoundHeap(lists.map(\.bound))
+
+        var top = TopHits(limit: limit)
+        var evaluated = Set<Int>()
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var forwardTerms: [UInt32] = [], forwardFrequencies: [UInt32] = []
+        forwardTerms.reserveCapacity(256)
+        forwardFrequencies.reserveCapacity(256)
+        docs.reserveCapacity(SegmentFormat.blockSize)
+        frequencies.reserveCapacity(SegmentFormat.blockSize)
+        var best = [UInt32](repeating: 0, count: termCount)
+
+        while let next = heap.pop() {
+            let list = lists[next]
+            if let threshold = top.threshold, list.bound < threshold { break }
+            statistics.listsRead += 1
+            let entry = resolved[list.resolved]
+            let snapshot = segments[entry.index]
+            let segment = snapshot.segment
+            let driver = entry.documents.indices.min { entry.documents[$0] < entry.documents[$1] }!
+            let trustsBounds = now >= segment.buildTime
+            let scale = boundScale(segment)
+            for block in try segment.blocks(of: list.term) {
+                if trustsBounds, let threshold = top.threshold,
+                   scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others) < threshold {
+                    statistics.blocksSkipped += 1
+                    continue
+                }
+                statistics.blocksRead += 1
+                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                for doc32 in docs {
+                    let doc = Int(doc32)
+                    if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
+                    guard evaluated.insert(entry.index << 32 | doc).inserted else { continue }
+                    statistics.documentsScored += 1
+                    try segment.decodeForward(doc, terms: &forwardTerms, frequencies: &forwardFrequencies)
+                    guard Self.bestFrequencies(entry.ranges, forwardTerms, forwardFrequencies, into: &best) else { continue }
+                    let length = segment.length(doc)
+                    var text = 0.0
+                    for term in 0..<termCount {
+                        text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
+                                                            avgLength: avgLength)
+                    }
+                    let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
+                                                      engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                    let rowid = segment.rowid(doc)
+                    guard top.admits(breakdown.total, rowid) else { continue }
+                    if !query.phrases.isEmpty, try !verify(rowid) { continue }
+                    top.insert(RankedHit(rowid: rowid, score: breakdown))
+                }
+            }
+        }
+        return top.hits
+    }
+
+    /// The documents of a term's postings that are not deleted.
+    static func liveDocuments(_ segment: Segment, term: Int, deleted: DeletionSet) throws -> Int {
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var live = 0
+        for block in try segment.blocks(of: term) {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            for doc in docs where !deleted.contains(Int(doc)) { live += 1 }
+        }
+        return live
+    }
+
+    /// Sorted, merged ranges without empty ones.
+    static func union(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, range.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                out.append(range)
+            }
+        }
+        return out
+    }
+
+    /// For each term, the largest frequency among the document's terms in
+    /// its ranges; false when a term has none.
+    @inline(__always)
+    static func bestFrequencies(_ ranges: [[Range<Int>]], _ terms: [UInt32], _ frequencies: [UInt32],
+                                into best: inout [UInt32]) -> Bool {
+        for (index, termRanges) in ranges.enumerated() {
+            var found: UInt32 = 0
+            for range in termRanges {
+                // First forward entry at or after the range's start.
+                var low = 0, high = terms.count
+                let start = UInt32(range.lowerBound)
+                while low < high {
+                    let mid = (low + high) / 2
+                    if terms[mid] < start { low = mid + 1 } else { high = mid }
+                }
+                while low < terms.count, Int(terms[low]) < range.upperBound {
+                    found = max(found, frequencies[low])
+                    low += 1
+                }
+            }
+            if found == 0 { return false }
+            best[index] = found
+        }
+        return true
+    }
+}
+
+/// A max-heap of list indices by bound, built in linear time.
+struct BoundHeap {
+    private var bounds: [Double]
+    private var items: [Int]
+
+    init(_ bounds: [Double]) {
+        self.bounds = bounds
+        items = Array(bounds.indices)
+        if items.count > 1 {
+            for index in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        }
+    }
+
+    mutating func pop() -> Int? {
+        guard let first = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            siftDown(0)
+        }
+        return first
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        while true {
+            let left = 2 * index + 1, right = left + 1
+            var largest = index
+            if left < items.count, bounds[items[left]] > bounds[items[largest]] { largest = left }
+            if right < items.count, bounds[items[right]] > bounds[items[largest]] { largest = right }
+            if largest == index { return }
+            items.swapAt(index, largest)
+            index = largest
+        }
+    }
+}
+
+/// The best hits so far, kept sorted (score descending, then rowid).
+struct TopHits {
+    let limit: Int
+    private(set) var hits: [RankedHit] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    /// The score to beat once full.
+    var threshold: Double? { hits.count >= limit ? hits.last?.score.total : nil }
+
+    @inline(__always)
+    static func precedes(_ score: Double, _ rowid: Int64, _ other: RankedHit) -> Bool {
+        score > other.score.total || (score == other.score.total && rowid < other.rowid)
+    }
+
+    func admits(_ score: Double, _ rowid: Int64) -> Bool {
+        guard hits.count >= limit, let last = hits.last else { return true }
+        return Self.precedes(score, rowid, last)
+    }
+
+    mutating func insert(_ hit: RankedHit) {
+        var low = 0, high = hits.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Self.precedes(hit.score.total, hit.rowid, hits[mid]) { high = mid } else { low = mid + 1 }
+        }
+        hits.insert(hit, at: low)
+        if hits.count > limit { hits.removeLast() }
+    }
+}

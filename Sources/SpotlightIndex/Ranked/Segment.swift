@@ -1,0 +1,216 @@
+import Foundation
+
+/// A segment of the ranked index, read in place from its bytes
+/// (``SegmentBytes``): documents, a sorted term dictionary, postings in
+/// blocks with maximum scores, and per-document forward lists.
+///
+/// Opening checks the header and that every section lies inside the bytes;
+/// variable-length reads check their bounds as they go, so damaged bytes
+/// give a ``SegmentError``, never a crash or a read outside the segment.
+struct Segment: @unchecked Sendable {
+    let bytes: SegmentBytes
+    let documentCount: Int
+    let termCount: Int
+    let blockCount: Int
+    let buildTime: Double
+    let avgLength: Double
+    let fingerprint: UInt64
+    private let offsets: [Int]
+    private let base: UnsafeRawBufferPointer
+
+    /// Reads the header; `verifyChecksum` also hashes every byte.
+    init(_ bytes: SegmentBytes, verifyChecksum: Bool) throws(SegmentError) {
+        let base = bytes.buffer
+        self.bytes = bytes
+        self.base = base
+        guard base.count >= SegmentFormat.headerSize else { throw .corrupt("shorter than its header") }
+        func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+        func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+        guard u64(SegmentFormat.magicOffset) == SegmentFormat.magic else { throw .corrupt("bad magic number") }
+        guard u32(SegmentFormat.versionOffset) == SegmentFormat.version else { throw .corrupt("format version \(u32(SegmentFormat.versionOffset))") }
+        guard u32(SegmentFormat.tokenizerOffset) == UInt32(TextTokenizer.version) else { throw .corrupt("tokenizer version \(u32(SegmentFormat.tokenizerOffset))") }
+        guard u64(SegmentFormat.totalLengthOffset) == UInt64(base.count) else { throw .corrupt("truncated: \(base.count) of \(u64(SegmentFormat.totalLengthOffset)) bytes") }
+        documentCount = Int(u32(SegmentFormat.docCountOffset))
+        termCount = Int(u32(SegmentFormat.termCountOffset))
+        blockCount = Int(u32(SegmentFormat.blockCountOffset))
+        fingerprint = u64(SegmentFormat.weightsHashOffset)
+        buildTime = Double(bitPattern: u64(SegmentFormat.buildTimeOffset))
+        avgLength = Double(bitPattern: u64(SegmentFormat.avgLengthOffset))
+        guard avgLength.isFinite, avgLength > 0, buildTime.isFinite else { throw .corrupt("bad statistics in the header") }
+        var offsets: [Int] = []
+        for section in SegmentFormat.Section.allCases {
+            offsets.append(Int(truncatingIfNeeded: u64(SegmentFormat.sectionOffsetField(section))))
+        }
+        offsets.append(base.count)
+        let n = documentCount, t = termCount, b = blockCount
+        let fixedSizes: [SegmentFormat.Section: Int] = [
+            .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
+            .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n, .forwardOffsets: 8 * (n + 1),
+            .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
+            .termMaxS: 4 * t, .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
+        ]
+        for section in SegmentFormat.Section.allCases {
+            let start = offsets[section.rawValue], end = offsets[section.rawValue + 1]
+            guard start >= SegmentFormat.headerSize, start % 8 == 0, start <= end, end <= base.count else {
+                throw .corrupt("section \(section) out of place")
+            }
+            if let size = fixedSizes[section], end - start < size { throw .corrupt("section \(section) too short") }
+        }
+        self.offsets = offsets
+        if verifyChecksum {
+            let sum = SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...]))
+            guard sum == u64(SegmentFormat.checksumOffset) else { throw .corrupt("checksum mismatch") }
+        }
+    }
+
+    /// Hashes every byte and compares with the stored checksum.
+    func verify() throws(SegmentError) {
+        let stored = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))
+        guard SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...])) == stored else {
+            throw .corrupt("checksum mismatch")
+        }
+    }
+
+    // MARK: - Fixed-size arrays
+
+    @inline(__always) private func at(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue] }
+    @inline(__always) private func sectionEnd(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue + 1] }
+    @inline(__always) private func f64(_ section: SegmentFormat.Section, _ index: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self)))
+    }
+    @inline(__always) private func u64(_ section: SegmentFormat.Section, _ index: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self))
+    }
+    @inline(__always) private func u32(_ section: SegmentFormat.Section, _ index: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 4 * index, as: UInt32.self))
+    }
+    @inline(__always) private func f32(_ section: SegmentFormat.Section, _ index: Int) -> Float {
+        Float(bitPattern: u32(section, index))
+    }
+
+    func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
+    func expires(_ doc: Int) -> Double { f64(.expires, doc) }
+    func hint(_ doc: Int) -> Double { f64(.hints, doc) }
+    func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
+    func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
+    func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    func length(_ doc: Int) -> Double { Double(u32(.lengths, doc)) }
+    func staticBound(_ doc: Int) -> Double { Double(f32(.staticBounds, doc)) }
+
+    func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
+    func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
+    func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
+    func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+
+    /// The doc id of `rowid`, if the segment holds it.
+    func document(rowid: Int64) -> Int? {
+        var low = 0, high = documentCount
+        while low < high {
+            let mid = (low + high) / 2
+            let doc = Int(u32(.rowidOrder, mid))
+            guard doc < documentCount else { return nil }
+            if self.rowid(doc) < rowid { low = mid + 1 } else { high = mid }
+        }
+        guard low < documentCount else { return nil }
+        let doc = Int(u32(.rowidOrder, low))
+        return doc < documentCount && self.rowid(doc) == rowid ? doc : nil
+    }
+
+    /// The smallest and largest rowid held (nil when empty).
+    var rowidRange: ClosedRange<Int64>? {
+        guard documentCount > 0 else { return nil }
+        let first = Int(u32(.rowidOrder, 0)), last = Int(u32(.rowidOrder, documentCount - 1))
+        guard first < documentCount, last < documentCount else { return nil }
+        return rowid(first)...rowid(last)
+    }
+
+    // MARK: - Dictionary
+
+    /// The bytes of term `term`.
+    func term(_ term: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
+        let start = Int(truncatingIfNeeded: u64(.termOffsets, term)), end = Int(truncatingIfNeeded: u64(.termOffsets, term + 1))
+        let size = sectionEnd(.termBytes) - at(.termBytes)
+        guard start >= 0, start <= end, end <= size else { throw .corrupt("term \(term) out of its section") }
+        return UnsafeRawBufferPointer(rebasing: base[(at(.termBytes) + start)..<(at(.termBytes) + end)])
+    }
+
+    /// The first term id whose bytes are not less than `key` (with
+    /// `prefixEnd`, the first whose bytes do not start with `key` and are greater).
+    func lowerBound(_ key: [UInt8], pastPrefix: Bool = false) throws(SegmentError) -> Int {
+        var low = 0, high = termCount
+        while low < high {
+            let mid = (low + high) / 2
+            let bytes = try term(mid)
+            let goesRight: Bool = key.withUnsafeBytes { keyBytes in
+                let common = min(bytes.count, keyBytes.count)
+                let order = memcmp(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, keyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, common)
+                if order != 0 { return order < 0 }
+                if pastPrefix { return true }   // a prefix of key, or starting with it: before the end
+                return bytes.count < keyBytes.count
+            }
+            if goesRight { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Term ids equal to `token`, or starting with it for a prefix.
+    func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
+        let low = try lowerBound(token)
+        if prefix { return low..<max(low, try lowerBound(token, pastPrefix: true)) }
+        guard low < termCount, try term(low).elementsEqual(token) else { return low..<low }
+        return low..<(low + 1)
+    }
+
+    // MARK: - Postings
+
+    /// The blocks of term `term`.
+    func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
+        let first = Int(u32(.termFirstBlock, term))
+        let count = (termDocumentCount(term) + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize
+        guard first + count <= blockCount else { throw .corrupt("term \(term)'s blocks out of range") }
+        return first..<(first + count)
+    }
+
+    func blockMaxGS(_ block: Int) -> Double { Double(f32(.blockMaxGS, block)) }
+    func blockMaxS(_ block: Int) -> Double { Double(f32(.blockMaxS, block)) }
+
+    /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
+    func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
+        docs.removeAll(keepingCapacity: true)
+        frequencies.removeAll(keepingCapacity: true)
+        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
+        let size = sectionEnd(.postingsData) - at(.postingsData)
+        guard start >= 0, start <= end, end <= size else { throw .corrupt("block \(block) out of its section") }
+        var reader = VarintReader(base: base, position: at(.postingsData) + start, end: at(.postingsData) + end)
+        var doc: UInt64 = 0
+        var first = true
+        while !reader.isAtEnd {
+            let delta = try reader.next()
+            doc = first ? delta : doc &+ delta
+            first = false
+            let frequency = try reader.next()
+            guard doc < UInt64(documentCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("block \(block) names doc \(doc)") }
+            docs.append(UInt32(doc))
+            frequencies.append(UInt32(frequency))
+        }
+    }
+
+    /// Decodes document `doc`'s forward list: its term ids ascending, with
+    /// their weighted frequencies.
+    func decodeForward(_ doc: Int, terms: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
+        terms.removeAll(keepingCapacity: true)
+        frequencies.removeAll(keepingCapacity: true)
+        let start = Int(truncatingIfNeeded: u64(.forwardOffsets, doc)), end = Int(truncatingIfNeeded: u64(.forwardOffsets, doc + 1))
+        let size = sectionEnd(.forwardData) - at(.forwardData)
+        guard start >= 0, start <= end, end <= size else { throw .corrupt("document \(doc)'s terms out of their section") }
+        var reader = VarintReader(base: base, position: at(.forwardData) + start, end: at(.forwardData) + end)
+        var term: UInt64 = 0
+        while !reader.isAtEnd {
+            term &+= try reader.next()
+            let frequency = try reader.next()
+            guard term < UInt64(termCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("document \(doc) names term \(term)") }
+            terms.append(UInt32(term))
+            frequencies.append(UInt32(frequency))
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Writes ``SegmentContents`` in the layout of ``SegmentFormat``, computing
+/// the static bounds and the per-term and per-block maxima on the way.
+enum SegmentEncoder {
+    static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double) -> [UInt8] {
+        let n = contents.documentCount
+        let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
+        let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
+
+        var bounds = [Double](repeating: 0, count: n)
+        for doc in 0..<n {
+            let recency = contents.recency[doc]
+            bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
+                                              recency: recency.isNaN ? nil : recency, at: buildTime)
+        }
+
+        var out = ByteWriter()
+        out.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize)
+        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 80 + contents.postingDocs.count * 6 + contents.termBytes.count * 2)
+        var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
+        func begin(_ section: SegmentFormat.Section) {
+            out.align8()
+            sectionOffsets[section.rawValue] = out.bytes.count
+        }
+
+        begin(.rowids); for value in contents.rowids { out.append(value) }
+        begin(.expires); for value in contents.expires { out.append(value) }
+        begin(.hints); for value in contents.hints { out.append(value) }
+        begin(.recency); for value in contents.recency { out.append(value) }
+        begin(.engagement); for value in contents.engagement { out.append(value) }
+        begin(.engagedAt); for value in contents.engagedAt { out.append(value) }
+        begin(.lengths); for value in contents.lengths { out.append(value) }
+        begin(.staticBounds); for value in bounds { out.append(RankedScoring.roundedUp(value)) }
+        begin(.rowidOrder)
+        for doc in (0..<n).sorted(by: { contents.rowids[$0] < contents.rowids[$1] }) { out.append(UInt32(doc)) }
+
+        // Forward lists.
+        var forward = ByteWriter()
+        var forwardOffsets: [UInt64] = [0]
+        forwardOffsets.reserveCapacity(n + 1)
+        for doc in 0..<n {
+            var previous: UInt32 = 0
+            for index in contents.forwardStart[doc]..<contents.forwardStart[doc + 1] {
+                let term = contents.forwardTerms[index]
+                forward.appendVarint(UInt64(term - previous))
+                forward.appendVarint(UInt64(contents.forwardFrequencies[index]))
+                previous = term
+            }
+            forwardOffsets.append(UInt64(forward.bytes.count))
+        }
+        begin(.forwardOffsets); for value in forwardOffsets { out.append(value) }
+        begin(.forwardData); out.bytes.append(contentsOf: forward.bytes)
+
+        // Dictionary.
+        begin(.termOffsets); for value in contents.termStart { out.append(UInt64(value)) }
+        begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
+
+        // Postings in blocks, with maxima.
+        let t = contents.termCount
+        var termFirstBlock = [UInt32](repeating: 0, count: t)
+        var termDocs = [UInt32](repeating: 0, count: t)
+        var termMaxG = [Float](repeating: 0, count: t)
+        var termMaxGS = [Float](repeating: 0, count: t)
+        var termMaxS = [Float](repeating: 0, count: t)
+        var blockOffsets: [UInt64] = []
+        var blockLastDoc: [UInt32] = []
+        var blockMaxGS: [Float] = []
+        var blockMaxS: [Float] = []
+        var postings = ByteWriter()
+        for term in 0..<t {
+            let range = contents.postingStart[term]..<contents.postingStart[term + 1]
+            termFirstBlock[term] = UInt32(blockOffsets.count)
+            termDocs[term] = UInt32(range.count)
+            var maxG = 0.0, maxGS = 0.0, maxS = 0.0
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let end = min(start + SegmentFormat.blockSize, range.upperBound)
+                blockOffsets.append(UInt64(postings.bytes.count))
+                var blockGS = 0.0, blockS = 0.0
+                var previous: UInt32 = 0
+                for index in start..<end {
+                    let doc = contents.postingDocs[index]
+                    let frequency = contents.postingFrequencies[index]
+                    postings.appendVarint(UInt64(index == start ? doc : doc - previous))
+                    postings.appendVarint(UInt64(frequency))
+                    previous = doc
+                    let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: Double(contents.lengths[Int(doc)]),
+                                            avgLength: avgLength)
+                    let s = bounds[Int(doc)]
+                    maxG = max(maxG, g)
+                    blockGS = max(blockGS, g * s)
+                    blockS = max(blockS, s)
+                }
+                blockLastDoc.append(previous)
+                blockMaxGS.append(RankedScoring.roundedUp(blockGS))
+                blockMaxS.append(RankedScoring.roundedUp(blockS))
+                maxGS = max(maxGS, blockGS)
+                maxS = max(maxS, blockS)
+                start = end
+            }
+            termMaxG[term] = RankedScoring.roundedUp(maxG)
+            termMaxGS[term] = RankedScoring.roundedUp(maxGS)
+            termMaxS[term] = RankedScoring.roundedUp(maxS)
+        }
+        blockOffsets.append(UInt64(postings.bytes.count))
+        begin(.termFirstBlock); for value in termFirstBlock { out.append(value) }
+        begin(.termDocs); for value in termDocs { out.append(value) }
+        begin(.termMaxG); for value in termMaxG { out.append(value) }
+        begin(.termMaxGS); for value in termMaxGS { out.append(value) }
+        begin(.termMaxS); for value in termMaxS { out.append(value) }
+        begin(.blockOffsets); for value in blockOffsets { out.append(value) }
+        begin(.blockLastDoc); for value in blockLastDoc { out.append(value) }
+        begin(.blockMaxGS); for value in blockMaxGS { out.append(value) }
+        begin(.blockMaxS); for value in blockMaxS { out.append(value) }
+        begin(.postingsData); out.bytes.append(contentsOf: postings.bytes)
+        out.align8()
+
+        out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
+        out.set(SegmentFormat.version, at: SegmentFormat.versionOffset)
+        out.set(UInt32(TextTokenizer.version), at: SegmentFormat.tokenizerOffset)
+        out.set(UInt32(n), at: SegmentFormat.docCountOffset)
+        out.set(UInt32(t), at: SegmentFormat.termCountOffset)
+        out.set(UInt32(blockLastDoc.count), at: SegmentFormat.blockCountOffset)
+        out.set(scoring.fingerprint, at: SegmentFormat.weightsHashOffset)
+        out.set(buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
+        out.set(avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
+        out.set(UInt64(out.bytes.count), at: SegmentFormat.totalLengthOffset)
+        for section in SegmentFormat.Section.allCases {
+            out.set(UInt64(sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
+        }
+        let sum = out.bytes.withUnsafeBytes { raw in
+            SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
+        }
+        out.set(sum, at: SegmentFormat.checksumOffset)
+        return out.bytes
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The byte layout of a ranked-index segment (see ``Segment``).
+///
+/// Little-endian throughout. A 256-byte header, then sections, each
+/// starting on an 8-byte boundary, whose offsets the header lists:
+///
+/// | section | element | per |
+/// | --- | --- | --- |
+/// | `rowids` | Int64 | document (ascending doc id = build order) |
+/// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document |
+/// | `lengths` | UInt32 (tokens in all columns) | document |
+/// | `staticBounds` | Float32 (static factor at build time, rounded up) | document |
+/// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
+/// | `forwardOffsets` | UInt64 (n + 1) into `forwardData` | document |
+/// | `forwardData` | varint (term id delta, weighted tf × 16) pairs | — |
+/// | `termOffsets` | UInt64 (t + 1) into `termBytes` | term |
+/// | `termBytes` | UTF-8 tokens in byte order | — |
+/// | `termFirstBlock`, `termDocs` | UInt32 | term |
+/// | `termMaxG`, `termMaxGS`, `termMaxS` | Float32 | term |
+/// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
+/// | `blockLastDoc` | UInt32 | block |
+/// | `blockMaxGS`, `blockMaxS` | Float32 | block |
+/// | `postingsData` | varint (doc id delta, weighted tf × 16) pairs | — |
+///
+/// A term's postings are `ceil(docs / 128)` consecutive blocks from
+/// `termFirstBlock`. G is the BM25 term-frequency factor
+/// `tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLength))` and S the document's
+/// static bound; `maxGS` is the largest G×S in a term or block, `maxS` the
+/// largest S. The checksum covers every byte after the header.
+enum SegmentFormat {
+    /// "OSRANK01".
+    static let magic: UInt64 = 0x3130_4B4E_4152_534F
+    /// Bump when the layout or what is stored changes: stores rebuild their index.
+    static let version: UInt32 = 1
+    static let headerSize = 256
+    /// Postings per block.
+    static let blockSize = 128
+    /// Weighted term frequencies are stored as integers of 1/16.
+    static let tfScale: Double = 16
+
+    /// The sections, in file order; their offsets follow the fixed header fields.
+    enum Section: Int, CaseIterable {
+        case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
+        case forwardOffsets, forwardData
+        case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS
+        case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
+    }
+
+    // Header fields (byte offsets).
+    static let magicOffset = 0
+    static let versionOffset = 8
+    static let tokenizerOffset = 12
+    static let docCountOffset = 16
+    static let termCountOffset = 20
+    static let blockCountOffset = 24
+    static let weightsHashOffset = 32
+    static let buildTimeOffset = 40
+    static let avgLengthOffset = 48
+    static let checksumOffset = 56
+    static let totalLengthOffset = 64
+    static let sectionTableOffset = 72
+
+    static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
+
+    /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
+    /// a segment as it is loaded.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let words = bytes.count / 8
+        var index = 0
+        while index < words {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            index += 1
+        }
+        for offset in (words * 8)..<bytes.count {
+            hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}
+
+/// Appends little-endian values to a growing byte array.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func align8() {
+        while bytes.count % 8 != 0 { bytes.append(0) }
+    }
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ value: Double) { append(value.bitPattern) }
+    mutating func append(_ value: Float) { append(value.bitPattern) }
+
+    mutating func appendVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    mutating func set<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for (index, byte) in raw.enumerated() { bytes[offset + index] = byte }
+        }
+    }
+}
+
+/// Reads varints from a byte range, refusing to run past its end.
+struct VarintReader {
+    let base: UnsafeRawBufferPointer
+    var position: Int
+    let end: Int
+
+    @inline(__always)
+    mutating func next() throws(SegmentError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < end, shift < 64 else { throw SegmentError.corrupt("a varint runs past its section") }
+            let byte = base[position]
+            position += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    var isAtEnd: Bool { position >= end }
+}
+
+/// Why a segment could not be read.
+enum SegmentError: Error, CustomStringConvertible {
+    case corrupt(String)
+    case tooLarge(String)
+
+    var description: String {
+        switch self {
+        case .corrupt(let why): "ranked-index segment is damaged: \(why)"
+        case .tooLarge(let why): "ranked-index segment too large: \(why)"
+        }
+    }
+}

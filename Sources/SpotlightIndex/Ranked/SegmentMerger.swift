@@ -1,0 +1,89 @@
+import Foundation
+
+/// Merges segments into one, leaving out their deleted documents.
+///
+/// Documents keep their order (segment by segment), so each term's
+/// postings are the inputs' postings concatenated with doc ids shifted;
+/// dictionaries are merged in byte order and forward lists renumbered
+/// (the renumbering keeps their order). No text is tokenized again.
+enum SegmentMerger {
+    static func merge(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> SegmentContents {
+        var out = SegmentContents()
+        // New doc ids.
+        var docMaps: [[Int32]] = []
+        for input in inputs {
+            let segment = input.segment
+            var map = [Int32](repeating: -1, count: segment.documentCount)
+            for doc in 0..<segment.documentCount where !input.deleted.contains(doc) {
+                map[doc] = Int32(out.rowids.count)
+                out.rowids.append(segment.rowid(doc))
+                out.expires.append(segment.expires(doc))
+                out.hints.append(segment.hint(doc))
+                out.recency.append(segment.recency(doc) ?? .nan)
+                out.engagement.append(segment.engagement(doc))
+                out.engagedAt.append(segment.engagedAt(doc))
+                out.lengths.append(UInt32(segment.length(doc)))
+            }
+            docMaps.append(map)
+        }
+        guard out.rowids.count <= Int(UInt32.max) else { throw .tooLarge("\(out.rowids.count) documents") }
+
+        // Dictionaries merged in byte order; postings concatenated.
+        var termMaps: [[Int32]] = inputs.map { [Int32](repeating: -1, count: $0.segment.termCount) }
+        var cursors = [Int](repeating: 0, count: inputs.count)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        while true {
+            var smallest: UnsafeRawBufferPointer?
+            for (index, input) in inputs.enumerated() where cursors[index] < input.segment.termCount {
+                let bytes = try input.segment.term(cursors[index])
+                if smallest == nil || Self.less(bytes, smallest!) { smallest = bytes }
+            }
+            guard let key = smallest else { break }
+            let keyBytes = Array(key)
+            let before = out.postingDocs.count
+            var holders: [Int] = []
+            for (index, input) in inputs.enumerated() where cursors[index] < input.segment.termCount {
+                let bytes = try input.segment.term(cursors[index])
+                guard bytes.elementsEqual(keyBytes) else { continue }
+                holders.append(index)
+                let map = docMaps[index]
+                for block in try input.segment.blocks(of: cursors[index]) {
+                    try input.segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                    for (doc, frequency) in zip(docs, frequencies) where map[Int(doc)] >= 0 {
+                        out.postingDocs.append(UInt32(map[Int(doc)]))
+                        out.postingFrequencies.append(frequency)
+                    }
+                }
+            }
+            if out.postingDocs.count > before {
+                let id = Int32(out.termCount)
+                for index in holders { termMaps[index][cursors[index]] = id }
+                out.termBytes.append(contentsOf: keyBytes)
+                out.termStart.append(out.termBytes.count)
+                out.postingStart.append(out.postingDocs.count)
+            }
+            for index in holders { cursors[index] += 1 }
+        }
+
+        // Forward lists renumbered.
+        var terms: [UInt32] = []
+        for (index, input) in inputs.enumerated() {
+            let termMap = termMaps[index]
+            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
+                try input.segment.decodeForward(doc, terms: &terms, frequencies: &frequencies)
+                for (term, frequency) in zip(terms, frequencies) {
+                    let mapped = termMap[Int(term)]
+                    guard mapped >= 0 else { throw .corrupt("a live document's term has no live postings") }
+                    out.forwardTerms.append(UInt32(mapped))
+                    out.forwardFrequencies.append(frequency)
+                }
+                out.forwardStart.append(out.forwardTerms.count)
+            }
+        }
+        return out
+    }
+
+    static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.lexicographicallyPrecedes(b)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SpotlightIndex
+
+/// The ranked index: its segment format, top-k retrieval against the
+/// full-text table (membership must be identical), and how it keeps in step
+/// with writes and recovers from damage.
+@Suite struct RankedSegmentTests {
+    static let scoring = RankedScoring(weights: RankingWeights())
+
+    static func document(_ rowid: Int64, title: String = "", description: String = "", hint: Double = 0) -> RankedDocument {
+        var columns = TextColumns()
+        TextTokenizer.appendIndexTokens(of: title, to: &columns.title)
+        TextTokenizer.appendIndexTokens(of: description, to: &columns.description)
+        return RankedDocument(rowid: rowid, expires: .infinity, hint: hint, recency: nil, engagement: 0, engagedAt: 0, columns: columns)
+    }
+
+    static func segment(_ documents: [RankedDocument]) throws -> Segment {
+        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents, scoring: scoring), scoring: scoring, buildTime: 0)
+        return try Segment(SegmentBytes(copying: bytes), verifyChecksum: true)
+    }
+
+    func terms(_ segment: Segment) throws -> [String] {
+        try (0..<segment.termCount).map { String(decoding: try segment.term($0), as: UTF8.self) }
+    }
+
+    @Test func dictionaryIsSortedByBytesAndAnswersWordsAndPrefixes() throws {
+        let segment = try Self.segment([
+            Self.document(7, title: "Library card", description: "libraries lend books"),
+            Self.document(3, title: "Élan vital", description: "élan libre"),
+        ])
+        #expect(try terms(segment) == ["books", "card", "elan", "lend", "libraries", "library", "libre", "vital"])
+        #expect(segment.documentCount == 2)
+        #expect(segment.rowid(0) == 3 && segment.rowid(1) == 7)          // doc ids in rowid order
+        #expect(segment.document(rowid: 7) == 1 && segment.document(rowid: 5) == nil)
+        #expect(try segment.terms(matching: Array("libr".utf8), prefix: true) == 4..<7)
+        #expect(try segment.terms(matching: Array("library".utf8), prefix: false) == 5..<6)
+        #expect(try segment.terms(matching: Array("libr".utf8), prefix: false).isEmpty)
+        #expect(try segment.terms(matching: Array("z".utf8), prefix: true).isEmpty)
+        #expect(try segment.terms(matching: Array("".utf8), prefix: true) == 0..<8)
+    }
+
+    @Test func postingsAndForwardListsRoundTrip() throws {
+        // 300 documents: "common" in all (three blocks), "even" in half, "title" weighted by column.
+        var documents: [RankedDocument] = []
+        for index in 1...300 {
+            let title = index == 42 ? "common title" : "common"
+            documents.append(Self.document(Int64(index), title: title, description: index % 2 == 0 ? "even" : "odd"))
+        }
+        let segment = try Self.segment(documents)
+        let common = try #require(try segment.terms(matching: Array("common".utf8), prefix: false).first)
+        #expect(segment.termDocumentCount(common) == 300)
+        #expect(try segment.blocks(of: common).count == 3)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var all: [UInt32] = []
+        for block in try segment.blocks(of: common) {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            all += docs
+            #expect(frequencies.allSatisfy { $0 == 160 })     // title weight 10 × 16
+        }
+        #expect(all == Array(0..<300))
+        let title = try #require(try segment.terms(matching: Array("title".utf8), prefix: false).first)
+        var forward: [UInt32] = []
+        try segment.decodeForward(41, terms: &forward, frequencies: &frequencies)
+        #expect(forward.contains(UInt32(common)) && forward.contains(UInt32(title)) && forward == forward.sorted())
+        #expect(segment.length(41) == 3)
+    }
+
+    @Test func boundsAreNeverBelowExactScores() throws {
+        var documents: [RankedDocument] = []
+        for index in 1...500 {
+            var document = Self.document(Int64(index), title: index % 7 == 0 ? "apple apple" : "apple",
+                                         description: String(repeating: "pie ", count: index % 13), hint: Double(index % 101))
+            document.engagement = Double(index % 5)
+            document.engagedAt = 1_000
+            document.recency = index % 3 == 0 ? nil : Double(index * 1_000)
+            documents.append(document)
+        }
+        let segment = try Self.segment(documents)
+        let term = try #require(try segment.terms(matching: Array("apple".utf8), prefix: false).first)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        for block in try segment.blocks(of: term) {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            for (doc, frequency) in zip(docs, frequencies) {
+                let g = RankedScoring.g(tf: Double(frequency) / 16, length: segment.length(Int(doc)), avgLength: segment.avgLength)
+                let exact = Self.scoring.breakdown(text: g, hint: segment.hint(Int(doc)), engagement: segment.engagement(Int(doc)),
+                                                   engagedAt: segment.engagedAt(Int(doc)), recency: segment.recency(Int(doc)), now: 600_000).total
+                #expect(exact <= segment.blockMaxGS(block) && g <= segment.termMaxG(term))
+                #expect(segment.staticBound(Int(doc)) <= segment.blockMaxS(block))
+            }
+        }
+    }
+
+    @Test func damagedBytesAreRefusedNotCrashedOn() throws {
+        let documents = (1...200).map { Self.document(Int64($0), title: "word\($0) shared", description: "text \($0)") }
+        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents, scoring: Self.scoring), scoring: Self.scoring, buildTime: 0)
+        // Truncated, bad magic, wrong version: refused by the header.
+        #expect(throws: SegmentError.self) { try Segment(SegmentBytes(copying: bytes.dropLast(8)), verifyChecksum: false) }
+        var magic = bytes; magic[0] ^= 0xFF
+        #expect(throws: SegmentError.self) { try Segment(SegmentBytes(copying: magic), verifyChecksum: false) }
+        // Any flipped byte past the header fails the checksum.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            var damaged = bytes
+            damaged[Int.random(in: SegmentFormat.headerSize..<bytes.count, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+            #expect(throws: SegmentError.self) { try Segment(SegmentBytes(copying: damaged), verifyChecksum: true) }
+            // Unchecked, reading every structure either works or throws.
+            if let segment = try? Segment(SegmentBytes(copying: damaged), verifyChecksum: false) {
+                var docs: [UInt32] = [], frequencies: [UInt32] = []
+                for term in 0..<segment.termCount {
+                    _ = try? segment.term(term)
+                    if let blocks = try? segment.blocks(of: term) {
+                        for block in blocks { try? segment.decodeBlock(block, docs: &docs, frequencies: &frequencies) }
+                    }
+                }
+                for doc in 0..<segment.documentCount { try? segment.decodeForward(doc, terms: &docs, frequencies: &frequencies) }
+            }
+        }
+    }
+
+    @Test func mergingDropsDeletedDocumentsAndKeepsEverythingElse() throws {
+        let first = try Self.segment([Self.document(1, title: "alpha beta"), Self.document(2, title: "beta gamma"), Self.document(3, title: "delta")])
+        let second = try Self.segment([Self.document(4, title: "alpha"), Self.document(5, title: "epsilon beta")])
+        let merged = try SegmentMerger.merge([
+            SegmentSnapshot(segment: first, deleted: DeletionSet(documentCount: 3, deleted: [2])),   // rowid 3 gone
+            SegmentSnapshot(segment: second, deleted: DeletionSet(documentCount: 2, deleted: [])),
+        ])
+        let segment = try Segment(SegmentBytes(copying: SegmentEncoder.encode(merged, scoring: Self.scoring, buildTime: 0)), verifyChecksum: true)
+        #expect(try terms(segment) == ["alpha", "beta", "epsilon", "gamma"])     // "delta" had only the deleted document
+        #expect((0..<segment.documentCount).map(segment.rowid) == [1, 2, 4, 5])
+        let beta = try #require(try segment.terms(matching: Array("beta".utf8), prefix: false).first)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        try segment.decodeBlock(try segment.blocks(of: beta).first!, docs: &docs, frequencies: &frequencies)
+        #expect(docs.map { segment.rowid(Int($0)) } == [1, 2, 5])
+        var forward: [UInt32] = []
+        try segment.decodeForward(3, terms: &forward, frequencies: &frequencies)
+        #expect(try forward.map { String(decoding: try segment.term(Int($0)), as: UTF8.self) } == ["beta", "epsilon"])
+    }
+
+    static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [RankedIndex.SegmentSize] {
+        live.enumerated().map { RankedIndex.SegmentSize(id: Int64($0.offset + 1), live: $0.element, deleted: deleted?[$0.offset] ?? 0) }
+    }
+
+    static let mergeCases: [([RankedIndex.SegmentSize], [Int64]?)] = [
+        ([], nil),
+        (sizes(Array(repeating: 900, count: 7)), nil),
+        (sizes(Array(repeating: 900, count: 9)), [1, 2, 3, 4, 5, 6, 7, 8]),
+        (sizes([50_000] + Array(repeating: 900, count: 7)), nil),
+        (sizes([10_000], deleted: [6_000]), [1]),
+        (sizes([10], deleted: [600]), nil),               // too small to bother
+    ]
+
+    @Test(arguments: mergeCases)
+    func mergePlan(sizes: [RankedIndex.SegmentSize], expected: [Int64]?) {
+        #expect(RankedIndex.mergePlan(sizes) == expected)
+    }
+}
+
+@Suite struct RankedScoreTests {
+    @Test func aSingleWordScoresAsFTS5BM25Does() throws {
+        let store = try memoryStore()
+        try store.index([
+            item("apple", title: "Apple", ["contentDescription": .string("Crisp Normandy pears, sweet and tart")]),
+            item("sauce", title: "Pear sauce", ["contentDescription": .string("Stewed apple with cinnamon, no added sugar")]),
+            item("kiwi", title: "Kiwi", ["contentDescription": .string("Green and fuzzy")]),
+        ])
+        let terms = TextTokenizer.queryTerms("apple")
+        let ranked = try store.searchRanked(terms, limit: 10)
+        let reference = try store.searchFullText(terms, limit: 10)
+        #expect(ranked.map(\.item.uniqueIdentifier) == reference.map(\.item.uniqueIdentifier))
+        for (a, b) in zip(ranked, reference) {
+            #expect(abs(a.score.text - b.score.text) < 1e-6 * b.score.text, "\(a.item.uniqueIdentifier): \(a.score.text) vs \(b.score.text)")
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SpotlightIndex
+
+/// The ranked index against the full-text table on real text: the same
+/// items for every query, and top-k pruning that changes nothing.
+@Suite(.serialized) struct RankedDifferentialTests {
+    static let sharedDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared")
+
+    static func gunzipLines(_ path: String) throws -> [Data] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "gzip -dc '\(path)'"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data.split(separator: 0x0A)
+    }
+
+    /// Every 20th Debian package (~3,200), as the benchmark indexes them, in batches of 500.
+    static func debianStore(clock: TestClock) throws -> (SpotlightStore, [String]) {
+        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz").path)
+        var items: [SearchableItem] = []
+        var titles: [String] = []
+        for (index, line) in lines.enumerated() where index % 20 == 0 {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            var attributes: [String: AttributeValue] = [:]
+            if let title = object["title"] as? String { attributes["title"] = .string(title); titles.append(title) }
+            if let summary = object["summary"] as? String { attributes["contentDescription"] = .string(summary) }
+            if let description = object["description"] as? String { attributes["textContent"] = .string(description) }
+            if let keywords = object["keywords"] as? [String] { attributes["keywords"] = .strings(keywords) }
+            attributes["rankingHint"] = .number(.int(Int64(index % 101)))
+            attributes["contentModificationDate"] = .date(Date(timeIntervalSince1970: 1_700_000_000 + Double(index * 977 % 40_000_000)))
+            items.append(SearchableItem(uniqueIdentifier: object["id"] as! String, attributes: attributes))
+        }
+        let store = try memoryStore(clock: clock)
+        for start in stride(from: 0, to: items.count, by: 500) {
+            try store.index(Array(items[start..<min(start + 500, items.count)]))
+        }
+        return (store, titles)
+    }
+
+    /// The free-text queries of `queries.tsv`, then prefixes of 1–3 letters,
+    /// title words and their prefixes, and pairs of them.
+    static func queries(titles: [String]) throws -> [String] {
+        let tsv = try String(contentsOf: sharedDirectory.appendingPathComponent("corpora/queries.tsv"), encoding: .utf8)
+        var queries = tsv.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return fields.count >= 2 && ["word", "prefix", "multi"].contains(fields[0]) ? String(fields[1]) : nil
+        }
+        queries += ["a", "l", "x", "z", "q", "li", "py", "gn", "lib", "pyt", "doc", "xs", "0", "3d"]
+        for (index, title) in titles.enumerated() where index % 40 == 0 {
+            let words = title.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+            guard let word = words.first else { continue }
+            queries.append(word)
+            queries.append(String(word.prefix(max(1, word.count / 2))))
+            if words.count > 1 { queries.append("\(words[1]) \(word.prefix(2))") }
+        }
+        queries += ["library python", "gnome de", "the lib", "data files for", "zzzz", "perl module for", "TITLE", "Ünïcödé"]
+        return queries
+    }
+
+    @Test func sameItemsAsTheFullTextTableAndPruningChangesNothing() throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_760_000_000))
+        let (store, titles) = try Self.debianStore(clock: clock)
+        let queries = try Self.queries(titles: titles)
+        #expect(queries.count > 300)
+        var nonEmpty = 0
+        for query in queries {
+            let terms = TextTokenizer.queryTerms(query)
+            let everything = try store.searchRanked(terms, limit: Int.max)
+            let reference = try store.searchFullText(terms, limit: Int.max)
+            #expect(Set(everything.map(\.item.uniqueIdentifier)) == Set(reference.map(\.item.uniqueIdentifier)), "\(query)")
+            #expect(everything.count == Set(everything.map(\.item.uniqueIdentifier)).count, "\(query): a result twice")
+            // Ranked best first; the top 20 found with pruning are the first 20 of the full ranking.
+            #expect(zip(everything, everything.dropFirst()).allSatisfy { $0.score.total >= $1.score.total }, "\(query)")
+            let top = try store.searchRanked(terms, limit: 20)
+            #expect(top.map(\.item.uniqueIdentifier) == everything.prefix(20).map(\.item.uniqueIdentifier), "\(query)")
+            for result in top {
+                let s = result.score
+                #expect(abs(s.total - s.text * s.hintFactor * s.engagementFactor * s.recencyFactor) <= 1e-9 * s.total)
+            }
+            if !everything.isEmpty { nonEmpty += 1 }
+        }
+        #expect(nonEmpty > 250)
+    }
+
+    @Test func chineseJapaneseAndKoreanMatchAsTheFullTextTableDoes() throws {
+        let lines = try Self.gunzipLines(Self.sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz").path)
+        var items: [SearchableItem] = []
+        var queries: [String] = []
+        for (index, line) in lines.enumerated() where index % 8 == 0 {
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            let title = object["title"] as! String, description = object["description"] as! String
+            items.append(item(object["id"] as! String, title: title, ["contentDescription": .string(description)]))
+            if index % 96 == 0 {
+                let characters = Array(description)
+                for length in [1, 2, 3, 4] where characters.count > 10 + length {
+                    queries.append(String(characters[10..<(10 + length)]))
+                }
+                if let word = description.split(separator: " ").dropFirst(2).first { queries.append(String(word)) }
+            }
+        }
+        let store = try memoryStore()
+        try store.index(items)
+        var nonEmpty = 0
+        for query in queries {
+            let terms = TextTokenizer.queryTerms(query)
+            guard !terms.isEmpty else { continue }
+            let ranked = Set(try store.searchRanked(terms, limit: Int.max).map(\.item.uniqueIdentifier))
+            let reference: Set<String>
+            reference = Set(try store.searchFullText(terms, limit: Int.max).map(\.item.uniqueIdentifier))
+            #expect(ranked == reference, "\(query)")
+            if !ranked.isEmpty { nonEmpty += 1 }
+        }
+        #expect(queries.count > 100 && nonEmpty > queries.count / 2)
+    }
+}
+
+/// How the ranked index follows writes and recovers.
+@Suite(.serialized) struct RankedIndexStoreTests {
+    static func segments(_ store: SpotlightStore) throws -> [Row] {
+        try store.read { try Row.fetchAll($0, sql: "SELECT id, file, documents, deleted_count FROM ranked_segments ORDER BY id") }
+    }
+
+    @Test func followsInsertsReplacementsDeletionsAndExpiry() throws {
+        let clock = TestClock()
+        let store = try memoryStore(clock: clock)
+        try store.index([item("a", title: "Alpine meadow"), item("b", title: "Alpine lake"), item("c", title: "Desert")])
+        #expect(try store.ids("alp").sorted() == ["a", "b"])
+        try store.index([item("b", title: "Ocean")])                                   // replaced
+        #expect(try store.ids("alp") == ["a"])
+        #expect(try store.ids("ocean") == ["b"])
+        try store.deleteItems(withIdentifiers: ["a"])
+        #expect(try store.ids("alp").isEmpty)
+        var expiring = item("d", title: "Alpine hut")
+        expiring.expirationDate = clock.now.addingTimeInterval(60)
+        try store.index([expiring])
+        #expect(try store.ids("alpine") == ["d"])
+        clock.advance(by: 61)
+        #expect(try store.ids("alpine").isEmpty)                                       // expired: never returned
+        try store.deleteAllItems()
+        #expect(try Self.segments(store).isEmpty)
+        #expect(try store.ids("desert").isEmpty)
+    }
+
+    @Test func engagementLiftsAnItemAtOnce() throws {
+        let store = try memoryStore()
+        try store.index([item("x", title: "Tomato soup"), item("y", title: "Tomato salad")])
+        let before = try store.ids("tomato")
+        let second = try #require(before.last)
+        for _ in 0..<5 { try store.recordEngagement(.selection, itemIdentifier: second) }
+        #expect(try store.ids("tomato").first == second)
+        #expect(try store.search("tomato").first?.score.engagementFactor ?? 1 > 1)
+    }
+
+    @Test func manySmallWritesAreMergedAndStayCorrect() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try fileStore(dir) { $0.rankedInlineLimit = 16 << 10 }
+        for batch in 0..<120 {
+            try store.index((0..<30).map { item("i\(batch)-\($0)", title: "batch\(batch) item \($0) common") })
+            if batch % 10 == 9 { try store.deleteItems(withIdentifiers: (0..<30).map { "i\(batch - 5)-\($0)" }) }
+        }
+        let segments = try Self.segments(store)
+        #expect(segments.count < 16)
+        #expect(segments.contains { ($0["file"] as String?) != nil })                   // big ones in files
+        let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(files == segments.compactMap { $0["file"] as String? }.sorted())      // no file left behind
+        #expect(try store.search("common", limit: 10_000).count == 120 * 30 - 12 * 30)
+        #expect(try store.ids("batch4 item").isEmpty)                                 // deleted in batch 9
+        #expect(try store.ids("batch7 item").count == 30)
+        // Another store object on the same file sees the same.
+        let other = try fileStore(dir)
+        #expect(try other.search("common", limit: 10_000).count == 120 * 30 - 12 * 30)
+        try store.index([item("late", title: "common latecomer")])
+        #expect(try other.ids("latecomer") == ["late"])
+    }
+
+    @Test func staleDamagedOrMissingSegmentsAreRebuiltFromTheItems() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        do {
+            let store = try fileStore(dir) { $0.rankedInlineLimit = 4 << 10 }
+            try store.index((0..<400).map { item("n\($0)", title: "note \($0) shared words") })
+            #expect(try Self.segments(store).contains { ($0["file"] as String?) != nil })
+        }
+        let file = dir.url.appendingPathComponent("org.openspotlight.tests/shared.sqlite")
+        let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
+        // Damaged file: the next search rebuilds and answers.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            let url = directory.appendingPathComponent(name)
+            var bytes = try Data(contentsOf: url)
+            bytes[bytes.count - 100] ^= 0x5A
+            try bytes.write(to: url)
+        }
+        do {
+            let store = try fileStore(dir)
+            #expect(try store.search("shared", limit: 1_000).count == 400)
+        }
+        // Missing file.
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+        do {
+            let store = try fileStore(dir)
+            #expect(try store.search("note 12", limit: 1_000).map(\.item.uniqueIdentifier).sorted() == ["n12", "n120", "n121", "n122", "n123", "n124", "n125", "n126", "n127", "n128", "n129"])
+        }
+        // Stale: built by other code; damaged inline bytes.
+        let queue = try DatabaseQueue(path: file.path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE meta SET value = 'old' WHERE key = 'ranked_format'")
+            try db.execute(sql: "UPDATE ranked_segments SET data = zeroblob(300) WHERE data IS NOT NULL")
+        }
+        try queue.close()
+        let store = try fileStore(dir)
+        #expect(try store.read { try $0.meta("ranked_format", as: String.self) } == store.ranked.formatTag)
+        #expect(try store.search("shared", limit: 1_000).count == 400)
+        try store.write { db in try db.execute(sql: "UPDATE ranked_segments SET data = zeroblob(300)") }
+        let fresh = try fileStore(dir)
+        #expect(try fresh.search("shared", limit: 1_000).count == 400)
+    }
+}
