@@ -16,9 +16,10 @@ import Synchronization
 /// synced before the transaction that names it commits, and removed only
 /// after the transaction that drops it has committed.
 ///
-/// **Keeping in step.** A temporary trigger on the writer's connection
-/// notes every rowid of `items` inserted, updated or deleted. At the end of
-/// each write transaction (``flush(_:)``) those rowids' old documents are
+/// **Keeping in step.** The writer notes every rowid of `items` it
+/// stores, deletes or re-ranks (``provide(rowid:columns:)``,
+/// ``changed(rowid:)``, ``removedAll()``; a temporary trigger did this
+/// first, and cost 70 µs per item). At the end of each write transaction (``flush(_:)``) those rowids' old documents are
 /// marked deleted in their segments and their current versions go into one
 /// new segment; then segments are merged, eight of a size at a time
 /// (``mergePlan(_:)``), so a store has a few dozen segments at most.
@@ -51,8 +52,11 @@ final class RankedIndex: Sendable {
     }
 
     private struct WriteState {
-        /// This transaction's documents already tokenized by the writer.
+        /// Rowids this transaction stored, changed or deleted.
+        var changed: Set<Int64> = []
+        /// Their tokens, where the writer had them.
         var documents: [Int64: TextColumns] = [:]
+        var removedAll = false
         var createdFiles: [URL] = []
         var droppedFiles: [URL] = []
     }
@@ -142,56 +146,72 @@ final class RankedIndex: Sendable {
 
     // MARK: - Writing (inside the store's write transactions)
 
-    /// Starts a write transaction: the trigger that notes changed items.
+    /// Starts a write transaction.
     func begin(_ db: Database) throws {
         writeState.withLock { $0 = WriteState() }
-        try db.execute(sql: """
-            CREATE TEMP TABLE IF NOT EXISTS ranked_changed(rowid INTEGER PRIMARY KEY);
-            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_inserted AFTER INSERT ON main.items
-                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (NEW.rowid); END;
-            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_updated AFTER UPDATE ON main.items
-                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (NEW.rowid), (OLD.rowid); END;
-            CREATE TEMP TRIGGER IF NOT EXISTS ranked_items_deleted AFTER DELETE ON main.items
-                BEGIN INSERT OR IGNORE INTO ranked_changed(rowid) VALUES (OLD.rowid); END;
-            """)
     }
 
-    /// Hands over an item's tokens the writer already has, so that
-    /// ``flush(_:)`` need not tokenize it again.
+    /// Notes an item stored (inserted or replaced) with the tokens the
+    /// writer already has, so that ``flush(_:)`` need not tokenize it again.
     func provide(rowid: Int64, columns: TextColumns) {
-        writeState.withLock { $0.documents[rowid] = columns }
+        writeState.withLock { state in
+            state.documents[rowid] = columns
+            state.changed.insert(rowid)
+        }
+    }
+
+    /// Notes an item deleted, or changed in a ranking signal.
+    func changed(rowid: Int64) {
+        writeState.withLock { state in
+            state.documents[rowid] = nil
+            state.changed.insert(rowid)
+        }
+    }
+
+    /// Notes that every item was deleted.
+    func removedAll() {
+        writeState.withLock { state in
+            state.removedAll = true
+            state.changed.removeAll()
+            state.documents.removeAll()
+        }
     }
 
     /// Brings the segments in step with this transaction's changes.
     func flush(_ db: Database) throws {
-        let changed = try Int64.fetchAll(db, sql: "SELECT rowid FROM temp.ranked_changed ORDER BY rowid")
-        guard !changed.isEmpty else { return }
-        try db.execute(sql: "DELETE FROM temp.ranked_changed")
-        let provided = writeState.withLock { state in
-            let documents = state.documents
+        let (changedSet, provided, removedAll) = writeState.withLock { state in
+            let taken = (state.changed, state.documents, state.removedAll)
+            state.changed = []
             state.documents = [:]
-            return documents
+            state.removedAll = false
+            return taken
         }
+        if removedAll {
+            for row in try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments") { try drop(id: row["id"], file: row["file"], db) }
+        }
+        guard !changedSet.isEmpty else { return }
+        let changed = changedSet.sorted()
         var documents: [RankedDocument] = []
         documents.reserveCapacity(changed.count)
         for chunk in stride(from: 0, to: changed.count, by: 500) {
             let rowids = changed[chunk..<min(chunk + 500, changed.count)]
             let rows = try Row.fetchAll(db, sql: """
-                SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
-                       i.eng AS eng, i.eng_at AS eng_at, a.attributes AS attributes
-                FROM items i LEFT JOIN item_attributes a ON a.rowid = i.rowid
-                WHERE i.rowid IN (\(rowids.map(String.init).joined(separator: ",")))
+                SELECT rowid, uid, expires, hint, recency, eng, eng_at FROM items
+                WHERE rowid IN (\(rowids.map(String.init).joined(separator: ",")))
                 """)
             for row in rows {
                 let rowid: Int64 = row["rowid"]
-                let columns = try provided[rowid] ?? TextColumns(attributes: StoredRow.attributes(row))
+                let columns: TextColumns
+                if let known = provided[rowid] {
+                    columns = known
+                } else {
+                    let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid WHERE i.rowid = ?"),
+                                                  arguments: [rowid])
+                    columns = try stored.map { TextColumns(attributes: try StoredRow.attributes($0)) } ?? TextColumns()
+                }
                 documents.append(RankedDocument(rowid: rowid, expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                                 engagement: row["eng"], engagedAt: row["eng_at"], columns: columns))
             }
-        }
-        if try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM items LIMIT 1)") == 0 {
-            for row in try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments") { try drop(id: row["id"], file: row["file"], db) }
-            return
         }
         try markDeleted(changed, db)
         if !documents.isEmpty {
@@ -266,10 +286,18 @@ final class RankedIndex: Sendable {
             try Self.writeSynced(bytes, to: url, directory: directory)
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)",
                            arguments: [token, contents.documentCount, name])
+            remember(token, try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false))
         } else {
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, data) VALUES (?, ?, ?)",
                            arguments: [token, contents.documentCount, Data(bytes)])
+            remember(token, try Segment(SegmentBytes(copying: bytes), verifyChecksum: false))
         }
+    }
+
+    /// Keeps a segment this writer just made, so that the next write or
+    /// query does not read it back.
+    private func remember(_ token: Int64, _ segment: Segment) {
+        cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: -1, deleted: DeletionSet(documentCount: 0, deleted: [])) }
     }
 
     private func drop(id: Int64, file: String?, _ db: Database) throws {
@@ -337,7 +365,6 @@ final class RankedIndex: Sendable {
     func rebuild(_ db: Database) throws {
         let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
         for row in old { try drop(id: row["id"], file: row["file"], db) }
-        try? db.execute(sql: "DELETE FROM temp.ranked_changed")
         cache.withLock { $0.removeAll() }
         if let directory {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -24,6 +24,7 @@ extension SpotlightStore {
             let (score, scoreAt) = Self.accumulate(score: row["eng"], at: row["eng_at"], adding: weight, at: at,
                                                    halfLife: weights.engagementHalfLife)
             try db.execute(sql: "UPDATE items SET eng = ?, eng_at = ? WHERE rowid = ?", arguments: [score, scoreAt, row["rowid"] as Int64])
+            ranked.changed(rowid: row["rowid"])
             try db.execute(sql: """
                 INSERT INTO engagement(uid, views, selections, score, at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(uid) DO UPDATE SET views = views + excluded.views, selections = selections + excluded.selections,

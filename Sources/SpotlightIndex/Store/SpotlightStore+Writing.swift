@@ -150,6 +150,7 @@ extension SpotlightStore {
         case .deleteAll:
             try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM attr_numbers; DELETE FROM engagement")
             try FullTextIndex.removeAll(db)
+            ranked.removedAll()
             vocabulary.forget()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
@@ -241,6 +242,7 @@ extension SpotlightStore {
         try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: attributes))
         try NumericIndex.remove(db, item: rowid, attributes)
         try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
+        ranked.changed(rowid: rowid)
         try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE rowid = ?").execute(arguments: [rowid])
         try db.cachedStatement(sql: "DELETE FROM engagement WHERE uid = ?").execute(arguments: [row["uid"] as String])
     }
