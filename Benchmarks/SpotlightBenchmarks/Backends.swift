@@ -5,8 +5,9 @@ protocol BenchIndexer: AnyObject {
     /// Indexes one batch (the benchmark gives 1,000 packages a call);
     /// returns how many packages the store refused.
     func index(_ packages: [DebianPackage]) throws -> Int
-    /// Closes the store and returns its size on disk in bytes.
-    func finish() throws -> Int64
+    /// Closes the store; returns its size on disk in bytes, and the bytes
+    /// of the structures that answer text queries.
+    func finish() throws -> (store: Int64, textIndex: Int64)
 }
 
 /// Answers the query set from a store built by a ``BenchIndexer``.

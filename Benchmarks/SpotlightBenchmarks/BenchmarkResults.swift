@@ -39,6 +39,7 @@ struct RunResult: Codable, Sendable {
         engine = index.engine
         indexing = IndexingFigures(itemsPerSecond: index.itemsPerSecond, seconds: index.seconds,
                                    peakRSSMB: index.peakRSSMB, storeBytes: index.storeBytes,
+                                   textIndexBytes: index.textIndexBytes, rawTextBytes: index.rawTextBytes,
                                    corpusRSSMB: index.corpusRSSMB, items: index.items, refused: index.refused)
         queries = query.queries
         queryPeakRSSMB = query.peakRSSMB
@@ -58,6 +59,8 @@ struct IndexingFigures: Codable, Sendable {
     var seconds: Double
     var peakRSSMB: Double
     var storeBytes: Int64
+    var textIndexBytes: Int64
+    var rawTextBytes: Int64
     /// RSS of the index child with the corpus read, before indexing (part of `peakRSSMB`).
     var corpusRSSMB: Double
     var items: Int

@@ -2,6 +2,12 @@ import Foundation
 
 /// One line of `debian-packages.jsonl.gz` (see the corpora README).
 struct DebianPackage: Decodable, Sendable {
+    /// UTF-8 bytes of the text both engines index.
+    var rawTextBytes: Int64 {
+        Int64((title?.utf8.count ?? 0) + (summary?.utf8.count ?? 0) + (description?.utf8.count ?? 0)
+              + (keywords?.reduce(0) { $0 + $1.utf8.count } ?? 0))
+    }
+
     var id: String
     var title: String?
     var summary: String?

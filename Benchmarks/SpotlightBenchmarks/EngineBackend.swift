@@ -68,11 +68,11 @@ final class EngineIndexer: BenchIndexer {
     }
 
     /// Closes the store (SQLite checkpoints the WAL into the file), opens it
-    /// again and asks its size.
-    func finish() throws -> Int64 {
+    /// again and asks its size; the text index is the ranked index.
+    func finish() throws -> (store: Int64, textIndex: Int64) {
         store = nil
         let reopened = try EngineStore.open(directory: directory, scale: scale)
-        return reopened.fileSize()
+        return (reopened.fileSize(), try reopened.rankedIndexStatistics().bytes)
     }
 }
 

@@ -16,10 +16,12 @@ enum IndexPhase {
         let indexer = try Backends.indexer(engine, directory: directory, scale: scale)
         var indexing = stopwatch.elapsed
         var refused = 0
+        var rawTextBytes: Int64 = 0
         let reportEvery = max(batchSize, scale / 10)
         var nextReport = reportEvery
         for start in stride(from: 0, to: scale, by: batchSize) {
             let batch = corpus.packages(start..<min(start + batchSize, scale))
+            rawTextBytes += batch.reduce(0) { $0 + $1.rawTextBytes }
             stopwatch.restart()
             refused += try indexer.index(batch)
             indexing += stopwatch.elapsed
@@ -30,11 +32,12 @@ enum IndexPhase {
                 while nextReport <= done { nextReport += reportEvery }
             }
         }
-        let storeBytes = try indexer.finish()
+        let (storeBytes, textIndexBytes) = try indexer.finish()
         let seconds = indexing.seconds
         if refused > 0 { log("\(tag) warning: \(grouped(refused)) items refused") }
         return IndexPhaseReport(engine: engine, scale: scale, items: scale, refused: refused, seconds: seconds,
                                 itemsPerSecond: Double(scale) / max(seconds, 1e-9),
-                                peakRSSMB: ResourceUsage.peakRSSMB(), corpusRSSMB: corpusRSS, storeBytes: storeBytes)
+                                peakRSSMB: ResourceUsage.peakRSSMB(), corpusRSSMB: corpusRSS, storeBytes: storeBytes,
+                                textIndexBytes: textIndexBytes, rawTextBytes: rawTextBytes)
     }
 }

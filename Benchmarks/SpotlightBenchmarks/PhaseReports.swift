@@ -17,6 +17,11 @@ struct IndexPhaseReport: Codable, Sendable {
     /// Size on disk after indexing (engine: `fileSize()` after reopening;
     /// fts5: file + WAL after `wal_checkpoint(TRUNCATE)`).
     var storeBytes: Int64
+    /// The structures that answer text queries: the engine's ranked index
+    /// (segments inline and in files); fts5's whole store (it is one table).
+    var textIndexBytes: Int64
+    /// UTF-8 bytes of the text both index: title, summary, description, keywords.
+    var rawTextBytes: Int64
 }
 
 /// What a `query` child measured, sent to the parent as one JSON line.

@@ -27,6 +27,9 @@ enum ResultsTable {
             row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
             row("indexing seconds", { $0.indexing.seconds }, format: number)
             row("store size MB", { Double($0.indexing.storeBytes) / 1_048_576 }, format: number)
+            row("text index MB", { Double($0.indexing.textIndexBytes) / 1_048_576 }, format: number)
+            row("  text index ÷ raw text", { Double($0.indexing.textIndexBytes) / Double(max($0.indexing.rawTextBytes, 1)) },
+                format: { String(format: "%.2f×", $0) })
             row("indexing peak RSS MB", { $0.indexing.peakRSSMB }, format: number)
             row("  (corpus in memory MB)", { $0.indexing.corpusRSSMB }, format: number, ratio: false)
             row("query peak RSS MB", { $0.queryPeakRSSMB }, format: number)
