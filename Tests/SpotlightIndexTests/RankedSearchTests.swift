@@ -73,13 +73,13 @@ import Testing
         var nonEmpty = 0
         for query in queries {
             let terms = TextTokenizer.queryTerms(query)
-            let everything = try store.searchRanked(terms, limit: Int.max)
+            let everything = try store.searchRanked(terms, limit: Int.max, typos: false)
             let reference = try store.searchFullText(terms, limit: Int.max)
             #expect(Set(everything.map(\.item.uniqueIdentifier)) == Set(reference.map(\.item.uniqueIdentifier)), "\(query)")
             #expect(everything.count == Set(everything.map(\.item.uniqueIdentifier)).count, "\(query): a result twice")
             // Ranked best first; the top 20 found with pruning are the first 20 of the full ranking.
             #expect(zip(everything, everything.dropFirst()).allSatisfy { $0.score.total >= $1.score.total }, "\(query)")
-            let top = try store.searchRanked(terms, limit: 20)
+            let top = try store.searchRanked(terms, limit: 20, typos: false)
             #expect(top.map(\.item.uniqueIdentifier) == everything.prefix(20).map(\.item.uniqueIdentifier), "\(query)")
             for result in top {
                 let s = result.score
@@ -112,7 +112,7 @@ import Testing
         for query in queries {
             let terms = TextTokenizer.queryTerms(query)
             guard !terms.isEmpty else { continue }
-            let ranked = Set(try store.searchRanked(terms, limit: Int.max).map(\.item.uniqueIdentifier))
+            let ranked = Set(try store.searchRanked(terms, limit: Int.max, typos: false).map(\.item.uniqueIdentifier))
             let reference: Set<String>
             reference = Set(try store.searchFullText(terms, limit: Int.max).map(\.item.uniqueIdentifier))
             #expect(ranked == reference, "\(query)")
@@ -225,5 +225,71 @@ import Testing
         try store.write { db in try db.execute(sql: "UPDATE ranked_segments SET data = zeroblob(300)") }
         let fresh = try fileStore(dir)
         #expect(try fresh.search("shared", limit: 1_000).count == 400)
+    }
+}
+
+/// Typo tolerance: words of five letters or more match one edit away, nine
+/// or more two; such matches come after every exact match.
+@Suite struct RankedTypoTests {
+    static func store() throws -> SpotlightStore {
+        let store = try memoryStore()
+        try store.index([
+            item("lib", title: "Library of Alexandria", ["contentDescription": .string("ancient scrolls")]),
+            item("libre", title: "LibreOffice suite", ["contentDescription": .string("documents and spreadsheets")]),
+            item("pear", title: "Pear", ["contentDescription": .string("Conference pears")]),
+            item("cat", title: "Catalogue", ["contentDescription": .string("international shipping")]),
+            item("nat", title: "Internationalization", ["contentDescription": .string("translations")]),
+        ])
+        return store
+    }
+
+    @Test(arguments: [
+        ("librery", ["lib"]),                 // one substitution, as a prefix of "library"
+        ("libary of", ["lib"]),               // one deletion in a whole word
+        ("alexandira", ["lib"]),              // transposition = two edits, allowed from nine letters
+        ("spredsheets", ["libre"]),
+        ("internationalisation", ["nat"]),    // s for z
+        ("paer", []),                         // four letters: no typos
+        ("xibrary", []),                      // the first letter is never a typo
+        ("shipping2", []),                    // a word with a digit gets no typo
+        ("librxry ancient", ["lib"]),
+        ("catalgue internatonal", ["cat"]),   // two words, one typo each
+    ])
+    func typosFind(_ text: String, _ expected: [String]) throws {
+        #expect(try Self.store().ids(text) == expected, "\(text)")
+    }
+
+    @Test func exactMatchesComeFirstAndTyposAreMarked() throws {
+        let store = try memoryStore()
+        try store.index([
+            item("exact", title: "Plain", ["contentDescription": .string("library")]),
+            item("typo", title: "Library library library", ["rankingHint": .number(.int(100))]),
+        ])
+        // "librari" is a prefix of nothing: both come from the typo tier.
+        let results = try store.search("librari")
+        #expect(Set(results.map(\.item.uniqueIdentifier)) == ["exact", "typo"] && results.allSatisfy(\.score.typos))
+        let exact = try store.search("library")
+        #expect(exact.allSatisfy { !$0.score.typos })
+        let typo = try store.search("libraty")
+        #expect(typo.count == 2 && typo.allSatisfy(\.score.typos))
+        #expect(typo.first?.score.explanation.contains("typos") == true)
+        // An exact match is never below a typo match.
+        try store.index([item("late", title: "Libraty notes")])
+        #expect(try store.ids("libraty") == ["late", "typo", "exact"])   // the typo tier by score: hint 100 first
+        #expect(try store.search("libraty").map(\.score.typos) == [false, true, true])
+    }
+
+    @Test func distanceIsBoundedAndStopsEarly() {
+        var column: [Int] = [], next: [Int] = []
+        func check(_ word: String, _ candidate: String, _ maximum: Int, prefix: Bool = false) -> Bool {
+            TypoDistance.matches(Array(word.unicodeScalars), candidate.unicodeScalars, maximum: maximum, isPrefix: prefix, column: &column, next: &next)
+        }
+        #expect(check("kitten", "sitten", 1))
+        #expect(!check("kitten", "sitting", 2))
+        #expect(check("kitten", "sitting", 3))
+        #expect(check("librar", "library", 0, prefix: true))
+        #expect(check("librer", "library", 1, prefix: true))
+        #expect(!check("librer", "lib", 1, prefix: true))
+        #expect(check("école", "ecole", 1))
     }
 }

@@ -38,8 +38,11 @@ final class RankedIndex: Sendable {
 
     /// Segments up to this size are kept inline in SQLite.
     let inlineLimit: Int
-    /// Segments up to this size are checksummed whenever they are loaded.
-    static let checksumLimit = 32 << 20
+    /// Segments up to this size are checksummed as they are loaded; larger
+    /// ones by a background thread reading the file (not through the map, so
+    /// that the check does not make every page resident), so that opening a
+    /// large store and answering at once stays fast.
+    static let checksumLimit = 1 << 20
     /// Documents per segment while rebuilding (then merged).
     static let rebuildChunk = 50_000
     /// Segments of one size class merged together.
@@ -62,6 +65,8 @@ final class RankedIndex: Sendable {
     }
 
     private let cache = Mutex<[Int64: Loaded]>([:])
+    /// Segments whose background check failed: the next read rebuilds.
+    private let failedChecks = Mutex<Set<Int64>>([])
     private let writeState = Mutex(WriteState())
 
     init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, clock: @escaping @Sendable () -> Date) {
@@ -99,10 +104,12 @@ final class RankedIndex: Sendable {
         let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id")
         var out: [SegmentSnapshot] = []
         var live = Set<Int64>()
+        let failed = failedChecks.withLock { $0 }
         for row in rows {
             let token: Int64 = row["token"]
             let version: Int64 = row["deleted_version"]
             live.insert(token)
+            if failed.contains(token) { throw SegmentError.corrupt("segment \(String(UInt64(bitPattern: token), radix: 16)) failed its checksum") }
             if let loaded = cache.withLock({ $0[token] }), loaded.deletedVersion == version {
                 out.append(SegmentSnapshot(segment: loaded.segment, deleted: loaded.deleted))
                 continue
@@ -135,9 +142,29 @@ final class RankedIndex: Sendable {
             }
             bytes = SegmentBytes(copying: data)
         }
-        let segment = try Segment(bytes, verifyChecksum: bytes.buffer.count <= Self.checksumLimit)
+        let checkNow = bytes.buffer.count <= Self.checksumLimit
+        let segment = try Segment(bytes, verifyChecksum: checkNow)
         guard segment.fingerprint == scoring.fingerprint else { throw SegmentError.corrupt("built with other ranking weights") }
+        if !checkNow, let file, let directory {
+            let path = directory.appendingPathComponent(file).path
+            let stored = segment.storedChecksum
+            Thread.detachNewThread { [weak self] in
+                if (try? Self.checksumOfFile(path)) != stored { self?.failedChecks.withLock { _ = $0.insert(token) } }
+            }
+        }
         return segment
+    }
+
+    /// The checksum of a segment file read in chunks (header excluded).
+    static func checksumOfFile(_ path: String) throws -> UInt64 {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw SegmentError.corrupt("cannot open \(path)") }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(SegmentFormat.headerSize))
+        var hasher = SegmentFormat.Checksum()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hasher.value
     }
 
     static func isSegmentFileName(_ name: String) -> Bool {

@@ -9,7 +9,23 @@ struct RankedQuery: Sendable {
         var exact: [[UInt8]] = []
         /// A prefix: any token starting with it satisfies the term.
         var prefix: [UInt8]?
+        /// Tokens a few edits away also satisfy the term (see ``allowingTypos()``).
+        var typo: Typo?
     }
+
+    /// A word typed, matched by tokens within `edits` edits (Levenshtein,
+    /// over Unicode scalars, the first scalar kept); as a prefix, by tokens
+    /// that start with something within `edits` edits of it.
+    struct Typo: Sendable, Hashable {
+        var word: [Unicode.Scalar]
+        var edits: Int
+        var isPrefix: Bool
+    }
+
+    /// Words of this many letters or more get one typo…
+    static let oneTypoLength = 5
+    /// …and this many or more, two.
+    static let twoTyposLength = 9
 
     var terms: [Term]
     /// Runs of CJK text longer than two characters: the item must hold
@@ -32,6 +48,59 @@ struct RankedQuery: Sendable {
                 terms.append(ranked)
             }
         }
+    }
+}
+
+extension RankedQuery {
+    /// The query again with each word of ``oneTypoLength`` letters or more
+    /// also matching tokens one edit away (two from ``twoTyposLength``);
+    /// nil when no word is that long. CJK runs and words with a digit
+    /// (versions, codes: `batch4` is not a typo of `batch5`) never get typos.
+    func allowingTypos() -> RankedQuery? {
+        var copy = self
+        var any = false
+        for index in copy.terms.indices {
+            let term = copy.terms[index]
+            guard let word = term.prefix ?? term.exact.first else { continue }
+            let scalars = Array(String(decoding: word, as: UTF8.self).unicodeScalars)
+            guard scalars.count >= Self.oneTypoLength,
+                  !scalars.contains(where: { TextFolding.isCJK($0.value) || $0.properties.numericType != nil }) else { continue }
+            copy.terms[index].typo = Typo(word: scalars, edits: scalars.count >= Self.twoTyposLength ? 2 : 1, isPrefix: term.prefix != nil)
+            any = true
+        }
+        return any ? copy : nil
+    }
+}
+
+/// Levenshtein distance bounded by a maximum, column by column over the
+/// candidate's scalars so that it stops as soon as no prefix can come back
+/// under the bound.
+enum TypoDistance {
+    /// Whether `candidate` (a prefix of it, for `isPrefix`) is within
+    /// `maximum` edits of `word`.
+    static func matches(_ word: [Unicode.Scalar], _ candidate: some Sequence<Unicode.Scalar>, maximum: Int,
+                        isPrefix: Bool, column: inout [Int], next: inout [Int]) -> Bool {
+        let m = word.count
+        column.removeAll(keepingCapacity: true)
+        column.append(contentsOf: 0...m)
+        if isPrefix && column[m] <= maximum { return true }
+        var j = 0
+        for scalar in candidate {
+            j += 1
+            next.removeAll(keepingCapacity: true)
+            next.append(j)
+            var smallest = j
+            for i in 1...m {
+                let cost = word[i - 1] == scalar ? 0 : 1
+                let value = min(column[i] + 1, next[i - 1] + 1, column[i - 1] + cost)
+                next.append(value)
+                smallest = min(smallest, value)
+            }
+            swap(&column, &next)
+            if isPrefix && column[m] <= maximum { return true }
+            if smallest > maximum { return false }
+        }
+        return !isPrefix && column[m] <= maximum
     }
 }
 

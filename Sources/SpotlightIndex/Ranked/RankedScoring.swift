@@ -48,6 +48,20 @@ struct RankedScoring: Sendable {
         return ScoringSQL(weights: weights).breakdown(text: text, hint: hint, engagement: decayed, recency: recency, now: now)
     }
 
+    /// What a match with typos has its text score multiplied by: it comes
+    /// after every exact match of its store anyway, and this keeps it low
+    /// beside other stores' exact matches.
+    static let typoFactor = 0.25
+
+    /// A typo-tier result's breakdown: text scaled by ``typoFactor``.
+    func withTypos(_ score: ScoreBreakdown) -> ScoreBreakdown {
+        var score = score
+        score.text *= Self.typoFactor
+        score.typos = true
+        score.total = score.text * score.hintFactor * score.engagementFactor * score.recencyFactor
+        return score
+    }
+
     /// Identifies the weights that shape stored values (column weights and
     /// the static factor): a segment built with others is rebuilt.
     var fingerprint: UInt64 {

@@ -47,7 +47,9 @@ struct RankedSearcher {
 
     /// The `limit` best documents, best first (ties by rowid).
     /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
-    mutating func search(_ query: RankedQuery, limit: Int, verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+    /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
+    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [],
+                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
         statistics = Statistics()
         guard limit > 0, !query.terms.isEmpty else { return [] }
         let termCount = query.terms.count
@@ -77,6 +79,7 @@ struct RankedSearcher {
                 var found: [Range<Int>] = []
                 for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
                 if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
+                if let typo = term.typo { found += try Self.typoMatches(typo, in: segment) }
                 found = Self.union(found)
                 var count = 0, most = 0, best = 0.0
                 for range in found {
@@ -179,13 +182,39 @@ struct RankedSearcher {
                     let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
                                                       engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
                     let rowid = segment.rowid(doc)
-                    guard top.admits(breakdown.total, rowid) else { continue }
+                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                     if !query.phrases.isEmpty, try !verify(rowid) { continue }
                     top.insert(RankedHit(rowid: rowid, score: breakdown))
                 }
             }
         }
-        return top.hits
+        return top.sorted
+    }
+
+    /// The ids of the tokens within the typo's edits of its word, among
+    /// those starting with the same first scalar.
+    static func typoMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws -> [Range<Int>] {
+        guard let first = typo.word.first else { return [] }
+        let candidates = try segment.terms(matching: Array(String(first).utf8), prefix: true)
+        var out: [Range<Int>] = []
+        var scalars: [Unicode.Scalar] = []
+        var column: [Int] = [], next: [Int] = []
+        let m = typo.word.count
+        for id in candidates {
+            let bytes = try segment.term(id)
+            scalars.removeAll(keepingCapacity: true)
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
+            } else {
+                scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+            }
+            let n = scalars.count
+            if typo.isPrefix ? n < m - typo.edits : abs(n - m) > typo.edits { continue }
+            if TypoDistance.matches(typo.word, scalars, maximum: typo.edits, isPrefix: typo.isPrefix, column: &column, next: &next) {
+                out.append(id..<(id + 1))
+            }
+        }
+        return out
     }
 
     /// The documents of a term's postings that are not deleted.
@@ -276,15 +305,19 @@ struct BoundHeap {
     }
 }
 
-/// The best hits so far, kept sorted (score descending, then rowid).
+/// The best hits so far, kept sorted (score descending, then rowid); past
+/// ``sortedLimit`` they are gathered and sorted once at the end.
 struct TopHits {
+    static let sortedLimit = 4_096
     let limit: Int
-    private(set) var hits: [RankedHit] = []
+    private var hits: [RankedHit] = []
 
     init(limit: Int) { self.limit = limit }
 
+    private var keepsSorted: Bool { limit <= Self.sortedLimit }
+
     /// The score to beat once full.
-    var threshold: Double? { hits.count >= limit ? hits.last?.score.total : nil }
+    var threshold: Double? { keepsSorted && hits.count >= limit ? hits.last?.score.total : nil }
 
     @inline(__always)
     static func precedes(_ score: Double, _ rowid: Int64, _ other: RankedHit) -> Bool {
@@ -292,11 +325,15 @@ struct TopHits {
     }
 
     func admits(_ score: Double, _ rowid: Int64) -> Bool {
-        guard hits.count >= limit, let last = hits.last else { return true }
+        guard keepsSorted, hits.count >= limit, let last = hits.last else { return true }
         return Self.precedes(score, rowid, last)
     }
 
     mutating func insert(_ hit: RankedHit) {
+        guard keepsSorted else {
+            hits.append(hit)
+            return
+        }
         var low = 0, high = hits.count
         while low < high {
             let mid = (low + high) / 2
@@ -304,5 +341,11 @@ struct TopHits {
         }
         hits.insert(hit, at: low)
         if hits.count > limit { hits.removeLast() }
+    }
+
+    /// The hits, best first, at most `limit`.
+    var sorted: [RankedHit] {
+        if keepsSorted { return hits }
+        return Array(hits.sorted { Self.precedes($0.score.total, $0.rowid, $1) }.prefix(limit))
     }
 }

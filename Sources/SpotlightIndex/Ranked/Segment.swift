@@ -63,6 +63,11 @@ struct Segment: @unchecked Sendable {
         }
     }
 
+    /// The checksum the header records.
+    var storedChecksum: UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))
+    }
+
     /// Hashes every byte and compares with the stored checksum.
     func verify() throws(SegmentError) {
         let stored = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))

@@ -66,17 +66,28 @@ enum SegmentFormat {
     /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
     /// a segment as it is loaded.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let words = bytes.count / 8
-        var index = 0
-        while index < words {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01b3
-            index += 1
+        var hasher = Checksum()
+        hasher.update(bytes)
+        return hasher.value
+    }
+
+    /// ``checksum(_:)`` fed in pieces (each but the last a multiple of 8 bytes long).
+    struct Checksum {
+        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            var hash = value
+            let words = bytes.count / 8
+            var index = 0
+            while index < words {
+                hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+                index += 1
+            }
+            for offset in (words * 8)..<bytes.count {
+                hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
+            }
+            value = hash
         }
-        for offset in (words * 8)..<bytes.count {
-            hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 }
 

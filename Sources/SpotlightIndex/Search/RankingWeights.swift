@@ -6,7 +6,8 @@ public import Foundation
 ///              × (1 + `engagement` × ln(1 + decayed engagement))
 ///              × (1 + `recency` × ½^(age / `recencyHalfLife`))
 ///
-/// `text` is SQLite FTS5's BM25 with per-field weights (title and display
+/// `text` is BM25 as SQLite FTS5 computes it (except that a prefix scores by
+/// its best-matching word in the item) with per-field weights (title and display
 /// name weigh most, then keywords and alternate names, then the description,
 /// then every other text attribute). Engagement adds `viewWeight` per view
 /// and `selectionWeight` per selection, each halving every

@@ -20,7 +20,7 @@ public struct SearchResult: Sendable, Hashable {
 /// // apple  3.21 = text 2.14 × hint(80) 1.40 × engagement(2.5) 1.38 × recency(3 days) 1.23
 /// ```
 public struct ScoreBreakdown: Sendable, Hashable {
-    /// Text relevance: FTS5 BM25 with the field weights, higher is better.
+    /// Text relevance: BM25 with the field weights, higher is better.
     public var text: Double
     /// The item's `rankingHint` (0–100; 0 when absent).
     public var rankingHint: Double
@@ -36,11 +36,16 @@ public struct ScoreBreakdown: Sendable, Hashable {
     public var recencyFactor: Double
     /// The product of the above: what results are ordered by.
     public var total: Double
+    /// True for a match found only with typos (a word of five letters or
+    /// more one edit away, two from nine letters): its `text` is a quarter of
+    /// the BM25, and it comes after every exact match of its store.
+    public var typos = false
 
     /// One line: the total and each factor.
     public var explanation: String {
         func f(_ value: Double) -> String { String(format: "%.4g", value) }
         let ageText = age.map { String(format: "%.1f days", $0 / 86_400) } ?? "none"
-        return "\(f(total)) = text \(f(text)) × hint(\(f(rankingHint))) \(f(hintFactor)) × engagement(\(f(engagement))) \(f(engagementFactor)) × recency(\(ageText)) \(f(recencyFactor))"
+        let text = typos ? "text (typos, ×0.25) \(f(self.text))" : "text \(f(self.text))"
+        return "\(f(total)) = \(text) × hint(\(f(rankingHint))) \(f(hintFactor)) × engagement(\(f(engagement))) \(f(engagementFactor)) × recency(\(ageText)) \(f(recencyFactor))"
     }
 }

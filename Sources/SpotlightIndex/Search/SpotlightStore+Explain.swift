@@ -59,27 +59,16 @@ extension SpotlightStore {
             explanation.summary = "\"\(text)\" has no word to search for"
             return explanation
         }
-        let match = Self.ftsQuery(queryTerms)
-        let scoring = ScoringSQL(weights: options.ranking)
-        let now = self.now.timeIntervalSince1970
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT i.rowid AS rowid, i.uid AS uid, \(scoring.text) AS text, i.hint AS hint, \(scoring.engagement) AS eng,
-                       i.recency AS recency
-                FROM fts JOIN items i ON i.rowid = fts.rowid
-                WHERE fts MATCH :match AND i.expires > :now
-                """, arguments: ["match": match, "now": now])
+        // Every match in the order of search(_:limit:), from the same index.
+        let (hits, rowid) = try read { db in
+            (try rankedHits(queryTerms, limit: Int.max, db),
+             try Int64.fetchOne(db, sql: "SELECT rowid FROM items WHERE uid = ?", arguments: [itemIdentifier]))
         }
-        // The order of search(_:limit:): score, then the order items were indexed.
-        let scored = rows.map { row in
-            (uid: row["uid"] as String, rowid: row["rowid"] as Int64,
-             score: scoring.breakdown(text: row["text"], hint: row["hint"], engagement: row["eng"], recency: row["recency"], now: now))
-        }.sorted { ($0.score.total, $1.rowid) > ($1.score.total, $0.rowid) }
-        explanation.matchCount = scored.count
-        if let index = scored.firstIndex(where: { $0.uid == itemIdentifier }) {
+        explanation.matchCount = hits.count
+        if let index = hits.firstIndex(where: { $0.rowid == rowid }) {
             explanation.matches = true
             explanation.rank = index + 1
-            explanation.score = scored[index].score
+            explanation.score = hits[index].score
         }
         if let rank = explanation.rank, let score = explanation.score {
             explanation.summary = "\(itemIdentifier) is result \(rank) of \(explanation.matchCount): \(score.explanation)"

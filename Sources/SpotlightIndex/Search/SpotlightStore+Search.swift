@@ -46,15 +46,9 @@ extension SpotlightStore {
     }
 
     /// The ranked index's answer (``RankedSearcher``), in one read transaction.
-    func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int) throws -> [SearchResult] {
-        let query = RankedQuery(terms)
-        let now = self.now.timeIntervalSince1970
-        return try read { db in
-            var searcher = RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now)
-            let hits = try searcher.search(query, limit: limit) { rowid in
-                try Self.holdsPhrases(query.phrases, rowid: rowid, db)
-            }
-            return try hits.map { hit in
+    func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true) throws -> [SearchResult] {
+        try read { db in
+            try rankedHits(terms, limit: limit, typos: typos, db).map { hit in
                 guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"),
                                                     arguments: [hit.rowid]) else {
                     throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
@@ -62,6 +56,25 @@ extension SpotlightStore {
                 return SearchResult(item: try StoredRow.item(stored).item, score: hit.score)
             }
         }
+    }
+
+    /// The best `limit` matches' rowids and scores, from the reader's
+    /// snapshot: exact matches, then (when they are fewer than `limit` and
+    /// `typos` allows) matches with typos in words of five letters or more,
+    /// their text score scaled by ``RankedScoring/typoFactor``.
+    func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, _ db: Database) throws -> [RankedHit] {
+        let query = RankedQuery(terms)
+        var searcher = RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+        let verify = { (rowid: Int64) in try Self.holdsPhrases(query.phrases, rowid: rowid, db) }
+        var hits = try searcher.search(query, limit: limit, verify: verify)
+        guard typos, hits.count < limit, let fuzzy = query.allowingTypos() else { return hits }
+        let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
+        hits += more.map { hit in
+            var hit = hit
+            hit.score = ranked.scoring.withTypos(hit.score)
+            return hit
+        }
+        return hits
     }
 
     /// True when some searched text attribute of the item holds each CJK
