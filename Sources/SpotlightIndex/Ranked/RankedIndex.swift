@@ -39,7 +39,7 @@ final class RankedIndex: Sendable {
     /// Segments up to this size are kept inline in SQLite.
     let inlineLimit: Int
     /// Segments up to this size are checksummed as they are loaded; larger
-    /// ones by a background thread reading the file (not through the map, so
+    /// ones by a background queue reading the file (not through the map, so
     /// that the check does not make every page resident), so that opening a
     /// large store and answering at once stays fast.
     static let checksumLimit = 1 << 20
@@ -148,12 +148,16 @@ final class RankedIndex: Sendable {
         if !checkNow, let file, let directory {
             let path = directory.appendingPathComponent(file).path
             let stored = segment.storedChecksum
-            Thread.detachNewThread { [weak self] in
+            Self.verifier.async { [weak self] in
                 if (try? Self.checksumOfFile(path)) != stored { self?.failedChecks.withLock { _ = $0.insert(token) } }
             }
         }
         return segment
     }
+
+    /// One background queue checks every large segment of the process, one
+    /// at a time: the check never takes more than one core from queries.
+    static let verifier = DispatchQueue(label: "openspotlight.ranked.verify", qos: .background)
 
     /// The checksum of a segment file read in chunks (header excluded).
     static func checksumOfFile(_ path: String) throws -> UInt64 {

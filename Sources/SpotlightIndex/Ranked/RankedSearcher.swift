@@ -19,10 +19,12 @@ struct RankedHit: Sendable {
 /// posting lists are read in decreasing order of their upper bound
 /// (the most a document in the list can score, static factor included),
 /// block by block, skipping blocks whose own bound cannot reach the k-th
-/// best score so far, and stopping once no list can. Each document reached
-/// is scored exactly from its forward list, which also checks the other
-/// terms (a range of term ids for a prefix). A document in several lists is
-/// scored once.
+/// best score so far, and stopping once no list can. Other terms that are
+/// one token are checked by walking their postings (``PostingCursor``);
+/// when every other term is, a document scores from the frequencies found
+/// (reached again through another of the driver's tokens, it keeps its
+/// best score); otherwise its forward list checks the rest (a range of term
+/// ids for a prefix) and gives the exact score, once.
 struct RankedSearcher {
     var segments: [SegmentSnapshot]
     var scoring: RankedScoring
@@ -63,6 +65,17 @@ struct RankedSearcher {
             /// Each term's most frequent token's documents (its IDF).
             var blended: [Int]
             var maxG: [Double]
+            /// The term whose postings are read: one whose every other term
+            /// is a single token (checked by cursors, not forward lists) if
+            /// its postings are at most 8× the fewest, else the fewest.
+            var driver: Int {
+                let fewest = documents.indices.min { documents[$0] < documents[$1] }!
+                let cursorable = ranges.indices.filter { ranges[$0].count == 1 && ranges[$0][0].count == 1 }
+                let candidates = documents.indices.filter { term in
+                    documents[term] <= 8 * documents[fewest] && documents.indices.allSatisfy { $0 == term || cursorable.contains($0) }
+                }
+                return candidates.min { documents[$0] < documents[$1] } ?? fewest
+            }
         }
         var resolved: [Resolved] = []
         var exactCountBudget = 256
@@ -123,7 +136,7 @@ struct RankedSearcher {
         var lists: [List] = []
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
-            let driver = entry.documents.indices.min { entry.documents[$0] < entry.documents[$1] }!
+            let driver = entry.driver
             let scale = boundScale(segment)
             var others = 0.0
             for term in 0..<termCount where term != driver { others += idf[term] * entry.maxG[term] }
@@ -137,9 +150,33 @@ struct RankedSearcher {
         }
         statistics.lists = lists.count
         var heap = BoundHeap(lists.map(\.bound))
+        let drivers = resolved.map(\.driver)
+
+        // Per segment: the other terms that are one token are checked by
+        // walking their postings (skipping whole blocks); the rest, if any,
+        // through the forward list, which then gives the exact score.
+        var cursors: [[PostingCursor?]] = []
+        var needsForward: [Bool] = []
+        for (position, entry) in resolved.enumerated() {
+            let segment = segments[entry.index].segment
+            let driver = drivers[position]
+            var row: [PostingCursor?] = []
+            var forward = false
+            for term in 0..<termCount {
+                if term != driver, entry.ranges[term].count == 1, entry.ranges[term][0].count == 1 {
+                    row.append(try PostingCursor(segment: segment, term: entry.ranges[term][0].lowerBound))
+                } else {
+                    row.append(nil)
+                    if term != driver { forward = true }
+                }
+            }
+            cursors.append(row)
+            needsForward.append(forward)
+        }
 
         var top = TopHits(limit: limit)
         var evaluated = Set<Int>()
+        var accumulated: [Int: Double] = [:]
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         var forwardTerms: [UInt32] = [], forwardFrequencies: [UInt32] = []
         forwardTerms.reserveCapacity(256)
@@ -155,35 +192,80 @@ struct RankedSearcher {
             let entry = resolved[list.resolved]
             let snapshot = segments[entry.index]
             let segment = snapshot.segment
-            let driver = entry.documents.indices.min { entry.documents[$0] < entry.documents[$1] }!
+            let driver = drivers[list.resolved]
             let trustsBounds = now >= segment.buildTime
             let scale = boundScale(segment)
-            for block in try segment.blocks(of: list.term) {
-                if trustsBounds, let threshold = top.threshold,
-                   scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others) < threshold {
-                    statistics.blocksSkipped += 1
-                    continue
+            let forward = needsForward[list.resolved]
+            for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
+            let termBlocks = try segment.blocks(of: list.term)
+            let onlyCursors = !forward
+            blocks: for block in termBlocks {
+                if trustsBounds, let threshold = top.threshold {
+                    var bound = scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others)
+                    if onlyCursors && termCount > 1 {
+                        // Block-max WAND: the other terms' blocks over the same documents.
+                        let first: UInt32 = block == termBlocks.lowerBound ? 0 : segment.blockLastDoc(block - 1) + 1
+                        var others = 0.0
+                        for term in 0..<termCount where term != driver {
+                            guard let gs = cursors[list.resolved][term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                                statistics.blocksSkipped += 1
+                                continue blocks
+                            }
+                            others += idf[term] * gs
+                        }
+                        bound = min(bound, scale * (idf[driver] * segment.blockMaxGS(block) + others))
+                    }
+                    if bound < threshold {
+                        statistics.blocksSkipped += 1
+                        continue
+                    }
                 }
                 statistics.blocksRead += 1
                 try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                for doc32 in docs {
+                documents: for (position, doc32) in docs.enumerated() {
                     let doc = Int(doc32)
                     if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
-                    guard evaluated.insert(entry.index << 32 | doc).inserted else { continue }
-                    statistics.documentsScored += 1
-                    try segment.decodeForward(doc, terms: &forwardTerms, frequencies: &forwardFrequencies)
-                    guard Self.bestFrequencies(entry.ranges, forwardTerms, forwardFrequencies, into: &best) else { continue }
+                    let key = entry.index << 32 | doc
+                    if forward, evaluated.contains(key) { continue }
                     let length = segment.length(doc)
+                    // The driver's frequency here (this token's), then the cursors'.
+                    for term in 0..<termCount {
+                        if term == driver {
+                            best[term] = frequencies[position]
+                        } else if cursors[list.resolved][term] != nil {
+                            guard let frequency = try cursors[list.resolved][term]!.frequency(at: doc32) else { continue documents }
+                            best[term] = frequency
+                        }
+                    }
+                    if forward {
+                        evaluated.insert(key)
+                        statistics.documentsScored += 1
+                        try segment.decodeForward(doc, terms: &forwardTerms, frequencies: &forwardFrequencies)
+                        guard Self.bestFrequencies(entry.ranges, forwardTerms, forwardFrequencies, into: &best) else { continue }
+                    } else {
+                        statistics.documentsScored += 1
+                    }
                     var text = 0.0
                     for term in 0..<termCount {
                         text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
                                                             avgLength: avgLength)
                     }
+                    let rowid = segment.rowid(doc)
+                    if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
                     let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
                                                       engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
-                    let rowid = segment.rowid(doc)
-                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
+                    if !forward {
+                        // A document may hold several of the driver's tokens: it
+                        // scores by the best, so keep the highest seen.
+                        if let previous = accumulated[key], previous >= breakdown.total { continue }
+                        if accumulated[key] != nil { top.remove(rowid: rowid) }
+                    }
+                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else {
+                        if !forward { accumulated[key] = max(accumulated[key] ?? 0, breakdown.total) }
+                        continue
+                    }
                     if !query.phrases.isEmpty, try !verify(rowid) { continue }
+                    if !forward { accumulated[key] = breakdown.total }
                     top.insert(RankedHit(rowid: rowid, score: breakdown))
                 }
             }
@@ -268,6 +350,91 @@ struct RankedSearcher {
     }
 }
 
+/// Walks one term's postings upwards, answering "does document d have
+/// the term, and how often": blocks that end before d are passed by their
+/// last doc id without decoding.
+struct PostingCursor {
+    let segment: Segment
+    let blocks: Range<Int>
+    private var block: Int
+    private var decoded = -1
+    private var position = 0
+    private var last: UInt32 = 0
+    private var docs: [UInt32] = []
+    private var frequencies: [UInt32] = []
+
+    init(segment: Segment, term: Int) throws {
+        self.segment = segment
+        blocks = try segment.blocks(of: term)
+        block = blocks.lowerBound
+    }
+
+    /// The first block from `start` whose last doc is at least `doc`
+    /// (galloping, then binary search), or the end.
+    private func firstBlock(endingAtOrAfter doc: UInt32, from start: Int) -> Int {
+        var low = start, step = 1, high = start
+        while high < blocks.upperBound, segment.blockLastDoc(high) < doc {
+            low = high + 1
+            high += step
+            step *= 2
+        }
+        high = min(high, blocks.upperBound)
+        while low < high {
+            let mid = (low + high) / 2
+            if segment.blockLastDoc(mid) < doc { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The largest G×S of the blocks that may hold documents in
+    /// `first...last`; nil when none can (no intersection there).
+    /// Moves the cursor forward to the first such block.
+    mutating func maxGS(from first: UInt32, through last: UInt32) -> Double? {
+        if first < self.last { rewind() }
+        if block < blocks.upperBound, segment.blockLastDoc(block) < first {
+            block = firstBlock(endingAtOrAfter: first, from: block + 1)
+            position = 0
+        }
+        self.last = first
+        var index = block
+        var best: Double?
+        while index < blocks.upperBound {
+            let start: UInt32 = index == blocks.lowerBound ? 0 : segment.blockLastDoc(index - 1) + 1
+            if start > last { break }
+            best = max(best ?? 0, segment.blockMaxGS(index))
+            index += 1
+        }
+        return best
+    }
+
+    /// Back to the start, for a new ascending walk.
+    mutating func rewind() {
+        block = blocks.lowerBound
+        position = 0
+        last = 0
+        if decoded != block { decoded = -1 }
+    }
+
+    /// The term's weighted frequency in `doc`, nil when it lacks it; calls
+    /// between rewinds must ask for ascending documents.
+    mutating func frequency(at doc: UInt32) throws -> UInt32? {
+        if doc < last { rewind() }
+        last = doc
+        if block < blocks.upperBound, segment.blockLastDoc(block) < doc {
+            block = firstBlock(endingAtOrAfter: doc, from: block + 1)
+            position = 0
+        }
+        guard block < blocks.upperBound else { return nil }
+        if decoded != block {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            decoded = block
+            position = 0
+        }
+        while position < docs.count, docs[position] < doc { position += 1 }
+        return position < docs.count && docs[position] == doc ? frequencies[position] : nil
+    }
+}
+
 /// A max-heap of list indices by bound, built in linear time.
 struct BoundHeap {
     private var bounds: [Double]
@@ -341,6 +508,11 @@ struct TopHits {
         }
         hits.insert(hit, at: low)
         if hits.count > limit { hits.removeLast() }
+    }
+
+    /// Takes out the hit of `rowid`, if held.
+    mutating func remove(rowid: Int64) {
+        if let index = hits.firstIndex(where: { $0.rowid == rowid }) { hits.remove(at: index) }
     }
 
     /// The hits, best first, at most `limit`.

@@ -177,6 +177,7 @@ struct Segment: @unchecked Sendable {
     }
 
     func blockMaxGS(_ block: Int) -> Double { Double(f32(.blockMaxGS, block)) }
+    func blockLastDoc(_ block: Int) -> UInt32 { u32(.blockLastDoc, block) }
     func blockMaxS(_ block: Int) -> Double { Double(f32(.blockMaxS, block)) }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).

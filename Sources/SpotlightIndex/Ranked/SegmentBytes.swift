@@ -32,6 +32,9 @@ final class SegmentBytes: @unchecked Sendable {
         guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else {
             throw SegmentError.corrupt("cannot map \(path): \(String(cString: strerror(errno)))")
         }
+        // Queries touch scattered pages (dictionary probes, postings blocks,
+        // one document's fields): read-ahead would only make more resident.
+        _ = madvise(address, size, MADV_RANDOM)
         buffer = UnsafeRawBufferPointer(start: address, count: size)
         mapped = true
     }
