@@ -114,6 +114,8 @@ let colleagues = "org.openspotlight.examples.Colleagues"
         let stats = try cli.run("stats", "--json", "--app", grocer).json()
         let indexes = ((stats["apps"] as? [[String: Any]])?.first?["indexes"] as? [[String: Any]]) ?? []
         #expect(indexes.first?["items"] as? Int == 8)
+        let ranked = indexes.first?["rankedIndex"] as? [String: Any]
+        #expect((ranked?["documents"] as? Int ?? 0) - (ranked?["deletedDocuments"] as? Int ?? 0) == 8, "\(ranked ?? [:])")
         #expect((stats["apps"] as? [[String: Any]])?.first?["activities"] as? Int == 2, "the store page and the viewed apple")
 
         let registered = try cli.run("apps", "register", "--bundle-id", "com.example.notes", "--name", "Notes",

@@ -24,6 +24,8 @@ struct Stats: ParsableCommand {
         var bytes: Int64
         var expiringWithinADay: Int
         var pendingReindex: String?
+        /// The ranked index that answers search: segments, documents, bytes.
+        var rankedIndex: RankedIndexStatistics
     }
 
     struct AppFigures: Encodable {
@@ -44,7 +46,8 @@ struct Stats: ParsableCommand {
                     IndexFigures(index: store.indexName, items: try store.itemCount(),
                                  domains: Set(try store.allItems().compactMap(\.item.domainIdentifier)).count,
                                  bytes: store.fileSize(), expiringWithinADay: try store.itemsExpiring(within: 86_400).count,
-                                 pendingReindex: try store.pendingReindex?.rawValue)
+                                 pendingReindex: try store.pendingReindex?.rawValue,
+                                 rankedIndex: try store.rankedIndexStatistics())
                 }
             }
             let activities = UserActivityStore.exists(bundleIdentifier: bundle)
@@ -60,6 +63,10 @@ struct Stats: ParsableCommand {
                 let size = ByteCountFormatter.string(fromByteCount: index.bytes, countStyle: .file)
                 print("  \(index.index): \(index.items) items, \(index.domains) domains, \(size), \(index.expiringWithinADay) expiring within a day"
                       + (index.pendingReindex.map { ", needs a reindex (\($0))" } ?? ""))
+                let ranked = index.rankedIndex
+                print("    ranked index: \(ranked.segments) segment\(ranked.segments == 1 ? "" : "s"), \(ranked.documents) documents"
+                      + (ranked.deletedDocuments > 0 ? " (\(ranked.deletedDocuments) replaced or deleted, until merged)" : "")
+                      + ", \(ByteCountFormatter.string(fromByteCount: ranked.bytes, countStyle: .file))")
             }
             if app.indexes.isEmpty { print("  no index yet") }
             print("  \(app.activities) donated activit\(app.activities == 1 ? "y" : "ies")")
