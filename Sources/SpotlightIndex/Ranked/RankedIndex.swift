@@ -159,14 +159,27 @@ final class RankedIndex: Sendable {
     /// at a time: the check never takes more than one core from queries.
     static let verifier = DispatchQueue(label: "openspotlight.ranked.verify", qos: .background)
 
-    /// The checksum of a segment file read in chunks (header excluded).
+    /// The checksum of a segment file read in chunks (header excluded), with
+    /// `pread` into one buffer: never mapped, so no page of it counts as the
+    /// process's memory.
     static func checksumOfFile(_ path: String) throws -> UInt64 {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw SegmentError.corrupt("cannot open \(path)") }
-        defer { try? handle.close() }
-        try handle.seek(toOffset: UInt64(SegmentFormat.headerSize))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SegmentError.corrupt("cannot open \(path)") }
+        defer { close(descriptor) }
         var hasher = SegmentFormat.Checksum()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { hasher.update($0) }
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset = off_t(SegmentFormat.headerSize)
+        while true {
+            let count = pread(descriptor, buffer.baseAddress, chunk, offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SegmentError.corrupt("cannot read \(path)")
+            }
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += off_t(count)
         }
         return hasher.value
     }
