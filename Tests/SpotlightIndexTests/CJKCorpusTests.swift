@@ -6,22 +6,13 @@ import Testing
 @Suite(.serialized) struct CJKCorpusTests {
     struct Entry { var id, title, description, language: String }
 
-    static let corpusFile = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpora/cjk-manpages.jsonl.gz")
+    static let corpusFile = sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz")
 
     /// Every 3rd entry of the corpus, deterministic.
     static func load() throws -> [Entry] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dc '\(corpusFile.path)'"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let lines = try gunzipLines(corpusFile)
         var entries: [Entry] = []
-        for (index, line) in data.split(separator: 0x0A).enumerated() where index % 3 == 0 {
+        for (index, line) in lines.enumerated() where index % 3 == 0 {
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
             entries.append(Entry(id: object["id"] as! String, title: object["title"] as! String,
                                  description: object["description"] as! String, language: object["language"] as! String))

@@ -6,25 +6,9 @@ import Testing
 /// The ranked index against the full-text table on real text: the same
 /// items for every query, and top-k pruning that changes nothing.
 @Suite(.serialized) struct RankedDifferentialTests {
-    static let sharedDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared")
-
-    static func gunzipLines(_ path: String) throws -> [Data] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "gzip -dc '\(path)'"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data.split(separator: 0x0A)
-    }
-
     /// Every 20th Debian package (~3,200), as the benchmark indexes them, in batches of 500.
     static func debianStore(clock: TestClock) throws -> (SpotlightStore, [String]) {
-        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz").path)
+        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz"))
         var items: [SearchableItem] = []
         var titles: [String] = []
         for (index, line) in lines.enumerated() where index % 20 == 0 {
@@ -91,7 +75,7 @@ import Testing
     }
 
     @Test func chineseJapaneseAndKoreanMatchAsTheFullTextTableDoes() throws {
-        let lines = try Self.gunzipLines(Self.sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz").path)
+        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz"))
         var items: [SearchableItem] = []
         var queries: [String] = []
         for (index, line) in lines.enumerated() where index % 8 == 0 {

@@ -10,6 +10,24 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
+/// `../shared` beside the repository: the corpora of the tests.
+let sharedDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("shared")
+
+/// The lines of a gzipped corpus file (`gzip -dc`).
+func gunzipLines(_ file: URL) throws -> [Data] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "gzip -dc '\(file.path)'"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data.split(separator: 0x0A)
+}
+
 /// A fresh directory under /tmp, removed by `cleanUp()`.
 struct TemporaryDirectory {
     let url: URL
