@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 @testable import SpotlightIndex
@@ -275,5 +276,77 @@ import Testing
         #expect(check("librer", "library", 1, prefix: true))
         #expect(!check("librer", "lib", 1, prefix: true))
         #expect(check("école", "ecole", 1))
+    }
+}
+
+/// Readers and a writer on the same file, each with its own store object
+/// (own connections, own segment cache): merges delete files that an older
+/// snapshot may still name, and a reader must never fail or go back in time.
+@Suite(.serialized) struct RankedConcurrencyTests {
+    @Test func readersNeverFailWhileAWriterMergesAndDeletesSegmentFiles() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let writer = try fileStore(dir) { $0.rankedInlineLimit = 2 << 10 }
+        try writer.index([item("seed", title: "common seed")])
+        let batches = 150
+        let started = Mutex(false)
+        let reading = Task.detached {
+            let reader = try fileStore(dir)
+            var seen = 0, queries = 0
+            while seen < batches * 10 + 1 {
+                if queries == 1 { started.withLock { $0 = true } }
+                let count = try reader.search("common", limit: 100_000).count
+                #expect(count >= seen, "a later search saw fewer items (\(count) after \(seen))")
+                seen = count
+                queries += 1
+            }
+            return queries
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(nanoseconds: 1_000_000) }
+        for batch in 0..<batches {
+            try writer.index((0..<10).map { item("b\(batch)-\($0)", title: "common batch\(batch) entry \($0)") })
+        }
+        #expect(try await reading.value > 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked").path)
+        #expect(!files.isEmpty)
+        #expect(try writer.rankedIndexStatistics().segments < 16)
+    }
+}
+
+/// A large segment file is checksummed in the background; damage found
+/// there makes the next search rebuild the index, answers staying right.
+@Suite(.serialized) struct RankedBackgroundCheckTests {
+    @Test func damageInALargeSegmentIsFoundInTheBackgroundAndRebuilt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let words = (0..<400).map { "word\($0)x" }
+        do {
+            let store = try fileStore(dir) { $0.rankedInlineLimit = 64 << 10 }
+            for batch in 0..<8 {
+                try store.index((0..<300).map { index in
+                    let n = batch * 300 + index
+                    return item("d\(n)", title: "document \(n)",
+                                ["textContent": .string((0..<150).map { words[(n * 7 + $0 * 13) % words.count] }.joined(separator: " "))])
+                })
+            }
+        }
+        let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
+        let large = try FileManager.default.contentsOfDirectory(atPath: directory.path).map { directory.appendingPathComponent($0) }
+            .first { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.intValue ?? 0 > RankedIndex.checksumLimit }
+        let file = try #require(large, "a segment file over the synchronous check's limit")
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count / 2] ^= 0x40                      // in the postings or forward lists: structurally fine
+        try bytes.write(to: file)
+
+        let store = try fileStore(dir)
+        var rebuilt = false
+        for _ in 0..<200 {
+            #expect(try store.search("document", limit: 10_000).count == 2_400)
+            if !FileManager.default.fileExists(atPath: file.path) { rebuilt = true; break }
+            Thread.sleep(forTimeInterval: 0.025)
+        }
+        #expect(rebuilt, "the damaged file was replaced by a rebuild")
+        let reference = try store.searchFullText(TextTokenizer.queryTerms("word5x"), limit: 10_000).count
+        #expect(try store.search("word5x", limit: 10_000).count == reference)
     }
 }
