@@ -350,3 +350,22 @@ import Testing
         #expect(try store.search("word5x", limit: 10_000).count == reference)
     }
 }
+
+extension RankedIndexStoreTests {
+    @Test func aLostStoresSegmentFilesAreRemovedWhenTheNewStoreBuildsItsIndex() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let file = dir.url.appendingPathComponent("org.openspotlight.tests/shared.sqlite")
+        let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
+        do {
+            let store = try fileStore(dir) { $0.rankedInlineLimit = 4 << 10 }
+            try store.index((0..<300).map { item("n\($0)", title: "note \($0)") })
+        }
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
+        let store = try fileStore(dir)
+        #expect(try store.pendingReindex == .storeMissing)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        #expect(try store.ids("note").isEmpty)
+    }
+}

@@ -413,6 +413,8 @@ final class RankedIndex: Sendable {
         if let directory {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
+        // Files of a lost or moved-aside store's index, or of a crash.
+        try removeOrphanFiles(db)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
                    i.eng AS eng, i.eng_at AS eng_at, a.attributes AS attributes
