@@ -19,12 +19,11 @@ struct RankedHit: Sendable {
 /// posting lists are read in decreasing order of their upper bound
 /// (the most a document in the list can score, static factor included),
 /// block by block, skipping blocks whose own bound cannot reach the k-th
-/// best score so far, and stopping once no list can. Other terms that are
-/// one token are checked by walking their postings (``PostingCursor``);
-/// when every other term is, a document scores from the frequencies found
-/// (reached again through another of the driver's tokens, it keeps its
-/// best score); otherwise its forward list checks the rest (a range of term
-/// ids for a prefix) and gives the exact score, once.
+/// best score so far, and stopping once no list can. Every other term is
+/// checked, and its frequency found, by a ``TermCursor`` over its tokens'
+/// postings, whose blocks also tighten each driver block's bound
+/// (block-max WAND); a document reached again through another of the
+/// driver's tokens keeps its best score.
 struct RankedSearcher {
     var segments: [SegmentSnapshot]
     var scoring: RankedScoring
@@ -65,14 +64,15 @@ struct RankedSearcher {
             /// Each term's most frequent token's documents (its IDF).
             var blended: [Int]
             var maxG: [Double]
-            /// The term whose postings are read: one whose every other term
-            /// is a single token (checked by cursors, not forward lists) if
-            /// its postings are at most 8× the fewest, else the fewest.
+            /// The term whose postings are read: the one with the fewest
+            /// postings, unless another within 8× of it leaves only terms of
+            /// few tokens to the cursors (a union over a prefix of many
+            /// tokens is read whole).
             var driver: Int {
                 let fewest = documents.indices.min { documents[$0] < documents[$1] }!
-                let cursorable = ranges.indices.filter { ranges[$0].count == 1 && ranges[$0][0].count == 1 }
+                let cheap = ranges.indices.filter { ranges[$0].reduce(0) { $0 + $1.count } <= TermCursor.unionLimit }
                 let candidates = documents.indices.filter { term in
-                    documents[term] <= 8 * documents[fewest] && documents.indices.allSatisfy { $0 == term || cursorable.contains($0) }
+                    documents[term] <= 8 * documents[fewest] && documents.indices.allSatisfy { $0 == term || cheap.contains($0) }
                 }
                 return candidates.min { documents[$0] < documents[$1] } ?? fewest
             }
@@ -152,35 +152,21 @@ struct RankedSearcher {
         var heap = BoundHeap(lists.map(\.bound))
         let drivers = resolved.map(\.driver)
 
-        // Per segment: the other terms that are one token are checked by
-        // walking their postings (skipping whole blocks); the rest, if any,
-        // through the forward list, which then gives the exact score.
-        var cursors: [[PostingCursor?]] = []
-        var needsForward: [Bool] = []
+        // Per segment: every other term is checked, and its frequency found,
+        // by a cursor over its tokens' postings (``TermCursor``).
+        var cursors: [[TermCursor?]] = []
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
-            let driver = drivers[position]
-            var row: [PostingCursor?] = []
-            var forward = false
+            var row: [TermCursor?] = []
             for term in 0..<termCount {
-                if term != driver, entry.ranges[term].count == 1, entry.ranges[term][0].count == 1 {
-                    row.append(try PostingCursor(segment: segment, term: entry.ranges[term][0].lowerBound))
-                } else {
-                    row.append(nil)
-                    if term != driver { forward = true }
-                }
+                row.append(term == drivers[position] ? nil : try TermCursor(segment: segment, ranges: entry.ranges[term]))
             }
             cursors.append(row)
-            needsForward.append(forward)
         }
 
         var top = TopHits(limit: limit)
-        var evaluated = Set<Int>()
         var accumulated: [Int: Double] = [:]
         var docs: [UInt32] = [], frequencies: [UInt32] = []
-        var forwardTerms: [UInt32] = [], forwardFrequencies: [UInt32] = []
-        forwardTerms.reserveCapacity(256)
-        forwardFrequencies.reserveCapacity(256)
         docs.reserveCapacity(SegmentFormat.blockSize)
         frequencies.reserveCapacity(SegmentFormat.blockSize)
         var best = [UInt32](repeating: 0, count: termCount)
@@ -195,19 +181,17 @@ struct RankedSearcher {
             let driver = drivers[list.resolved]
             let trustsBounds = now >= segment.buildTime
             let scale = boundScale(segment)
-            let forward = needsForward[list.resolved]
             for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
             let termBlocks = try segment.blocks(of: list.term)
-            let onlyCursors = !forward
             blocks: for block in termBlocks {
                 if trustsBounds, let threshold = top.threshold {
                     var bound = scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others)
-                    if onlyCursors && termCount > 1 {
+                    if termCount > 1 {
                         // Block-max WAND: the other terms' blocks over the same documents.
                         let first: UInt32 = block == termBlocks.lowerBound ? 0 : segment.blockLastDoc(block - 1) + 1
                         var others = 0.0
                         for term in 0..<termCount where term != driver {
-                            guard let gs = cursors[list.resolved][term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                            guard let gs = try cursors[list.resolved][term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
                                 statistics.blocksSkipped += 1
                                 continue blocks
                             }
@@ -225,26 +209,17 @@ struct RankedSearcher {
                 documents: for (position, doc32) in docs.enumerated() {
                     let doc = Int(doc32)
                     if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
-                    let key = entry.index << 32 | doc
-                    if forward, evaluated.contains(key) { continue }
-                    let length = segment.length(doc)
                     // The driver's frequency here (this token's), then the cursors'.
                     for term in 0..<termCount {
                         if term == driver {
                             best[term] = frequencies[position]
-                        } else if cursors[list.resolved][term] != nil {
+                        } else {
                             guard let frequency = try cursors[list.resolved][term]!.frequency(at: doc32) else { continue documents }
                             best[term] = frequency
                         }
                     }
-                    if forward {
-                        evaluated.insert(key)
-                        statistics.documentsScored += 1
-                        try segment.decodeForward(doc, terms: &forwardTerms, frequencies: &forwardFrequencies)
-                        guard Self.bestFrequencies(entry.ranges, forwardTerms, forwardFrequencies, into: &best) else { continue }
-                    } else {
-                        statistics.documentsScored += 1
-                    }
+                    statistics.documentsScored += 1
+                    let length = segment.length(doc)
                     var text = 0.0
                     for term in 0..<termCount {
                         text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
@@ -254,18 +229,15 @@ struct RankedSearcher {
                     if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
                     let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
                                                       engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
-                    if !forward {
-                        // A document may hold several of the driver's tokens: it
-                        // scores by the best, so keep the highest seen.
-                        if let previous = accumulated[key], previous >= breakdown.total { continue }
-                        if accumulated[key] != nil { top.remove(rowid: rowid) }
-                    }
-                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else {
-                        if !forward { accumulated[key] = max(accumulated[key] ?? 0, breakdown.total) }
-                        continue
-                    }
+                    // A document may hold several of the driver's tokens: it
+                    // scores by the best, so keep the highest seen.
+                    let key = entry.index << 32 | doc
+                    let previous = accumulated[key]
+                    if let previous, previous >= breakdown.total { continue }
+                    accumulated[key] = breakdown.total
+                    if previous != nil { top.remove(rowid: rowid) }
+                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                     if !query.phrases.isEmpty, try !verify(rowid) { continue }
-                    if !forward { accumulated[key] = breakdown.total }
                     top.insert(RankedHit(rowid: rowid, score: breakdown))
                 }
             }
@@ -321,32 +293,6 @@ struct RankedSearcher {
             }
         }
         return out
-    }
-
-    /// For each term, the largest frequency among the document's terms in
-    /// its ranges; false when a term has none.
-    @inline(__always)
-    static func bestFrequencies(_ ranges: [[Range<Int>]], _ terms: [UInt32], _ frequencies: [UInt32],
-                                into best: inout [UInt32]) -> Bool {
-        for (index, termRanges) in ranges.enumerated() {
-            var found: UInt32 = 0
-            for range in termRanges {
-                // First forward entry at or after the range's start.
-                var low = 0, high = terms.count
-                let start = UInt32(range.lowerBound)
-                while low < high {
-                    let mid = (low + high) / 2
-                    if terms[mid] < start { low = mid + 1 } else { high = mid }
-                }
-                while low < terms.count, Int(terms[low]) < range.upperBound {
-                    found = max(found, frequencies[low])
-                    low += 1
-                }
-            }
-            if found == 0 { return false }
-            best[index] = found
-        }
-        return true
     }
 }
 
@@ -432,6 +378,66 @@ struct PostingCursor {
         }
         while position < docs.count, docs[position] < doc { position += 1 }
         return position < docs.count && docs[position] == doc ? frequencies[position] : nil
+    }
+}
+
+/// A term other than the driver, in one segment: the most frequent of its
+/// tokens in a document. Up to ``unionLimit`` tokens are walked as posting
+/// cursors; a term of more (a short prefix) is read whole once into a
+/// frequency per document.
+struct TermCursor {
+    static let unionLimit = 64
+    private var members: [PostingCursor] = []
+    private var dense: [UInt32] = []
+    private var denseMaxGS = 0.0
+    private let isDense: Bool
+
+    init(segment: Segment, ranges: [Range<Int>]) throws {
+        let count = ranges.reduce(0) { $0 + $1.count }
+        isDense = count > Self.unionLimit
+        if isDense {
+            dense = [UInt32](repeating: 0, count: segment.documentCount)
+            var docs: [UInt32] = [], frequencies: [UInt32] = []
+            for range in ranges {
+                for id in range {
+                    denseMaxGS = max(denseMaxGS, segment.termMaxGS(id))
+                    for block in try segment.blocks(of: id) {
+                        try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                        for (doc, frequency) in zip(docs, frequencies) where frequency > dense[Int(doc)] { dense[Int(doc)] = frequency }
+                    }
+                }
+            }
+        } else {
+            for range in ranges { for id in range { members.append(try PostingCursor(segment: segment, term: id)) } }
+        }
+    }
+
+    mutating func rewind() {
+        for index in members.indices { members[index].rewind() }
+    }
+
+    /// The term's largest weighted frequency in `doc` among its tokens; nil without any.
+    mutating func frequency(at doc: UInt32) throws -> UInt32? {
+        if isDense {
+            let frequency = dense[Int(doc)]
+            return frequency == 0 ? nil : frequency
+        }
+        var found: UInt32?
+        for index in members.indices {
+            if let frequency = try members[index].frequency(at: doc) { found = max(found ?? 0, frequency) }
+        }
+        return found
+    }
+
+    /// The largest block G×S over `first...last` among the tokens; nil when
+    /// none can hold a document there.
+    mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
+        if isDense { return denseMaxGS }
+        var best: Double?
+        for index in members.indices {
+            if let value = members[index].maxGS(from: first, through: last) { best = max(best ?? 0, value) }
+        }
+        return best
     }
 }
 

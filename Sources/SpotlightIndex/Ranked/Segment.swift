@@ -1,8 +1,8 @@
 import Foundation
 
 /// A segment of the ranked index, read in place from its bytes
-/// (``SegmentBytes``): documents, a sorted term dictionary, postings in
-/// blocks with maximum scores, and per-document forward lists.
+/// (``SegmentBytes``): documents, a sorted term dictionary, and postings
+/// in blocks with maximum scores.
 ///
 /// Opening checks the header and that every section lies inside the bytes;
 /// variable-length reads check their bounds as they go, so damaged bytes
@@ -45,7 +45,7 @@ struct Segment: @unchecked Sendable {
         let n = documentCount, t = termCount, b = blockCount
         let fixedSizes: [SegmentFormat.Section: Int] = [
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
-            .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n, .forwardOffsets: 8 * (n + 1),
+            .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n,
             .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
             .termMaxS: 4 * t, .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
         ]
@@ -197,25 +197,6 @@ struct Segment: @unchecked Sendable {
             let frequency = try reader.next()
             guard doc < UInt64(documentCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("block \(block) names doc \(doc)") }
             docs.append(UInt32(doc))
-            frequencies.append(UInt32(frequency))
-        }
-    }
-
-    /// Decodes document `doc`'s forward list: its term ids ascending, with
-    /// their weighted frequencies.
-    func decodeForward(_ doc: Int, terms: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
-        terms.removeAll(keepingCapacity: true)
-        frequencies.removeAll(keepingCapacity: true)
-        let start = Int(truncatingIfNeeded: u64(.forwardOffsets, doc)), end = Int(truncatingIfNeeded: u64(.forwardOffsets, doc + 1))
-        let size = sectionEnd(.forwardData) - at(.forwardData)
-        guard start >= 0, start <= end, end <= size else { throw .corrupt("document \(doc)'s terms out of their section") }
-        var reader = VarintReader(base: base, position: at(.forwardData) + start, end: at(.forwardData) + end)
-        var term: UInt64 = 0
-        while !reader.isAtEnd {
-            term &+= try reader.next()
-            let frequency = try reader.next()
-            guard term < UInt64(termCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("document \(doc) names term \(term)") }
-            terms.append(UInt32(term))
             frequencies.append(UInt32(frequency))
         }
     }

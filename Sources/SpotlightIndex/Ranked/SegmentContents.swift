@@ -13,7 +13,7 @@ struct RankedDocument: Sendable {
 }
 
 /// A segment before encoding: documents in doc-id order, terms in byte
-/// order, postings and forward lists as flat arrays. Made from documents
+/// order, postings as flat arrays. Made from documents
 /// (``init(documents:scoring:)``) or by merging segments (``SegmentMerger``).
 struct SegmentContents {
     var rowids: [Int64] = []
@@ -23,10 +23,6 @@ struct SegmentContents {
     var engagement: [Double] = []
     var engagedAt: [Double] = []
     var lengths: [UInt32] = []
-    /// Document d's forward list is `forwardTerms[forwardStart[d]..<forwardStart[d+1]]` (ascending term ids).
-    var forwardStart: [Int] = [0]
-    var forwardTerms: [UInt32] = []
-    var forwardFrequencies: [UInt32] = []
     /// Term t is `termBytes[termStart[t]..<termStart[t+1]]`.
     var termStart: [Int] = [0]
     var termBytes: [UInt8] = []
@@ -109,7 +105,7 @@ struct SegmentContents {
             table.appendBytes(of: id, to: &termBytes)
             termStart.append(termBytes.count)
         }
-        // Postings by counting; forward lists sorted by the new ids.
+        // Postings by counting (documents in order, so each list ascends).
         var counts = [Int](repeating: 0, count: table.count + 1)
         for term in occurrenceTerm { counts[Int(rank[Int(term)]) + 1] += 1 }
         for index in 1..<counts.count { counts[index] += counts[index - 1] }
@@ -117,24 +113,14 @@ struct SegmentContents {
         postingDocs = [UInt32](repeating: 0, count: occurrenceTerm.count)
         postingFrequencies = [UInt32](repeating: 0, count: occurrenceTerm.count)
         var fill = counts
-        forwardTerms.reserveCapacity(occurrenceTerm.count)
-        forwardFrequencies.reserveCapacity(occurrenceTerm.count)
-        var pairs: [(UInt32, UInt32)] = []
         for doc in 0..<documents.count {
-            pairs.removeAll(keepingCapacity: true)
             for index in occurrenceStart[doc]..<occurrenceStart[doc + 1] {
-                pairs.append((UInt32(rank[Int(occurrenceTerm[index])]), max(1, occurrenceFrequency[index])))
-            }
-            pairs.sort { $0.0 < $1.0 }
-            for (term, frequency) in pairs {
-                forwardTerms.append(term)
-                forwardFrequencies.append(frequency)
-                let at = fill[Int(term)]
+                let term = Int(rank[Int(occurrenceTerm[index])])
+                let at = fill[term]
                 postingDocs[at] = UInt32(doc)
-                postingFrequencies[at] = frequency
-                fill[Int(term)] = at + 1
+                postingFrequencies[at] = max(1, occurrenceFrequency[index])
+                fill[term] = at + 1
             }
-            forwardStart.append(forwardTerms.count)
         }
     }
 }

@@ -17,7 +17,7 @@ enum SegmentEncoder {
 
         var out = ByteWriter()
         out.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize)
-        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 80 + contents.postingDocs.count * 6 + contents.termBytes.count * 2)
+        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 64 + contents.postingDocs.count * 3 + contents.termBytes.count * 2)
         var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
         func begin(_ section: SegmentFormat.Section) {
             out.align8()
@@ -34,23 +34,6 @@ enum SegmentEncoder {
         begin(.staticBounds); for value in bounds { out.append(RankedScoring.roundedUp(value)) }
         begin(.rowidOrder)
         for doc in (0..<n).sorted(by: { contents.rowids[$0] < contents.rowids[$1] }) { out.append(UInt32(doc)) }
-
-        // Forward lists.
-        var forward = ByteWriter()
-        var forwardOffsets: [UInt64] = [0]
-        forwardOffsets.reserveCapacity(n + 1)
-        for doc in 0..<n {
-            var previous: UInt32 = 0
-            for index in contents.forwardStart[doc]..<contents.forwardStart[doc + 1] {
-                let term = contents.forwardTerms[index]
-                forward.appendVarint(UInt64(term - previous))
-                forward.appendVarint(UInt64(contents.forwardFrequencies[index]))
-                previous = term
-            }
-            forwardOffsets.append(UInt64(forward.bytes.count))
-        }
-        begin(.forwardOffsets); for value in forwardOffsets { out.append(value) }
-        begin(.forwardData); out.bytes.append(contentsOf: forward.bytes)
 
         // Dictionary.
         begin(.termOffsets); for value in contents.termStart { out.append(UInt64(value)) }

@@ -12,8 +12,6 @@ import Foundation
 /// | `lengths` | UInt32 (tokens in all columns) | document |
 /// | `staticBounds` | Float32 (static factor at build time, rounded up) | document |
 /// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
-/// | `forwardOffsets` | UInt64 (n + 1) into `forwardData` | document |
-/// | `forwardData` | varint (term id delta, weighted tf × 16) pairs | — |
 /// | `termOffsets` | UInt64 (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order | — |
 /// | `termFirstBlock`, `termDocs` | UInt32 | term |
@@ -32,7 +30,8 @@ enum SegmentFormat {
     /// "OSRANK01".
     static let magic: UInt64 = 0x3130_4B4E_4152_534F
     /// Bump when the layout or what is stored changes: stores rebuild their index.
-    static let version: UInt32 = 1
+    /// 2: no forward lists (posting cursors check the other terms).
+    static let version: UInt32 = 2
     static let headerSize = 256
     /// Postings per block.
     static let blockSize = 128
@@ -42,7 +41,6 @@ enum SegmentFormat {
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
-        case forwardOffsets, forwardData
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
     }

@@ -4,8 +4,7 @@ import Foundation
 ///
 /// Documents keep their order (segment by segment), so each term's
 /// postings are the inputs' postings concatenated with doc ids shifted;
-/// dictionaries are merged in byte order and forward lists renumbered
-/// (the renumbering keeps their order). No text is tokenized again.
+/// dictionaries are merged in byte order. No text is tokenized again.
 enum SegmentMerger {
     static func merge(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> SegmentContents {
         var out = SegmentContents()
@@ -29,7 +28,6 @@ enum SegmentMerger {
         guard out.rowids.count <= Int(UInt32.max) else { throw .tooLarge("\(out.rowids.count) documents") }
 
         // Dictionaries merged in byte order; postings concatenated.
-        var termMaps: [[Int32]] = inputs.map { [Int32](repeating: -1, count: $0.segment.termCount) }
         var cursors = [Int](repeating: 0, count: inputs.count)
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         while true {
@@ -56,8 +54,6 @@ enum SegmentMerger {
                 }
             }
             if out.postingDocs.count > before {
-                let id = Int32(out.termCount)
-                for index in holders { termMaps[index][cursors[index]] = id }
                 out.termBytes.append(contentsOf: keyBytes)
                 out.termStart.append(out.termBytes.count)
                 out.postingStart.append(out.postingDocs.count)
@@ -65,21 +61,6 @@ enum SegmentMerger {
             for index in holders { cursors[index] += 1 }
         }
 
-        // Forward lists renumbered.
-        var terms: [UInt32] = []
-        for (index, input) in inputs.enumerated() {
-            let termMap = termMaps[index]
-            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
-                try input.segment.decodeForward(doc, terms: &terms, frequencies: &frequencies)
-                for (term, frequency) in zip(terms, frequencies) {
-                    let mapped = termMap[Int(term)]
-                    guard mapped >= 0 else { throw .corrupt("a live document's term has no live postings") }
-                    out.forwardTerms.append(UInt32(mapped))
-                    out.forwardFrequencies.append(frequency)
-                }
-                out.forwardStart.append(out.forwardTerms.count)
-            }
-        }
         return out
     }
 
