@@ -134,9 +134,10 @@ struct RankedSearcher {
         // Posting lists of the driving terms, with their bounds.
         struct List { var bound: Double; var resolved: Int; var term: Int; var others: Double }
         var lists: [List] = []
+        let drivers = resolved.map(\.driver)
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
-            let driver = entry.driver
+            let driver = drivers[position]
             let scale = boundScale(segment)
             var others = 0.0
             for term in 0..<termCount where term != driver { others += idf[term] * entry.maxG[term] }
@@ -150,7 +151,6 @@ struct RankedSearcher {
         }
         statistics.lists = lists.count
         var heap = BoundHeap(lists.map(\.bound))
-        let drivers = resolved.map(\.driver)
 
         // Per segment: every other term is checked, and its frequency found,
         // by a cursor over its tokens' postings (``TermCursor``).

@@ -68,14 +68,6 @@ struct Segment: @unchecked Sendable {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))
     }
 
-    /// Hashes every byte and compares with the stored checksum.
-    func verify() throws(SegmentError) {
-        let stored = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))
-        guard SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...])) == stored else {
-            throw .corrupt("checksum mismatch")
-        }
-    }
-
     // MARK: - Fixed-size arrays
 
     @inline(__always) private func at(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue] }
