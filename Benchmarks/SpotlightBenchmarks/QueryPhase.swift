@@ -17,7 +17,9 @@ enum QueryPhase {
         }
         _ = try searcher.search(first)
         let openAndFirstQueryMs = stopwatch.elapsedMilliseconds
-        let answered = queries.filter { searcher.supports($0.kind) }
+        // `SPOTLIGHT_BENCH_KINDS=word,multi` times only those kinds (for profiling).
+        let kinds = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_KINDS"].map { Set($0.split(separator: ",").compactMap { QueryKind(rawValue: String($0)) }) }
+        let answered = queries.filter { searcher.supports($0.kind) && kinds?.contains($0.kind) != false }
         log("\(tag) store opened and first query answered in \(String(format: "%.1f", openAndFirstQueryMs)) ms; warm-up over \(answered.count) queries")
 
         var nonEmpty: [QueryKind: Int] = [:]
@@ -29,6 +31,7 @@ enum QueryPhase {
         }
 
         var samples: [QueryKind: [Double]] = [:]
+        var slowest: [BenchQuery: Double] = [:]
         for round in 1...rounds {
             log("\(tag) timed round \(round)/\(rounds)")
             for query in answered {
@@ -37,8 +40,10 @@ enum QueryPhase {
                 let milliseconds = stopwatch.elapsedMilliseconds
                 withExtendedLifetime(ids) {}
                 samples[query.kind, default: []].append(milliseconds)
+                slowest[query] = max(slowest[query] ?? 0, milliseconds)
             }
         }
+        logSlowest(slowest, tag: tag)
 
         var stats: [String: LatencyStats?] = [:]
         for kind in QueryKind.allCases {
@@ -60,5 +65,17 @@ enum QueryPhase {
         }
         return QueryPhaseReport(engine: engine, scale: scale, openMs: openMs, openAndFirstQueryMs: openAndFirstQueryMs,
                                 peakRSSMB: peakRSSMB, queries: stats, querylang: querylang)
+    }
+
+    /// With `SPOTLIGHT_BENCH_SLOWEST=N` in the environment, logs the N
+    /// slowest queries of each kind (their worst round): where p99 comes from.
+    static func logSlowest(_ worst: [BenchQuery: Double], tag: String) {
+        guard let count = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_SLOWEST"].flatMap({ Int($0) }), count > 0 else { return }
+        for kind in QueryKind.allCases {
+            let top = worst.filter { $0.key.kind == kind }.sorted { $0.value > $1.value }.prefix(count)
+            guard !top.isEmpty else { continue }
+            let list = top.map { "\($0.key.text) " + String(format: "%.2f", $0.value) }.joined(separator: ", ")
+            log("\(tag) slowest \(kind.rawValue) (ms): \(list)")
+        }
     }
 }

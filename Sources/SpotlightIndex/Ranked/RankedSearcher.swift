@@ -92,7 +92,7 @@ struct RankedSearcher {
                 var found: [Range<Int>] = []
                 for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
                 if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
-                if let typo = term.typo { found += try Self.typoMatches(typo, in: segment) }
+                if let typo = term.typo { found += try TypoWalk.matches(typo, in: segment) }
                 found = Self.union(found)
                 var count = 0, most = 0, best = 0.0
                 for range in found {
@@ -243,32 +243,6 @@ struct RankedSearcher {
             }
         }
         return top.sorted
-    }
-
-    /// The ids of the tokens within the typo's edits of its word, among
-    /// those starting with the same first scalar.
-    static func typoMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws -> [Range<Int>] {
-        guard let first = typo.word.first else { return [] }
-        let candidates = try segment.terms(matching: Array(String(first).utf8), prefix: true)
-        var out: [Range<Int>] = []
-        var scalars: [Unicode.Scalar] = []
-        var column: [Int] = [], next: [Int] = []
-        let m = typo.word.count
-        for id in candidates {
-            let bytes = try segment.term(id)
-            scalars.removeAll(keepingCapacity: true)
-            if bytes.allSatisfy({ $0 < 0x80 }) {
-                for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-            } else {
-                scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
-            }
-            let n = scalars.count
-            if typo.isPrefix ? n < m - typo.edits : abs(n - m) > typo.edits { continue }
-            if TypoDistance.matches(typo.word, scalars, maximum: typo.edits, isPrefix: typo.isPrefix, column: &column, next: &next) {
-                out.append(id..<(id + 1))
-            }
-        }
-        return out
     }
 
     /// The documents of a term's postings that are not deleted.
