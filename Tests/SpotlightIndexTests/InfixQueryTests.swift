@@ -4,10 +4,10 @@ import SpotlightQuery
 import Testing
 @testable import SpotlightIndex
 
-/// Infix wildcards (`*brar*`) through the term vocabulary's trigram index:
+/// Infix wildcards (`*brar*`) through the ranked index's term dictionaries:
 /// exact results, candidates limited to the items holding a matching word,
-/// and a vocabulary that stays a superset across deletes, rollbacks, other
-/// connections and an upgrade from a store written before it existed.
+/// words that follow deletes, rollbacks and other connections, and the old
+/// vocabulary's tables dropped from stores that had them.
 @Suite struct InfixQueryTests {
     static let items: [SearchableItem] = [
         item("lib", title: "Library of Babel", ["keywords": .strings(["books"])]),
@@ -58,30 +58,32 @@ import Testing
         #expect(outcome.candidatesChecked == QueryPlanner.maxInfixWords + 6)
     }
 
-    @Test func deletingEverythingClearsTheVocabularyAndItIsRebuiltByNewItems() throws {
+    @Test func deletingEverythingLeavesNoWordAndNewItemsAreFound() throws {
         let store = try memoryStore()
         try store.index([item("a", title: "library")])
         try store.deleteAllItems()
-        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM term_blocks") } == 0)
+        #expect(try store.items(matching: #"title == "*brar*""#).isEmpty)
+        #expect(try store.read { db in try RankedDictionary.words(containing: "brar", limit: 10, in: try store.ranked.snapshot(db)) } == [])
         try store.index([item("b", title: "library")])
         #expect(try store.items(matching: #"title == "*brar*""#).map(\.uniqueIdentifier) == ["b"])
     }
 
-    @Test func aRolledBackTransactionLeavesNoRememberedTerm() throws {
+    @Test func aRolledBackTransactionLeavesNoWord() throws {
         struct Abort: Error {}
         let store = try memoryStore()
         #expect(throws: Abort.self) {
             try store.write { db in
-                try store.vocabulary.record(TermList(TextColumns(attributes: ["title": .string("zzlibrary")])), db)
-                try store.vocabulary.flush(db)
+                let prepared = try store.validator.prepare(item("a", title: "zzlibrary"))
+                _ = try store.apply(.index([prepared]), db)
                 throw Abort()
             }
         }
+        #expect(try store.read { db in try RankedDictionary.words(containing: "zlib", limit: 10, in: try store.ranked.snapshot(db)) } == [])
         try store.index([item("a", title: "zzlibrary")])
         #expect(try store.items(matching: #"title == "*zlib*""#).map(\.uniqueIdentifier) == ["a"])
     }
 
-    @Test func anotherConnectionClearingTheVocabularyIsNoticed() throws {
+    @Test func anotherConnectionDeletingEverythingIsNoticed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         let first = try fileStore(dir)
@@ -92,18 +94,24 @@ import Testing
         #expect(try second.items(matching: #"title == "*brar*""#).map(\.uniqueIdentifier) == ["b"])
     }
 
-    @Test func aStoreWrittenBeforeTheVocabularyGetsItOnOpen() throws {
+    @Test func aStoreWrittenWithTheOldVocabularyLosesItsTablesOnOpen() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)
             try store.index(Self.items)
             try store.write { db in
-                try db.execute(sql: "DROP TABLE term_trigrams; DROP TABLE term_blocks; DELETE FROM grdb_migrations WHERE identifier = 'v3-terms'")
+                try db.execute(sql: """
+                    CREATE TABLE term_blocks(id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
+                    INSERT INTO term_blocks(terms) VALUES ('library books');
+                    INSERT INTO meta(key, value) VALUES ('terms_generation', 3);
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6-no-vocabulary';
+                    """)
             }
         }
         let reopened = try fileStore(dir)
         #expect(try reopened.items(matching: #"title == "*brar*"c"#).map(\.uniqueIdentifier) == ["lib", "libs", "cls"])
-        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM term_blocks WHERE ' ' || terms || ' ' LIKE '% library %'") } == 1)
+        #expect(try reopened.read { db in try db.tableExists("term_blocks") } == false)
+        #expect(try reopened.read { db in try db.meta("terms_generation", as: Int.self) } == nil)
     }
 }

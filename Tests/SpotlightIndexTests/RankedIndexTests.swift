@@ -41,6 +41,25 @@ import Testing
         #expect(try segment.terms(matching: Array("".utf8), prefix: true) == 0..<8)
     }
 
+    /// Terms are stored end to end: a fragment spanning two terms (`yca` in
+    /// `library` + `card`) must not match, and one holding a term twice is listed once.
+    @Test func termsContainingAFragmentAreFoundInTheDictionaryBytes() throws {
+        let segment = try Self.segment([
+            Self.document(1, title: "Library card", description: "libraries lend books; ararat"),
+            Self.document(2, title: "Élan vital", description: "élan libre"),
+        ])
+        let cases: [(String, [String])] = [
+            ("brar", ["libraries", "library"]), ("yca", []), ("sc", []), ("ar", ["ararat", "card", "libraries", "library"]),
+            ("lib", ["libraries", "library", "libre"]), ("k", ["books"]), ("vital", ["vital"]), ("vitals", []), ("s", ["books", "libraries"]),
+        ]
+        for (fragment, expected) in cases {
+            let ids = try segment.terms(containing: Array(fragment.utf8))
+            #expect(try ids.map { String(decoding: try segment.term($0), as: UTF8.self) } == expected, "\(fragment)")
+        }
+        #expect(try segment.terms(containing: Array("ar".utf8), limit: 2).count == 2)
+        #expect(try segment.terms(containing: []).isEmpty)
+    }
+
     @Test func postingsRoundTrip() throws {
         // 300 documents: "common" in all (three blocks), "even" in half, "title" weighted by column.
         var documents: [RankedDocument] = []

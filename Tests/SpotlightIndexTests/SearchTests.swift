@@ -71,4 +71,27 @@ import Testing
         let result = try #require(try store.search("zoe").first)
         #expect(result.item == Self.corpus[0])
     }
+
+    /// Completions come from the ranked index's dictionaries: the typed word
+    /// first when it is a word, then by how many live items hold each word.
+    @Test func suggestionsCompleteTheLastWordByLiveItems() throws {
+        let clock = TestClock()
+        let store = try memoryStore(clock: clock)
+        try store.index([
+            item("a", title: "Paris trains"), item("b", title: "Paris travel guide"), item("c", title: "Travel light"),
+            item("d", title: "Trams of Lisbon"), item("e", title: "Tra"),
+        ])
+        #expect(try store.suggestions(completing: "paris tra", limit: 3) == ["paris tra", "paris travel", "paris trains"])
+        #expect(try store.suggestions(completing: "Paris TRAV ") == ["Paris travel"])
+        #expect(try store.suggestions(completing: "zzz").isEmpty)
+        #expect(try store.suggestions(completing: "", limit: 3).isEmpty)
+        try store.deleteItems(withIdentifiers: ["c"])
+        #expect(try store.suggestions(completing: "tra") == ["tra", "trains", "trams", "travel"])
+        var expiring = item("f", title: "Trams again")
+        expiring.expirationDate = clock.now.addingTimeInterval(60)
+        try store.index([expiring])
+        #expect(try store.suggestions(completing: "tra", limit: 2) == ["tra", "trams"])
+        clock.advance(by: 61)
+        #expect(try store.suggestions(completing: "tra", limit: 2) == ["tra", "trains"])
+    }
 }

@@ -14,8 +14,8 @@ import SpotlightQuery
 ///   scans of the typed attribute index (`attr_numbers`); a quoted number
 ///   or ISO date is looked up there too, since the evaluator coerces it;
 /// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
-///   becomes the indexed words containing it, from ``TermVocabulary``'s
-///   trigram index (up to ``maxInfixWords`` of them);
+///   becomes the indexed words containing it, found in the ranked index's
+///   term dictionaries (``RankedDictionary``; up to ``maxInfixWords``);
 /// - `&&` intersects, `||` unions; `!`, `!=`, presence tests, fragments
 ///   found in too many words and identifier attributes have no index:
 ///   they yield `nil`, "every item", and a conjunction keeps the other

@@ -70,8 +70,15 @@ extension SpotlightStore {
         let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
         let page = 512
         return try read { db in
+            var segments: [SegmentSnapshot]?
             let planner = QueryPlanner(evaluator: evaluator) { fragment in
-                try TermVocabulary.terms(containing: fragment, limit: QueryPlanner.maxInfixWords, db)
+                // A damaged ranked index only costs speed here: no words → every item is a candidate.
+                do {
+                    if segments == nil { segments = try self.ranked.snapshot(db) }
+                    return try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments!)
+                } catch is SegmentError {
+                    return nil
+                }
             }
             let candidates = try planner.candidates(expression)
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)

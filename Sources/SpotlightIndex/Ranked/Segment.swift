@@ -158,6 +158,54 @@ struct Segment: @unchecked Sendable {
         return low..<(low + 1)
     }
 
+    /// Ids of the terms whose bytes contain `fragment`, ascending: one
+    /// scan over the dictionary's bytes (terms are stored end to end),
+    /// each hit mapped to its term by binary search. Stops after `limit` terms.
+    func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
+        guard !fragment.isEmpty, termCount > 0, limit > 0 else { return [] }
+        let start = at(.termBytes), size = sectionEnd(.termBytes) - start
+        func offset(_ term: Int) -> Int { Int(truncatingIfNeeded: u64(.termOffsets, term)) }
+        guard offset(termCount) <= size else { throw .corrupt("the dictionary's bytes are out of their section") }
+        let haystack = base.baseAddress! + start
+        var out: [Int] = []
+        var position = 0, term = 0
+        fragment.withUnsafeBytes { needle in
+            while position < size, out.count < limit,
+                  let at = Self.find(needle, in: haystack, from: position, size: size) {
+                // The term holding byte `at`: the last whose start is ≤ at (from `term` on: hits ascend).
+                var low = term, high = termCount
+                while high - low > 1 {
+                    let mid = (low + high) / 2
+                    if offset(mid) <= at { low = mid } else { high = mid }
+                }
+                term = low
+                let end = offset(term + 1)
+                if at + needle.count <= end {
+                    out.append(term)
+                    position = max(end, at + 1)
+                    term += 1
+                } else {
+                    position = at + 1   // spans two terms: look again inside the next
+                }
+            }
+        }
+        return out
+    }
+
+    /// The first offset ≥ `from` where `needle` starts in `haystack[..<size]`:
+    /// `memchr` for its first byte, `memcmp` for the rest.
+    private static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawPointer, from: Int, size: Int) -> Int? {
+        let first = Int32(needle[0]), count = needle.count
+        var position = from
+        while size - position >= count {
+            guard let hit = memchr(haystack + position, first, size - position - count + 1) else { return nil }
+            let at = haystack.distance(to: UnsafeRawPointer(hit))
+            if count == 1 || memcmp(hit + 1, needle.baseAddress! + 1, count - 1) == 0 { return at }
+            position = at + 1
+        }
+        return nil
+    }
+
     // MARK: - Postings
 
     /// The blocks of term `term`.

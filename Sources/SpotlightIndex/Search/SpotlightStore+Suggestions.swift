@@ -19,14 +19,13 @@ extension SpotlightStore {
         let prefix = lastTerm.tokens[0]
         let head = String(trimmed.dropLast(trimmed.reversed().prefix { !$0.isWhitespace }.count))
         return try read { db in
-            let words = try TermVocabulary.terms(startingWith: prefix, limit: .max, db) ?? []
+            let segments = try ranked.snapshot(db)
+            let words = try RankedDictionary.words(startingWith: prefix, in: segments)
             let candidates = words.sorted { ($0.count, $0) < ($1.count, $1) }.prefix(64)
             let now = self.now.timeIntervalSince1970
             var counted: [(word: String, count: Int)] = []
             for word in candidates {
-                let count = try Int.fetchOne(db, sql: """
-                    SELECT count(*) FROM fts JOIN items i ON i.rowid = fts.rowid WHERE fts MATCH ? AND i.expires > ?
-                    """, arguments: ["\"" + word + "\"", now]) ?? 0
+                let count = try RankedDictionary.liveDocuments(holding: word, now: now, in: segments)
                 if count > 0 { counted.append((word, count)) }
             }
             counted.sort { ($0.word == prefix ? 1 : 0, $0.count, $1.word) > ($1.word == prefix ? 1 : 0, $1.count, $0.word) }

@@ -35,7 +35,6 @@ enum FullTextIndex {
 
     static func removeAll(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
-        try TermVocabulary.clear(db)
     }
 
     /// Derives the whole table again from `items`.
@@ -46,7 +45,6 @@ enum FullTextIndex {
             let attributes = try StoredRow.attributes(row)
             try insert(db, rowid: row["rowid"], TextColumns(attributes: attributes))
         }
-        try TermVocabulary.rebuild(db)
     }
 }
 

@@ -13,8 +13,6 @@ struct PreparedItem: Sendable {
     /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
     var columns: TextColumns
-    /// The tokens of ``columns``, hashed for ``TermVocabulary``.
-    var terms: TermList
     /// The item's ``NumericIndex`` entries.
     var numbers: [(String, Double)]
     var hint: Double
@@ -100,7 +98,7 @@ struct ItemValidator: Sendable {
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,
-            columns: columns, terms: TermList(columns),
+            columns: columns,
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)

@@ -17,8 +17,6 @@ import GRDB
 /// - `attr_numbers(name, value, item)`: the typed attribute index of
 ///   ``NumericIndex`` (numbers, dates, bools) for the query language, also
 ///   indexed by item (`attr_numbers_item`) to check one candidate's value.
-/// - `term_blocks`, `term_trigrams`: every token given to `fts`, and a trigram
-///   index over them (``TermVocabulary``), for infix wildcards.
 /// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
 ///   description, other) holding ``TextTokenizer`` tokens. Contentless
 ///   means a row is removed by replaying its tokens, re-derived from the
@@ -87,15 +85,10 @@ enum Schema {
                 """)
             try NumericIndex.rebuild(db)
         }
-        migrator.registerMigration("v3-terms") { db in
-            try db.execute(sql: """
-                CREATE TABLE term_blocks(id INTEGER PRIMARY KEY, terms TEXT NOT NULL);
-                CREATE VIRTUAL TABLE term_trigrams USING fts5(
-                    terms, content='term_blocks', content_rowid='id', tokenize='trigram', detail=none
-                );
-                """)
-            try TermVocabulary.rebuild(db)
-        }
+        // Was a vocabulary of every token with a trigram index over it, for
+        // infix wildcards; the ranked index's dictionaries answer those now
+        // (RankedDictionary), and v6 drops the tables of stores that have them.
+        migrator.registerMigration("v3-terms") { _ in }
         // The typed values of one item, for checking a streamed candidate's
         // numeric condition without reading the item (QueryPlanner.ItemCheck).
         migrator.registerMigration("v4-numbers-by-item") { db in
@@ -104,6 +97,13 @@ enum Schema {
         // The ranked index's segment list (RankedIndex); built on open.
         migrator.registerMigration("v5-ranked") { db in
             try db.execute(sql: RankedIndex.createTable)
+        }
+        migrator.registerMigration("v6-no-vocabulary") { db in
+            try db.execute(sql: """
+                DROP TABLE IF EXISTS term_trigrams;
+                DROP TABLE IF EXISTS term_blocks;
+                DELETE FROM meta WHERE key = 'terms_generation';
+                """)
         }
         return migrator
     }

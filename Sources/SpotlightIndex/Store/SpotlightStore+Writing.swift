@@ -151,7 +151,6 @@ extension SpotlightStore {
             try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM attr_numbers; DELETE FROM engagement")
             try FullTextIndex.removeAll(db)
             ranked.removedAll()
-            vocabulary.forget()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
         }
@@ -187,7 +186,6 @@ extension SpotlightStore {
                 ranked.provide(rowid: rowid, columns: columns)
                 inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
                 try inserts.text.execute()
-                try vocabulary.record(item.terms, db)
                 for (name, value) in item.numbers {
                     inserts.number.setUncheckedArguments([name, value, rowid])
                     try inserts.number.execute()
@@ -208,7 +206,6 @@ extension SpotlightStore {
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
         try FullTextIndex.insert(db, rowid: rowid, item.columns)
         ranked.provide(rowid: rowid, columns: item.columns)
-        try vocabulary.record(item.terms, db)
         try NumericIndex.insert(db, item: rowid, item.numbers)
         return 0
     }

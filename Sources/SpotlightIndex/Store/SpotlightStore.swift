@@ -49,7 +49,6 @@ public final class SpotlightStore: Sendable {
     let writer: any DatabaseWriter
     let validator: ItemValidator
     let batch = Mutex<[PendingWrite]?>(nil)
-    let vocabulary = TermVocabulary()
     let ranked: RankedIndex
     let logger: Logger
 
@@ -164,24 +163,20 @@ public final class SpotlightStore: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.writeWithoutTransaction { db in
-                // The vocabulary's bookkeeping stays inside the writer's
+                // The ranked index's bookkeeping stays inside the writer's
                 // serial access, so no other transaction interleaves.
                 var result: T?
                 do {
                     try db.inTransaction(.immediate) {
-                        try vocabulary.begin(db)
                         try ranked.begin(db)
                         result = try body(db)
-                        try vocabulary.flush(db)
                         try ranked.flush(db)
                         return .commit
                     }
                 } catch {
-                    vocabulary.rolledBack()
                     ranked.rolledBack()
                     throw error
                 }
-                vocabulary.committed()
                 ranked.committed()
                 return result!
             }
