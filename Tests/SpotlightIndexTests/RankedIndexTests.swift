@@ -184,6 +184,7 @@ import Testing
         ])
         let terms = TextTokenizer.queryTerms("apple")
         let ranked = try store.searchRanked(terms, limit: 10)
+        try store.write { db in try FullTextIndex.buildReference(db) }
         let reference = try store.searchFullText(terms, limit: 10)
         #expect(ranked.map(\.item.uniqueIdentifier) == reference.map(\.item.uniqueIdentifier))
         for (a, b) in zip(ranked, reference) {

@@ -55,6 +55,7 @@ import Testing
         let (store, titles) = try Self.debianStore(clock: clock)
         let queries = try Self.queries(titles: titles)
         #expect(queries.count > 300)
+        try store.write { db in try FullTextIndex.buildReference(db) }
         var nonEmpty = 0
         for query in queries {
             let terms = TextTokenizer.queryTerms(query)
@@ -93,6 +94,7 @@ import Testing
         }
         let store = try memoryStore()
         try store.index(items)
+        try store.write { db in try FullTextIndex.buildReference(db) }
         var nonEmpty = 0
         for query in queries {
             let terms = TextTokenizer.queryTerms(query)
@@ -380,6 +382,7 @@ import Testing
             Thread.sleep(forTimeInterval: 0.025)
         }
         #expect(rebuilt, "the damaged file was replaced by a rebuild")
+        try store.write { db in try FullTextIndex.buildReference(db) }
         let reference = try store.searchFullText(TextTokenizer.queryTerms("word5x"), limit: 10_000).count
         #expect(try store.search("word5x", limit: 10_000).count == reference)
     }

@@ -87,18 +87,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func theFullTextIndexIsRederivedWhenTheTokenizerChanges() throws {
+    @Test func aStoreWithTheOldFullTextTableLosesItOnOpen() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)
             try store.index([item("a", title: "apple")])
             try store.writer.write { db in
-                try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
-                try db.setMeta("tokenizer_version", 0)
+                try FullTextIndex.buildReference(db)
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7-no-fts'")
             }
-            #expect(try store.searchFullText(TextTokenizer.queryTerms("apple"), limit: 10).isEmpty)
         }
-        #expect(try fileStore(dir).searchFullText(TextTokenizer.queryTerms("apple"), limit: 10).map(\.item.uniqueIdentifier) == ["a"])
+        let reopened = try fileStore(dir)
+        #expect(try reopened.read { db in try db.tableExists("fts") } == false)
+        #expect(try reopened.search("apple").map(\.item.uniqueIdentifier) == ["a"])
+        #expect(try reopened.items(matching: #"title == "app*""#).map(\.uniqueIdentifier) == ["a"])
     }
 }

@@ -2,64 +2,91 @@ import Foundation
 import GRDB
 import SpotlightQuery
 
-/// Turns a query into SQL that selects a *superset* of the rowids of the
-/// items it matches, from the store's indexes; the evaluator then checks
-/// each candidate, so results are exactly the evaluator's.
+/// Turns a query into a *superset* of the rowids of the items it matches,
+/// from the store's indexes; the evaluator then checks each candidate, so
+/// results are exactly the evaluator's.
 ///
-/// - word and prefix terms of a pattern go through the full-text index
-///   (`fts`), limited to the attribute's column; the index folds case,
-///   diacritics and width and holds camelCase parts, so it finds every item
-///   the pattern can match, whatever the modifiers;
+/// - word and prefix terms of a pattern are looked up in the ranked index
+///   (``RankedDictionary/rowids(matching:columns:in:)``), limited to the
+///   attribute's column; the index folds case, diacritics and width and
+///   holds camelCase parts, so it finds every item the pattern can match,
+///   whatever the modifiers. Its answer is a sorted list of rowids;
 /// - numbers, dates and `$time` values, compared or in `InRange`, are range
 ///   scans of the typed attribute index (`attr_numbers`); a quoted number
 ///   or ISO date is looked up there too, since the evaluator coerces it;
 /// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
 ///   becomes the indexed words containing it, found in the ranked index's
 ///   term dictionaries (``RankedDictionary``; up to ``maxInfixWords``);
-/// - `&&` intersects, `||` unions; `!`, `!=`, presence tests, fragments
-///   found in too many words and identifier attributes have no index:
-///   they yield `nil`, "every item", and a conjunction keeps the other
-///   side's candidates.
+/// - `&&` intersects, `||` unions (in memory when both sides are rowid
+///   lists, else in SQL, a list entering it through `json_each`); `!`,
+///   `!=`, presence tests, fragments found in too many words and
+///   identifier attributes have no index: they yield `nil`, "every item",
+///   and a conjunction keeps the other side's candidates.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
     /// are more than ``maxInfixWords``.
     let wordsContaining: (String) throws -> [String]?
+    /// The rowids of the items holding every term in one of the columns
+    /// (bits of ``TextColumns/bit(of:)``), ascending; nil when the index cannot say.
+    let rowidsMatching: ([TextTerm], UInt8) throws -> [Int64]?
 
     /// Most words an infix fragment expands to; past that the fragment is
     /// common enough that reading items in order finds matches fast.
-    static let maxInfixWords = 128
+    static let maxInfixWords = 1_024
 
-    init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil }) {
+    init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil },
+         rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil }) {
         self.evaluator = evaluator
         self.wordsContaining = wordsContaining
+        self.rowidsMatching = rowidsMatching
     }
 
-    /// A candidate set as SQL (`SELECT rowid …`); `arguments` are bound in order.
-    struct Candidates {
-        var sql: String
-        var arguments: [DatabaseValue]
-        /// True when the SQL is one plain `SELECT rowid` (a full-text match)
-        /// that can take `ORDER BY rowid` at no cost (FTS5 walks rowids in
-        /// order), so that candidates can be read as they come: the first
-        /// batch then costs its own candidates, not all of them.
-        var isOrdered = false
-        /// The FTS5 expression, when the candidates are one full-text match:
-        /// `&&` and `||` of two such combine into one match.
-        var ftsMatch: String?
-        /// For a conjunction: its ordered side (a full-text match), a
-        /// superset that can be streamed before the conjunction is computed
-        /// (see ``probeLimit``).
-        var probe: Probe?
+    /// A term an item's tokens must hold.
+    enum TextTerm: Hashable, Sendable {
+        /// A whole token.
+        case word(String)
+        /// A token starting with this.
+        case prefix(String)
+        /// Any of these whole tokens.
+        case anyOf([String])
+    }
 
+    /// A candidate set: a sorted rowid list, or SQL (`SELECT rowid …`).
+    struct Candidates {
+        enum Source {
+            /// Rowids from the ranked index, ascending and distinct.
+            case rowids([Int64])
+            /// SQL selecting rowids; `arguments` are bound in order.
+            case sql(String, [DatabaseValue])
+        }
+
+        var source: Source
+        /// For a conjunction: its rowid-list side, a superset that can be
+        /// streamed before the conjunction is computed (see ``probeLimit``).
+        var probe: [Int64]?
         /// Conditions every match satisfies that can be checked for one
         /// rowid without reading the item (a typed value in range).
         var itemChecks: [ItemCheck] = []
 
-        /// An ordered superset of a conjunction's candidates.
-        struct Probe {
-            var sql: String
-            var arguments: [DatabaseValue]
+        var rowids: [Int64]? {
+            if case .rowids(let rowids) = source { return rowids }
+            return nil
+        }
+
+        /// The set as SQL; a rowid list goes in as one JSON array.
+        var sql: String {
+            switch source {
+            case .rowids: "SELECT value FROM json_each(?)"
+            case .sql(let sql, _): sql
+            }
+        }
+
+        var arguments: [DatabaseValue] {
+            switch source {
+            case .rowids(let rowids): ["[" + rowids.map(String.init).joined(separator: ",") + "]"].map(\.databaseValue)
+            case .sql(_, let arguments): arguments
+            }
         }
     }
 
@@ -81,18 +108,19 @@ struct QueryPlanner {
         case .and(let left, let right):
             switch (try candidates(left), try candidates(right)) {
             case let (l?, r?):
-                if let lm = l.ftsMatch, let rm = r.ftsMatch { return Self.fts("(\(lm)) AND (\(rm))") }
-                let ordered = [l, r].first(where: \.isOrdered).map { Candidates.Probe(sql: $0.sql, arguments: $0.arguments) }
-                return Candidates(sql: "SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", arguments: l.arguments + r.arguments,
-                                  probe: ordered ?? l.probe ?? r.probe, itemChecks: l.itemChecks + r.itemChecks)
+                if let a = l.rowids, let b = r.rowids {
+                    return Candidates(source: .rowids(Self.intersection(a, b)), itemChecks: l.itemChecks + r.itemChecks)
+                }
+                return Candidates(source: .sql("SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", l.arguments + r.arguments),
+                                  probe: l.rowids ?? r.rowids ?? l.probe ?? r.probe, itemChecks: l.itemChecks + r.itemChecks)
             case let (l?, nil): return l
             case let (nil, r?): return r
             case (nil, nil): return nil
             }
         case .or(let left, let right):
             guard let l = try candidates(left), let r = try candidates(right) else { return nil }
-            if let lm = l.ftsMatch, let rm = r.ftsMatch { return Self.fts("(\(lm)) OR (\(rm))") }
-            return Candidates(sql: "SELECT * FROM (\(l.sql) UNION \(r.sql))", arguments: l.arguments + r.arguments)
+            if let a = l.rowids, let b = r.rowids { return Candidates(source: .rowids(Self.union(a, b))) }
+            return Candidates(source: .sql("SELECT * FROM (\(l.sql) UNION \(r.sql))", l.arguments + r.arguments))
         case .not:
             return nil
         case .inRange(let range):
@@ -117,22 +145,23 @@ struct QueryPlanner {
             return nil
         case .pattern(let pattern):
             guard comparison.op == .equal, !pattern.isPresenceTest else { return nil }
-            let column: String?
+            let columns: UInt8
             switch comparison.attribute {
             case .anyAttribute, .anyAttributeOrContent:
-                column = nil
+                columns = TextColumns.allColumns
             case .named(let name):
                 guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
-                column = FullTextIndex.column(of: name)
+                columns = TextColumns.bit(of: name)
             }
             var text: Candidates
-            switch try QueryPlanner.ftsMatch(pattern, wordsContaining: wordsContaining) {
+            switch try QueryPlanner.textMatch(pattern, wordsContaining: wordsContaining) {
             case .unconstrained:
                 return nil
             case .impossible:
-                text = Candidates(sql: "SELECT rowid FROM items WHERE 0", arguments: [], isOrdered: true)
-            case .match(let match):
-                text = Self.fts(column.map { "\($0) : (\(match))" } ?? match)
+                text = Candidates(source: .rowids([]))
+            case .match(let terms):
+                guard let rowids = try rowidsMatching(terms, columns) else { return nil }
+                text = Candidates(source: .rowids(rowids))
             }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
@@ -141,16 +170,34 @@ struct QueryPlanner {
                 if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
                 for value in values {
                     let rows = numbers(name, "value = ?", [value])
-                    text = Candidates(sql: "SELECT * FROM (\(text.sql) UNION \(rows.sql))", arguments: text.arguments + rows.arguments)
+                    text = Candidates(source: .sql("SELECT * FROM (\(text.sql) UNION \(rows.sql))", text.arguments + rows.arguments))
                 }
             }
             return text
         }
     }
 
-    /// The candidates of one full-text match, in rowid order.
-    static func fts(_ match: String) -> Candidates {
-        Candidates(sql: "SELECT rowid FROM fts WHERE fts MATCH ?", arguments: [match.databaseValue], isOrdered: true, ftsMatch: match)
+    /// Sorted, distinct rowids in both lists.
+    static func intersection(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        var out: [Int64] = []
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if a[i] < b[j] { i += 1 } else if a[i] > b[j] { j += 1 } else { out.append(a[i]); i += 1; j += 1 }
+        }
+        return out
+    }
+
+    /// Sorted, distinct rowids in either list.
+    static func union(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        var out: [Int64] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) { out.append(a[i]); i += 1 }
+            else if i == a.count || b[j] < a[i] { out.append(b[j]); j += 1 }
+            else { out.append(a[i]); i += 1; j += 1 }
+        }
+        return out
     }
 
     /// Attributes that come from the item rather than its attribute set.
@@ -171,7 +218,7 @@ struct QueryPlanner {
 
     private func numbers(_ name: String, _ condition: String, _ values: [Double]) -> Candidates {
         let arguments = [name.databaseValue] + values.map(\.databaseValue)
-        return Candidates(sql: "SELECT item FROM attr_numbers WHERE name = ? AND \(condition)", arguments: arguments,
+        return Candidates(source: .sql("SELECT item FROM attr_numbers WHERE name = ? AND \(condition)", arguments),
                           itemChecks: [ItemCheck(sql: "SELECT 1 FROM attr_numbers WHERE item = ? AND name = ? AND \(condition)",
                                                  arguments: arguments)])
     }
@@ -197,28 +244,29 @@ struct QueryPlanner {
         return text
     }
 
-    /// What the full-text index can say about a pattern.
-    enum FTSMatch: Equatable {
-        /// An FTS5 expression every item matching the pattern satisfies.
-        case match(String)
+    /// What the ranked index can say about a pattern.
+    enum TextMatch: Equatable {
+        /// Terms every item matching the pattern holds.
+        case match([TextTerm])
         /// No item can match (a fragment no indexed word contains).
         case impossible
         /// No usable term: every item is a candidate.
         case unconstrained
     }
 
-    /// The FTS5 expression every item matching the pattern satisfies.
+    /// The terms every item matching the pattern holds.
     ///
-    /// Each literal run between wildcards is tokenized as queries are. A
+    /// Each literal run between wildcards is tokenized as queries are; a
+    /// run of several tokens (a phrase, CJK bigrams) needs each of them. A
     /// token touching a wildcard on its left may be the end (or the middle)
     /// of a longer word: it becomes the indexed words containing it, or is
     /// left out when `wordsContaining` finds too many (CJK n-grams are
     /// taken as they are: any substring's are indexed). One touching a
     /// wildcard on its right is a prefix. A token the evaluator may align
-    /// inside a camelCase word (`w`, `t`) is a run of that word's parts,
+    /// inside a camelCase word (`w`, `t`) is one of that word's parts,
     /// which the tokenizer indexes.
-    static func ftsMatch(_ pattern: QueryPattern, wordsContaining: (String) throws -> [String]? = { _ in nil }) rethrows -> FTSMatch {
-        var terms: [String] = []
+    static func textMatch(_ pattern: QueryPattern, wordsContaining: (String) throws -> [String]? = { _ in nil }) rethrows -> TextMatch {
+        var terms: [TextTerm] = []
         let elements = pattern.elements
         for (index, element) in elements.enumerated() {
             guard case .literal(let literal) = element else { continue }
@@ -232,13 +280,15 @@ struct QueryPlanner {
                 if position == 0, wildcardBefore, startsInWord, !isCJK {
                     guard term.tokens.count == 1, let words = try wordsContaining(term.tokens[0]) else { continue }
                     if words.isEmpty { return .impossible }
-                    terms.append("(" + words.map { "\"" + $0 + "\"" }.joined(separator: " OR ") + ")")
+                    terms.append(.anyOf(words))
                     continue
                 }
                 let prefix = position == segmentTerms.count - 1 && wildcardAfter && endsInWord && !isCJK
-                terms.append("\"" + term.tokens.joined(separator: " ") + "\"" + (prefix ? "*" : ""))
+                for (tokenIndex, token) in term.tokens.enumerated() {
+                    terms.append(prefix && tokenIndex == term.tokens.count - 1 ? .prefix(token) : .word(token))
+                }
             }
         }
-        return terms.isEmpty ? .unconstrained : .match(terms.joined(separator: " AND "))
+        return terms.isEmpty ? .unconstrained : .match(terms)
     }
 }

@@ -70,16 +70,22 @@ extension SpotlightStore {
         let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
         let page = 512
         return try read { db in
+            // The ranked index, read once per query; damaged, it only costs
+            // speed here: no words or rowids → every item is a candidate.
             var segments: [SegmentSnapshot]?
-            let planner = QueryPlanner(evaluator: evaluator) { fragment in
-                // A damaged ranked index only costs speed here: no words → every item is a candidate.
-                do {
-                    if segments == nil { segments = try self.ranked.snapshot(db) }
-                    return try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments!)
-                } catch is SegmentError {
-                    return nil
-                }
+            func snapshot() throws -> [SegmentSnapshot]? {
+                if segments == nil { segments = try? self.ranked.snapshot(db) }
+                return segments
             }
+            let planner = QueryPlanner(evaluator: evaluator, wordsContaining: { fragment in
+                guard let segments = try snapshot() else { return nil }
+                do { return try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments) }
+                catch is SegmentError { return nil }
+            }, rowidsMatching: { terms, columns in
+                guard let segments = try snapshot() else { return nil }
+                do { return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments) }
+                catch is SegmentError { return nil }
+            })
             let candidates = try planner.candidates(expression)
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
             var batch: [SearchableItem] = []
@@ -114,14 +120,14 @@ extension SpotlightStore {
                 }
                 var after: Int64 = .min
                 if let probe = candidates.probe {
-                    // A conjunction: stream its ordered side first, so the first batches come
+                    // A conjunction: stream its rowid-list side first, so the first batches come
                     // at once when matches are common there; then compute it for the rest.
                     // Typed-value conditions are checked by rowid first: most candidates
                     // that fail them are never read.
                     let checks = try candidates.itemChecks.map { (try db.cachedStatement(sql: $0.sql), $0.arguments) }
-                    let cursor = try Int64.fetchCursor(db, sql: probe.sql + " ORDER BY rowid", arguments: StatementArguments(probe.arguments))
                     var streamed = 0
-                    candidates: while streamed < QueryPlanner.probeLimit, !outcome.wasCancelled, let rowid = try cursor.next() {
+                    candidates: for rowid in probe {
+                        guard streamed < QueryPlanner.probeLimit, !outcome.wasCancelled else { break }
                         streamed += 1
                         after = rowid
                         for (statement, arguments) in checks {
@@ -131,13 +137,12 @@ extension SpotlightStore {
                         }
                         guard try visit(rowid) else { break }
                     }
-                    if streamed < QueryPlanner.probeLimit { after = .max }   // the ordered side is exhausted: nothing more can match
+                    if streamed < QueryPlanner.probeLimit { after = .max }   // the list is exhausted: nothing more can match
                 }
                 if after == .max || outcome.wasCancelled {
                     // done
-                } else if candidates.isOrdered {
-                    let cursor = try Int64.fetchCursor(db, sql: candidates.sql + " ORDER BY rowid", arguments: StatementArguments(candidates.arguments))
-                    while let rowid = try cursor.next() {
+                } else if let rowids = candidates.rowids {
+                    for rowid in rowids {
                         guard try visit(rowid) else { break }
                     }
                 } else {

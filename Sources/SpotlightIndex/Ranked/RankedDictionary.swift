@@ -52,3 +52,87 @@ enum RankedDictionary {
         return count
     }
 }
+
+extension RankedDictionary {
+    /// The rowids of the live documents holding every term in one of
+    /// `columns` (bits of ``TextColumns/bit(of:)``), ascending: the
+    /// query language's candidates. Each segment answers with a bitmap per
+    /// term (its postings whose column bits meet `columns`), and'ed, less
+    /// its deleted documents. Expiry is not checked here.
+    static func rowids(matching terms: [QueryPlanner.TextTerm], columns: UInt8, in segments: [SegmentSnapshot]) throws -> [Int64] {
+        var out: [Int64] = []
+        var docs: [UInt32] = [], frequencies: [UInt32] = [], bits: [UInt8] = []
+        for snapshot in segments {
+            let segment = snapshot.segment
+            // The rarest terms first: the conjunction empties soonest.
+            var resolved: [(ids: [Range<Int>], postings: Int)] = []
+            for term in terms {
+                var ids: [Range<Int>] = []
+                switch term {
+                case .word(let word): ids = [try segment.terms(matching: Array(word.utf8), prefix: false)]
+                case .prefix(let prefix): ids = [try segment.terms(matching: Array(prefix.utf8), prefix: true)]
+                case .anyOf(let words): ids = try words.map { try segment.terms(matching: Array($0.utf8), prefix: false) }
+                }
+                let postings = ids.reduce(0) { sum, range in range.reduce(sum) { $0 + segment.termDocumentCount($1) } }
+                resolved.append((ids, postings))
+            }
+            if resolved.contains(where: { $0.postings == 0 }) { continue }
+            resolved.sort { $0.postings < $1.postings }
+            let words = (segment.documentCount + 63) / 64
+            var result: [UInt64]?
+            var termBits = [UInt64](repeating: 0, count: words)
+            for (ids, _) in resolved {
+                for index in termBits.indices { termBits[index] = 0 }
+                for range in ids {
+                    for id in range {
+                        var previous = -1
+                        for block in try segment.blocks(of: id) {
+                            let last = Int(segment.blockLastDoc(block))
+                            defer { previous = last }
+                            // No document of this block is still a candidate: not read.
+                            if let result, Self.isEmpty(result, from: previous + 1, through: last) { continue }
+                            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
+                            for index in docs.indices where bits[index] & columns != 0 {
+                                let doc = Int(docs[index])
+                                termBits[doc >> 6] |= 1 << UInt64(doc & 63)
+                            }
+                        }
+                    }
+                }
+                if var current = result {
+                    var any: UInt64 = 0
+                    for index in current.indices { current[index] &= termBits[index]; any |= current[index] }
+                    result = current
+                    if any == 0 { break }
+                } else {
+                    result = termBits
+                }
+            }
+            guard let result else { continue }
+            let deleted = snapshot.deleted
+            for (index, word) in result.enumerated() where word != 0 {
+                var word = word
+                while word != 0 {
+                    let doc = index << 6 | word.trailingZeroBitCount
+                    word &= word - 1
+                    if !deleted.contains(doc) { out.append(segment.rowid(doc)) }
+                }
+            }
+        }
+        out.sort()
+        return out
+    }
+
+    /// True when no bit from `first` through `last` is set (a block's
+    /// documents, after the previous block's last).
+    private static func isEmpty(_ bits: [UInt64], from first: Int, through last: Int) -> Bool {
+        guard first <= last, last >> 6 < bits.count else { return false }
+        for index in (first >> 6)...(last >> 6) {
+            var word = bits[index]
+            if index == first >> 6 { word &= ~0 << UInt64(first & 63) }
+            if index == last >> 6, last & 63 < 63 { word &= (1 << UInt64(last & 63 + 1)) - 1 }
+            if word != 0 { return false }
+        }
+        return true
+    }
+}

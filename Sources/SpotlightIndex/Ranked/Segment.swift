@@ -222,8 +222,22 @@ struct Segment: @unchecked Sendable {
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
     func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
+        var columns: [UInt8] = []
+        try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: false)
+    }
+
+    /// Decodes one block into `docs`, `frequencies` (weighted tf × 16) and
+    /// `columns` (the columns holding the token, a bit each).
+    func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8]) throws(SegmentError) {
+        try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: true)
+    }
+
+    @inline(__always)
+    private func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8],
+                             keepColumns: Bool) throws(SegmentError) {
         docs.removeAll(keepingCapacity: true)
         frequencies.removeAll(keepingCapacity: true)
+        if keepColumns { columns.removeAll(keepingCapacity: true) }
         let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
         let size = sectionEnd(.postingsData) - at(.postingsData)
         guard start >= 0, start <= end, end <= size else { throw .corrupt("block \(block) out of its section") }
@@ -234,10 +248,12 @@ struct Segment: @unchecked Sendable {
             let delta = try reader.next()
             doc = first ? delta : doc &+ delta
             first = false
-            let frequency = try reader.next()
+            let packed = try reader.next()
+            let frequency = packed >> SegmentFormat.columnBits
             guard doc < UInt64(documentCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("block \(block) names doc \(doc)") }
             docs.append(UInt32(doc))
             frequencies.append(UInt32(frequency))
+            if keepColumns { columns.append(UInt8(packed & (1 << SegmentFormat.columnBits - 1))) }
         }
     }
 }

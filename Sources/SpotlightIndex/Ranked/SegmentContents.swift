@@ -30,6 +30,8 @@ struct SegmentContents {
     var postingStart: [Int] = [0]
     var postingDocs: [UInt32] = []
     var postingFrequencies: [UInt32] = []
+    /// The columns holding the token, a bit each (``SegmentFormat/columnBits``).
+    var postingColumns: [UInt8] = []
 
     var documentCount: Int { rowids.count }
     var termCount: Int { termStart.count - 1 }
@@ -51,15 +53,18 @@ struct SegmentContents {
         var occurrenceStart: [Int] = [0]
         var occurrenceTerm: [Int32] = []
         var occurrenceFrequency: [UInt32] = []
+        var occurrenceColumns: [UInt8] = []
         var lastDocument: [Int32] = []
         var slot: [Int32] = []
         occurrenceTerm.reserveCapacity(documents.count * 64)
         occurrenceFrequency.reserveCapacity(documents.count * 64)
+        occurrenceColumns.reserveCapacity(documents.count * 64)
         for (doc, document) in documents.enumerated() {
             var length = 0
             let texts = [document.columns.title, document.columns.keywords, document.columns.description, document.columns.other]
             for (column, text) in texts.enumerated() where !text.isEmpty {
                 let weight = columnWeights[column]
+                let bit = UInt8(1) << UInt8(column)
                 var text = text
                 text.withUTF8 { bytes in
                     var index = 0
@@ -80,8 +85,10 @@ struct SegmentContents {
                             slot[id] = Int32(occurrenceTerm.count)
                             occurrenceTerm.append(Int32(id))
                             occurrenceFrequency.append(0)
+                            occurrenceColumns.append(0)
                         }
                         let at = Int(slot[id])
+                        occurrenceColumns[at] |= bit
                         let (sum, overflow) = occurrenceFrequency[at].addingReportingOverflow(weight)
                         occurrenceFrequency[at] = overflow ? UInt32.max : sum
                     }
@@ -112,6 +119,7 @@ struct SegmentContents {
         postingStart = counts
         postingDocs = [UInt32](repeating: 0, count: occurrenceTerm.count)
         postingFrequencies = [UInt32](repeating: 0, count: occurrenceTerm.count)
+        postingColumns = [UInt8](repeating: 0, count: occurrenceTerm.count)
         var fill = counts
         for doc in 0..<documents.count {
             for index in occurrenceStart[doc]..<occurrenceStart[doc + 1] {
@@ -119,6 +127,7 @@ struct SegmentContents {
                 let at = fill[term]
                 postingDocs[at] = UInt32(doc)
                 postingFrequencies[at] = max(1, occurrenceFrequency[index])
+                postingColumns[at] = occurrenceColumns[index]
                 fill[term] = at + 1
             }
         }

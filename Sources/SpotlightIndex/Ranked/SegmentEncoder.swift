@@ -66,7 +66,7 @@ enum SegmentEncoder {
                     let doc = contents.postingDocs[index]
                     let frequency = contents.postingFrequencies[index]
                     postings.appendVarint(UInt64(index == start ? doc : doc - previous))
-                    postings.appendVarint(UInt64(frequency))
+                    postings.appendVarint(UInt64(frequency) << SegmentFormat.columnBits | UInt64(contents.postingColumns[index]))
                     previous = doc
                     let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: Double(contents.lengths[Int(doc)]),
                                             avgLength: avgLength)

@@ -19,7 +19,7 @@ import Foundation
 /// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
-/// | `postingsData` | varint (doc id delta, weighted tf × 16) pairs | — |
+/// | `postingsData` | varint pairs: doc id delta, (weighted tf × 16) << 4 \| column mask | — |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. G is the BM25 term-frequency factor
@@ -31,12 +31,16 @@ enum SegmentFormat {
     static let magic: UInt64 = 0x3130_4B4E_4152_534F
     /// Bump when the layout or what is stored changes: stores rebuild their index.
     /// 2: no forward lists (posting cursors check the other terms).
-    static let version: UInt32 = 2
+    /// 3: each posting says which columns hold the token (query-language candidates).
+    static let version: UInt32 = 3
     static let headerSize = 256
     /// Postings per block.
     static let blockSize = 128
     /// Weighted term frequencies are stored as integers of 1/16.
     static let tfScale: Double = 16
+    /// A posting's low bits: which columns hold the token (bit 0 title,
+    /// 1 keywords, 2 description, 3 other, as ``TextColumns``).
+    static let columnBits: UInt64 = 4
 
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {

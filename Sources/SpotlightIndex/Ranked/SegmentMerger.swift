@@ -29,7 +29,7 @@ enum SegmentMerger {
 
         // Dictionaries merged in byte order; postings concatenated.
         var cursors = [Int](repeating: 0, count: inputs.count)
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
         while true {
             var smallest: UnsafeRawBufferPointer?
             for (index, input) in inputs.enumerated() where cursors[index] < input.segment.termCount {
@@ -46,10 +46,11 @@ enum SegmentMerger {
                 holders.append(index)
                 let map = docMaps[index]
                 for block in try input.segment.blocks(of: cursors[index]) {
-                    try input.segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                    for (doc, frequency) in zip(docs, frequencies) where map[Int(doc)] >= 0 {
-                        out.postingDocs.append(UInt32(map[Int(doc)]))
-                        out.postingFrequencies.append(frequency)
+                    try input.segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns)
+                    for index in docs.indices where map[Int(docs[index])] >= 0 {
+                        out.postingDocs.append(UInt32(map[Int(docs[index])]))
+                        out.postingFrequencies.append(frequencies[index])
+                        out.postingColumns.append(columns[index])
                     }
                 }
             }

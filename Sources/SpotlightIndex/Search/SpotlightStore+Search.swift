@@ -35,13 +35,8 @@ extension SpotlightStore {
         } catch let error as SegmentError {
             // Derived data gone bad: rebuild it from the items, then answer.
             logger.warning("ranked index unusable (\(error)); rebuilding it from the store")
-            do {
-                try write { db in try ranked.rebuild(db) }
-                return try searchRanked(terms, limit: limit)
-            } catch {
-                logger.error("ranked index rebuild failed (\(error)); answering from the full-text table")
-                return try searchFullText(terms, limit: limit)
-            }
+            try write { db in try ranked.rebuild(db) }
+            return try searchRanked(terms, limit: limit)
         }
     }
 
@@ -94,9 +89,9 @@ extension SpotlightStore {
         return phrases.allSatisfy { phrase in texts.contains { $0.contains(phrase) } }
     }
 
-    /// The same search through the FTS5 table, every match scored by
-    /// `bm25()`: the reference the ranked index is tested against, and the
-    /// answer when the ranked index cannot be rebuilt.
+    /// The same search through the reference FTS5 table, every match scored
+    /// by `bm25()`: what the ranked index is tested against. The table is
+    /// built on demand (``FullTextIndex/buildReference(_:)``); stores keep none.
     func searchFullText(_ terms: [TextTokenizer.QueryTerm], limit: Int) throws -> [SearchResult] {
         let match = Self.ftsQuery(terms)
         let w = options.ranking

@@ -1,49 +1,33 @@
 import Foundation
 import GRDB
 
-/// The contentless FTS5 table `fts`: rows keyed by the item's rowid.
+/// Which attributes are searched text, and the reference FTS5 table.
 ///
-/// A contentless table cannot look a row up; removing one replays the
-/// exact tokens it was given, so ``TextColumns`` must be derived from the
-/// stored attributes the same way every time (``TextTokenizer/version``
-/// guards that across releases).
+/// Stores keep no FTS5 table: the ranked index answers free text and the
+/// query language's text candidates. ``buildReference(_:)`` derives one
+/// from the items on demand (table `fts`, four columns as ``TextColumns``,
+/// `bm25` ranking), for `SpotlightStore.searchFullText`, the reference the
+/// ranked index is tested against.
 enum FullTextIndex {
     /// True when the attribute's text goes into the index.
     static func isSearched(_ name: String) -> Bool { !TextColumns.unsearched.contains(name) }
 
-    /// The column an attribute's tokens go to.
-    static func column(of name: String) -> String {
-        switch name {
-        case "title", "displayName": "title"
-        case "keywords", "alternateNames": "keywords"
-        case "contentDescription": "description"
-        default: "other"
-        }
-    }
-
-    static let insertSQL = "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)"
-
-    static func insert(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {
-        try db.cachedStatement(sql: insertSQL)
-            .execute(arguments: [rowid, columns.title, columns.keywords, columns.description, columns.other])
-    }
-
-    static func remove(_ db: Database, rowid: Int64, _ columns: TextColumns) throws {
-        try db.cachedStatement(sql: "INSERT INTO fts(fts, rowid, title, keywords, description, other) VALUES ('delete', ?, ?, ?, ?, ?)")
-            .execute(arguments: [rowid, columns.title, columns.keywords, columns.description, columns.other])
-    }
-
-    static func removeAll(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO fts(fts) VALUES ('delete-all')")
-    }
-
-    /// Derives the whole table again from `items`.
-    static func rebuild(_ db: Database) throws {
-        try removeAll(db)
-        let rows = try Row.fetchCursor(db, sql: "SELECT i.rowid AS rowid, i.uid AS uid, a.attributes AS attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid")
+    /// Creates (or empties) the reference table `fts` and fills it from `items`.
+    ///
+    /// ```swift
+    /// try store.write { db in try FullTextIndex.buildReference(db) }
+    /// let reference = try store.searchFullText(TextTokenizer.queryTerms("apple"), limit: 20)
+    /// ```
+    static func buildReference(_ db: Database) throws {
+        try db.execute(sql: """
+            DROP TABLE IF EXISTS fts;
+            CREATE VIRTUAL TABLE fts USING fts5(title, keywords, description, other, content='', tokenize='ascii');
+            """)
+        let insert = try db.makeStatement(sql: "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)")
+        let rows = try Row.fetchCursor(db, sql: "SELECT i.rowid AS rowid, a.attributes AS attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid")
         while let row = try rows.next() {
-            let attributes = try StoredRow.attributes(row)
-            try insert(db, rowid: row["rowid"], TextColumns(attributes: attributes))
+            let columns = TextColumns(attributes: try StoredRow.attributes(row))
+            try insert.execute(arguments: [row["rowid"] as Int64, columns.title, columns.keywords, columns.description, columns.other])
         }
     }
 }

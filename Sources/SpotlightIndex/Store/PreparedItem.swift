@@ -28,6 +28,21 @@ struct TextColumns: Sendable, Hashable {
     var description = ""
     var other = ""
 
+    /// The column an attribute's tokens go to, as a bit (title 1,
+    /// keywords 2, description 4, other 8): what the ranked index's
+    /// postings record, so that a query can ask for one attribute's column.
+    static func bit(of name: String) -> UInt8 {
+        switch name {
+        case "title", "displayName": 1
+        case "keywords", "alternateNames": 2
+        case "contentDescription": 4
+        default: 8
+        }
+    }
+
+    /// Every column's bit.
+    static let allColumns: UInt8 = 0xF
+
     /// Attributes that hold identifiers, types or paths rather than words.
     static let unsearched: Set<String> = [
         "contentType", "contentTypeTree", "relatedUniqueIdentifier", "weakRelatedUniqueIdentifier",

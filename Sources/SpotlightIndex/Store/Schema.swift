@@ -17,14 +17,10 @@ import GRDB
 /// - `attr_numbers(name, value, item)`: the typed attribute index of
 ///   ``NumericIndex`` (numbers, dates, bools) for the query language, also
 ///   indexed by item (`attr_numbers_item`) to check one candidate's value.
-/// - `fts`: a contentless FTS5 table over four text columns (title, keywords,
-///   description, other) holding ``TextTokenizer`` tokens. Contentless
-///   means a row is removed by replaying its tokens, re-derived from the
-///   attributes. No prefix index: measured on the Debian corpus, one for
-///   first characters halves 1–5 letter prefix latency but costs ~35% of
-///   indexing speed and ~17% of store size, which put the engine behind
-///   plain FTS5; the ranked index of the performance issue answers prefixes
-///   from its own term dictionary instead.
+/// - `ranked_segments`: the ranked index (``RankedIndex``), the only text
+///   index: free-text search and the query language's text candidates.
+///   Stores before v7 also kept a contentless FTS5 table `fts` beside it
+///   (written with every item, ~40% of indexing time); v7 drops it.
 enum Schema {
     /// The schema this code writes; a store with a greater one is refused.
     static let version = 1
@@ -104,6 +100,9 @@ enum Schema {
                 DROP TABLE IF EXISTS term_blocks;
                 DELETE FROM meta WHERE key = 'terms_generation';
                 """)
+        }
+        migrator.registerMigration("v7-no-fts") { db in
+            try db.execute(sql: "DROP TABLE IF EXISTS fts")
         }
         return migrator
     }

@@ -149,7 +149,6 @@ extension SpotlightStore {
             try adjustCount(-removed, db)
         case .deleteAll:
             try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM attr_numbers; DELETE FROM engagement")
-            try FullTextIndex.removeAll(db)
             ranked.removedAll()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
@@ -184,8 +183,6 @@ extension SpotlightStore {
                 try inserts.attributes.execute()
                 let columns = item.columns
                 ranked.provide(rowid: rowid, columns: columns)
-                inserts.text.setUncheckedArguments([rowid, columns.title, columns.keywords, columns.description, columns.other])
-                try inserts.text.execute()
                 for (name, value) in item.numbers {
                     inserts.number.setUncheckedArguments([name, value, rowid])
                     try inserts.number.execute()
@@ -196,15 +193,12 @@ extension SpotlightStore {
         }
         guard let existing else { throw SpotlightIndexError(.storeCorrupt, "item \(StoreName.quoted(item.uid)) is half stored; open the store again to recover") }
         let rowid: Int64 = existing["rowid"]
-        let old = try StoredRow.attributes(existing)
-        try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: old))
-        try NumericIndex.remove(db, item: rowid, old)
+        try NumericIndex.remove(db, item: rowid, try StoredRow.attributes(existing))
         try db.cachedStatement(sql: """
             UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?, hint = ?, recency = ?
             WHERE rowid = ?
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
-        try FullTextIndex.insert(db, rowid: rowid, item.columns)
         ranked.provide(rowid: rowid, columns: item.columns)
         try NumericIndex.insert(db, item: rowid, item.numbers)
         return 0
@@ -214,7 +208,6 @@ extension SpotlightStore {
     struct InsertStatements {
         let item: Statement
         let attributes: Statement
-        let text: Statement
         let number: Statement
 
         init(_ db: Database) throws {
@@ -223,7 +216,6 @@ extension SpotlightStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING
                 """)
             attributes = try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)")
-            text = try db.cachedStatement(sql: FullTextIndex.insertSQL)
             number = try db.cachedStatement(sql: NumericIndex.insertSQL)
         }
     }
@@ -235,9 +227,7 @@ extension SpotlightStore {
     /// Removes one stored item, its tokens and its engagement.
     func remove(_ row: Row, _ db: Database) throws {
         let rowid: Int64 = row["rowid"]
-        let attributes = try StoredRow.attributes(row)
-        try FullTextIndex.remove(db, rowid: rowid, TextColumns(attributes: attributes))
-        try NumericIndex.remove(db, item: rowid, attributes)
+        try NumericIndex.remove(db, item: rowid, try StoredRow.attributes(row))
         try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
         ranked.changed(rowid: rowid)
         try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE rowid = ?").execute(arguments: [rowid])

@@ -121,8 +121,7 @@ struct StoreOpener {
         return pool
     }
 
-    /// Creates or upgrades the schema, refusing a newer one, and re-derives
-    /// the full-text index when the tokenizer changed.
+    /// Creates or upgrades the schema, refusing a newer one.
     private func prepare(_ writer: any DatabaseWriter) throws {
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
@@ -132,11 +131,11 @@ struct StoreOpener {
         }
         try migrator.migrate(writer)
         try writer.write { db in
-            guard try db.tableExists("items"), try db.tableExists("fts") else {
+            guard try db.tableExists("items") else {
                 throw SpotlightIndexError(.storeCorrupt, "the store's tables are missing")
             }
+            // The ranked index records its own tokenizer and is rebuilt on open when it differs.
             if try db.meta("tokenizer_version", as: Int.self) != TextTokenizer.version {
-                try FullTextIndex.rebuild(db)
                 try db.setMeta("tokenizer_version", TextTokenizer.version)
             }
         }
