@@ -19,7 +19,9 @@ enum QueryPhase {
         let openAndFirstQueryMs = stopwatch.elapsedMilliseconds
         // `SPOTLIGHT_BENCH_KINDS=word,multi` times only those kinds (for profiling).
         let kinds = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_KINDS"].map { Set($0.split(separator: ",").compactMap { QueryKind(rawValue: String($0)) }) }
-        let answered = queries.filter { searcher.supports($0.kind) && kinds?.contains($0.kind) != false }
+        // `SPOTLIGHT_BENCH_QUERY=text` times only that query (for profiling).
+        let only = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_QUERY"]
+        let answered = queries.filter { searcher.supports($0.kind) && kinds?.contains($0.kind) != false && only.map($0.text.elementsEqual) != false }
         log("\(tag) store opened and first query answered in \(String(format: "%.1f", openAndFirstQueryMs)) ms; warm-up over \(answered.count) queries")
 
         var nonEmpty: [QueryKind: Int] = [:]
@@ -58,6 +60,7 @@ enum QueryPhase {
             }
         }
         let peakRSSMB = ResourceUsage.peakRSSMB()
+        ResourceUsage.logLargestMappings(tag: tag)
 
         var querylang: QueryLangReport?
         if let engineSearcher = searcher as? EngineSearcher {

@@ -1,4 +1,5 @@
 import Glibc
+import Foundation
 
 /// This process's peak memory, from `getrusage`.
 enum ResourceUsage {
@@ -7,5 +8,31 @@ enum ResourceUsage {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return .nan }
         return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// With `SPOTLIGHT_BENCH_SMAPS=N` in the environment, logs the N
+    /// mappings with the most resident memory (from `/proc/self/smaps`):
+    /// what peak RSS is made of.
+    static func logLargestMappings(tag: String) {
+        guard let count = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_SMAPS"].flatMap({ Int($0) }), count > 0,
+              let text = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return }
+        var mappings: [(name: String, kilobytes: Int)] = []
+        var name = ""
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 5 {
+                name = fields.count >= 6 ? String(fields[5]) : "[anonymous]"
+            } else if fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
+                mappings.append((name, kilobytes))
+            }
+        }
+        var byName: [String: Int] = [:]
+        for mapping in mappings { byName[(mapping.name as NSString).lastPathComponent, default: 0] += mapping.kilobytes }
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let memory = status.split(separator: "\n").filter { $0.hasPrefix("VmHWM") || $0.hasPrefix("VmRSS") || $0.hasPrefix("RssFile") || $0.hasPrefix("RssAnon") }
+        log("\(tag) \(memory.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }.joined(separator: ", "))")
+        for (name, kilobytes) in byName.sorted(by: { $0.value > $1.value }).prefix(count) {
+            log("\(tag) resident \(kilobytes / 1024) MB: \(name)")
+        }
     }
 }

@@ -60,6 +60,39 @@ import Testing
         #expect(try segment.terms(containing: []).isEmpty)
     }
 
+    /// Signals equal for every document are stored once, and read back
+    /// the same; differing ones stay per document. Bits naming any other
+    /// section are refused as damage.
+    @Test func sectionsOfOneValueAreStoredOnce() throws {
+        var same = [Self.document(1, title: "alpha", hint: 5), Self.document(2, title: "beta", hint: 5)]
+        let collapsed = try Self.segment(same)
+        same[1].hint = 7
+        same[1].recency = 1_000
+        let mixed = try Self.segment(same)
+        #expect(collapsed.bytes.buffer.count < mixed.bytes.buffer.count)
+        for doc in 0..<2 {
+            #expect(collapsed.hint(doc) == 5 && collapsed.expires(doc) == .infinity && collapsed.recency(doc) == nil)
+            #expect(collapsed.engagement(doc) == 0 && collapsed.engagedAt(doc) == 0)
+        }
+        #expect(mixed.hint(0) == 5 && mixed.hint(1) == 7 && mixed.recency(0) == nil && mixed.recency(1) == 1_000)
+        #expect(mixed.expires(1) == .infinity)
+
+        var bytes = Array(collapsed.bytes.buffer)
+        bytes[SegmentFormat.constantSectionsOffset] |= 1   // "rowids are one value": not a collapsible section
+        #expect(throws: SegmentError.self) { try Segment(SegmentBytes(copying: bytes), verifyChecksum: false) }
+    }
+
+    @Test(arguments: [
+        ([3], 0, 2, true), ([3], 0, 3, false), ([3], 3, 3, false), ([3], 4, 200, true), ([64], 0, 63, true),
+        ([64], 60, 64, false), ([64, 191], 65, 190, true), ([64, 191], 65, 191, false), ([0], 0, 0, false), ([199], 199, 199, false),
+    ])
+    func documentBitmapKnowsEmptyRanges(members: [Int], first: Int, last: Int, empty: Bool) {
+        var bits = DocumentBitmap(documentCount: 200)
+        for doc in members { bits.insert(doc) }
+        #expect(bits.isEmpty(from: first, through: last) == empty)
+        #expect(members.allSatisfy(bits.contains) && !bits.contains(1))
+    }
+
     @Test func postingsRoundTrip() throws {
         // 300 documents: "common" in all (three blocks), "even" in half, "title" weighted by column.
         var documents: [RankedDocument] = []

@@ -78,11 +78,10 @@ extension RankedDictionary {
             }
             if resolved.contains(where: { $0.postings == 0 }) { continue }
             resolved.sort { $0.postings < $1.postings }
-            let words = (segment.documentCount + 63) / 64
-            var result: [UInt64]?
-            var termBits = [UInt64](repeating: 0, count: words)
+            var result: DocumentBitmap?
+            var termBits = DocumentBitmap(documentCount: segment.documentCount)
             for (ids, _) in resolved {
-                for index in termBits.indices { termBits[index] = 0 }
+                for index in termBits.words.indices { termBits.words[index] = 0 }
                 for range in ids {
                     for id in range {
                         var previous = -1
@@ -90,18 +89,15 @@ extension RankedDictionary {
                             let last = Int(segment.blockLastDoc(block))
                             defer { previous = last }
                             // No document of this block is still a candidate: not read.
-                            if let result, Self.isEmpty(result, from: previous + 1, through: last) { continue }
+                            if let result, result.isEmpty(from: previous + 1, through: last) { continue }
                             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
-                            for index in docs.indices where bits[index] & columns != 0 {
-                                let doc = Int(docs[index])
-                                termBits[doc >> 6] |= 1 << UInt64(doc & 63)
-                            }
+                            for index in docs.indices where bits[index] & columns != 0 { termBits.insert(Int(docs[index])) }
                         }
                     }
                 }
                 if var current = result {
                     var any: UInt64 = 0
-                    for index in current.indices { current[index] &= termBits[index]; any |= current[index] }
+                    for index in current.words.indices { current.words[index] &= termBits.words[index]; any |= current.words[index] }
                     result = current
                     if any == 0 { break }
                 } else {
@@ -110,7 +106,7 @@ extension RankedDictionary {
             }
             guard let result else { continue }
             let deleted = snapshot.deleted
-            for (index, word) in result.enumerated() where word != 0 {
+            for (index, word) in result.words.enumerated() where word != 0 {
                 var word = word
                 while word != 0 {
                     let doc = index << 6 | word.trailingZeroBitCount
@@ -121,18 +117,5 @@ extension RankedDictionary {
         }
         out.sort()
         return out
-    }
-
-    /// True when no bit from `first` through `last` is set (a block's
-    /// documents, after the previous block's last).
-    private static func isEmpty(_ bits: [UInt64], from first: Int, through last: Int) -> Bool {
-        guard first <= last, last >> 6 < bits.count else { return false }
-        for index in (first >> 6)...(last >> 6) {
-            var word = bits[index]
-            if index == first >> 6 { word &= ~0 << UInt64(first & 63) }
-            if index == last >> 6, last & 63 < 63 { word &= (1 << UInt64(last & 63 + 1)) - 1 }
-            if word != 0 { return false }
-        }
-        return true
     }
 }

@@ -154,21 +154,37 @@ struct RankedSearcher {
 
         // Per segment: every other term is checked, and its frequency found,
         // by a cursor over its tokens' postings (``TermCursor``).
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        docs.reserveCapacity(SegmentFormat.blockSize)
+        frequencies.reserveCapacity(SegmentFormat.blockSize)
         var cursors: [[TermCursor?]] = []
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
+            let driver = drivers[position]
+            // A term of many tokens is read whole, but only in the blocks
+            // that can hold one of the driver's documents.
+            var candidates: DocumentBitmap?
+            if (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.ranges[$0]) }) {
+                var bits = DocumentBitmap(documentCount: segment.documentCount)
+                for range in entry.ranges[driver] {
+                    for id in range {
+                        for block in try segment.blocks(of: id) {
+                            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                            for doc in docs { bits.insert(Int(doc)) }
+                        }
+                    }
+                }
+                candidates = bits
+            }
             var row: [TermCursor?] = []
             for term in 0..<termCount {
-                row.append(term == drivers[position] ? nil : try TermCursor(segment: segment, ranges: entry.ranges[term]))
+                row.append(term == driver ? nil : try TermCursor(segment: segment, ranges: entry.ranges[term], candidates: candidates))
             }
             cursors.append(row)
         }
 
         var top = TopHits(limit: limit)
         var accumulated: [Int: Double] = [:]
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
-        docs.reserveCapacity(SegmentFormat.blockSize)
-        frequencies.reserveCapacity(SegmentFormat.blockSize)
         var best = [UInt32](repeating: 0, count: termCount)
 
         while let next = heap.pop() {
@@ -350,15 +366,29 @@ struct PostingCursor {
             decoded = block
             position = 0
         }
-        while position < docs.count, docs[position] < doc { position += 1 }
+        // Gallop from the last position, then binary search: asked documents
+        // are often far apart (a rare driver over a common term).
+        var low = position, high = position, step = 1
+        while high < docs.count, docs[high] < doc {
+            low = high + 1
+            high += step
+            step *= 2
+        }
+        high = min(high, docs.count)
+        while low < high {
+            let mid = (low + high) / 2
+            if docs[mid] < doc { low = mid + 1 } else { high = mid }
+        }
+        position = low
         return position < docs.count && docs[position] == doc ? frequencies[position] : nil
     }
 }
 
 /// A term other than the driver, in one segment: the most frequent of its
 /// tokens in a document. Up to ``unionLimit`` tokens are walked as posting
-/// cursors; a term of more (a short prefix) is read whole once into a
-/// frequency per document.
+/// cursors; a term of more (a short prefix) is read once into a frequency
+/// per document, skipping the blocks that hold none of `candidates` (the
+/// driver's documents).
 struct TermCursor {
     static let unionLimit = 64
     private var members: [PostingCursor] = []
@@ -366,16 +396,21 @@ struct TermCursor {
     private var denseMaxGS = 0.0
     private let isDense: Bool
 
-    init(segment: Segment, ranges: [Range<Int>]) throws {
-        let count = ranges.reduce(0) { $0 + $1.count }
-        isDense = count > Self.unionLimit
+    static func isDense(_ ranges: [Range<Int>]) -> Bool { ranges.reduce(0) { $0 + $1.count } > unionLimit }
+
+    init(segment: Segment, ranges: [Range<Int>], candidates: DocumentBitmap? = nil) throws {
+        isDense = Self.isDense(ranges)
         if isDense {
             dense = [UInt32](repeating: 0, count: segment.documentCount)
             var docs: [UInt32] = [], frequencies: [UInt32] = []
             for range in ranges {
                 for id in range {
                     denseMaxGS = max(denseMaxGS, segment.termMaxGS(id))
+                    var previous = -1
                     for block in try segment.blocks(of: id) {
+                        let last = Int(segment.blockLastDoc(block))
+                        defer { previous = last }
+                        if let candidates, candidates.isEmpty(from: previous + 1, through: last) { continue }
                         try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
                         for (doc, frequency) in zip(docs, frequencies) where frequency > dense[Int(doc)] { dense[Int(doc)] = frequency }
                     }

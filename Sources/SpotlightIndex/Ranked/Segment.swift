@@ -16,6 +16,8 @@ struct Segment: @unchecked Sendable {
     let avgLength: Double
     let fingerprint: UInt64
     private let offsets: [Int]
+    /// Per section: 1, or 0 for a collapsed section (one value for every document).
+    private let strides: [Int]
     private let base: UnsafeRawBufferPointer
 
     /// Reads the header; `verifyChecksum` also hashes every byte.
@@ -42,6 +44,10 @@ struct Segment: @unchecked Sendable {
             offsets.append(Int(truncatingIfNeeded: u64(SegmentFormat.sectionOffsetField(section))))
         }
         offsets.append(base.count)
+        let constant = u32(SegmentFormat.constantSectionsOffset)
+        let collapsible = SegmentFormat.collapsibleSections.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
+        guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
+        strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
         let n = documentCount, t = termCount, b = blockCount
         let fixedSizes: [SegmentFormat.Section: Int] = [
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
@@ -54,7 +60,9 @@ struct Segment: @unchecked Sendable {
             guard start >= SegmentFormat.headerSize, start % 8 == 0, start <= end, end <= base.count else {
                 throw .corrupt("section \(section) out of place")
             }
-            if let size = fixedSizes[section], end - start < size { throw .corrupt("section \(section) too short") }
+            if let size = fixedSizes[section], end - start < (strides[section.rawValue] == 0 ? 8 : size) {
+                throw .corrupt("section \(section) too short")
+            }
         }
         self.offsets = offsets
         if verifyChecksum {
@@ -73,7 +81,8 @@ struct Segment: @unchecked Sendable {
     @inline(__always) private func at(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue] }
     @inline(__always) private func sectionEnd(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue + 1] }
     @inline(__always) private func f64(_ section: SegmentFormat.Section, _ index: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self)))
+        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index * strides[section.rawValue],
+                                                                   as: UInt64.self)))
     }
     @inline(__always) private func u64(_ section: SegmentFormat.Section, _ index: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self))

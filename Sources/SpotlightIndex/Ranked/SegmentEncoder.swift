@@ -25,11 +25,21 @@ enum SegmentEncoder {
         }
 
         begin(.rowids); for value in contents.rowids { out.append(value) }
-        begin(.expires); for value in contents.expires { out.append(value) }
-        begin(.hints); for value in contents.hints { out.append(value) }
-        begin(.recency); for value in contents.recency { out.append(value) }
-        begin(.engagement); for value in contents.engagement { out.append(value) }
-        begin(.engagedAt); for value in contents.engagedAt { out.append(value) }
+        var constantSections: UInt32 = 0
+        func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
+            begin(section)
+            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
+                constantSections |= 1 << UInt32(section.rawValue)
+                out.append(first)
+            } else {
+                for value in values { out.append(value) }
+            }
+        }
+        collapsible(.expires, contents.expires)
+        collapsible(.hints, contents.hints)
+        collapsible(.recency, contents.recency)
+        collapsible(.engagement, contents.engagement)
+        collapsible(.engagedAt, contents.engagedAt)
         begin(.lengths); for value in contents.lengths { out.append(value) }
         begin(.staticBounds); for value in bounds { out.append(RankedScoring.roundedUp(value)) }
         begin(.rowidOrder)
@@ -105,6 +115,7 @@ enum SegmentEncoder {
         out.set(UInt32(n), at: SegmentFormat.docCountOffset)
         out.set(UInt32(t), at: SegmentFormat.termCountOffset)
         out.set(UInt32(blockLastDoc.count), at: SegmentFormat.blockCountOffset)
+        out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
         out.set(scoring.fingerprint, at: SegmentFormat.weightsHashOffset)
         out.set(buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
         out.set(avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)

@@ -8,7 +8,7 @@ import Foundation
 /// | section | element | per |
 /// | --- | --- | --- |
 /// | `rowids` | Int64 | document (ascending doc id = build order) |
-/// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document |
+/// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document, or one for all (header bit) |
 /// | `lengths` | UInt32 (tokens in all columns) | document |
 /// | `staticBounds` | Float32 (static factor at build time, rounded up) | document |
 /// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
@@ -32,7 +32,8 @@ enum SegmentFormat {
     /// Bump when the layout or what is stored changes: stores rebuild their index.
     /// 2: no forward lists (posting cursors check the other terms).
     /// 3: each posting says which columns hold the token (query-language candidates).
-    static let version: UInt32 = 3
+    /// 4: a per-document Float64 section whose values are all equal holds one.
+    static let version: UInt32 = 4
     static let headerSize = 256
     /// Postings per block.
     static let blockSize = 128
@@ -56,6 +57,8 @@ enum SegmentFormat {
     static let docCountOffset = 16
     static let termCountOffset = 20
     static let blockCountOffset = 24
+    /// UInt32: bit i set when section i (one of ``collapsibleSections``) holds one value for every document.
+    static let constantSectionsOffset = 28
     static let weightsHashOffset = 32
     static let buildTimeOffset = 40
     static let avgLengthOffset = 48
@@ -64,6 +67,11 @@ enum SegmentFormat {
     static let sectionTableOffset = 72
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
+
+    /// Per-document signals that are often the same for every document
+    /// (no expiration, no hint, no engagement): such a section holds its
+    /// one value, and reading it costs no memory per document.
+    static let collapsibleSections: [Section] = [.expires, .hints, .recency, .engagement, .engagedAt]
 
     /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
     /// a segment as it is loaded.
