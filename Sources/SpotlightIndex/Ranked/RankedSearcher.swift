@@ -390,11 +390,15 @@ struct PostingCursor {
 /// per document, skipping the blocks that hold none of `candidates` (the
 /// driver's documents).
 struct TermCursor {
-    static let unionLimit = 64
+    static let unionLimit = 8
     private var members: [PostingCursor] = []
     private var dense: [UInt32] = []
-    private var denseMaxGS = 0.0
+    /// For a dense term: the largest G×S in each window of ``windowSize``
+    /// documents (0: none there), its block maxima in doc-id space.
+    private var windowMaxGS: [Double] = []
     private let isDense: Bool
+    static let windowShift = 7
+    static var windowSize: Int { 1 << windowShift }
 
     static func isDense(_ ranges: [Range<Int>]) -> Bool { ranges.reduce(0) { $0 + $1.count } > unionLimit }
 
@@ -402,17 +406,24 @@ struct TermCursor {
         isDense = Self.isDense(ranges)
         if isDense {
             dense = [UInt32](repeating: 0, count: segment.documentCount)
+            windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
             var docs: [UInt32] = [], frequencies: [UInt32] = []
             for range in ranges {
                 for id in range {
-                    denseMaxGS = max(denseMaxGS, segment.termMaxGS(id))
                     var previous = -1
                     for block in try segment.blocks(of: id) {
                         let last = Int(segment.blockLastDoc(block))
                         defer { previous = last }
                         if let candidates, candidates.isEmpty(from: previous + 1, through: last) { continue }
                         try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                        for (doc, frequency) in zip(docs, frequencies) where frequency > dense[Int(doc)] { dense[Int(doc)] = frequency }
+                        for (doc, frequency) in zip(docs, frequencies) where frequency > dense[Int(doc)] {
+                            let doc = Int(doc)
+                            dense[doc] = frequency
+                            let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: segment.length(doc),
+                                                    avgLength: segment.avgLength)
+                            let window = doc >> Self.windowShift
+                            windowMaxGS[window] = max(windowMaxGS[window], g * segment.staticBound(doc))
+                        }
                     }
                 }
             }
@@ -441,7 +452,14 @@ struct TermCursor {
     /// The largest block G×S over `first...last` among the tokens; nil when
     /// none can hold a document there.
     mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
-        if isDense { return denseMaxGS }
+        if isDense {
+            guard first <= last else { return nil }
+            var best = 0.0
+            for window in Int(first) >> Self.windowShift...Int(last) >> Self.windowShift where window < windowMaxGS.count {
+                best = max(best, windowMaxGS[window])
+            }
+            return best > 0 ? best : nil
+        }
         var best: Double?
         for index in members.indices {
             if let value = members[index].maxGS(from: first, through: last) { best = max(best ?? 0, value) }

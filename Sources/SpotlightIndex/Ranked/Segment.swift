@@ -159,6 +159,30 @@ struct Segment: @unchecked Sendable {
         return low
     }
 
+    /// The first term id after `start` that does not begin with `prefix`,
+    /// given that term `start` does: galloping forward, then binary search,
+    /// so that passing a few terms costs a few comparisons.
+    func prefixEnd(_ prefix: UnsafeRawBufferPointer, from start: Int) throws(SegmentError) -> Int {
+        func begins(_ id: Int) throws(SegmentError) -> Bool {
+            let bytes = try term(id)
+            guard bytes.count >= prefix.count else { return false }
+            guard let a = bytes.baseAddress, let b = prefix.baseAddress else { return true }
+            return memcmp(a, b, prefix.count) == 0
+        }
+        var low = start + 1, high = start + 1, step = 1
+        while high < termCount, try begins(high) {
+            low = high + 1
+            high += step
+            step *= 2
+        }
+        high = min(high, termCount)
+        while low < high {
+            let mid = (low + high) / 2
+            if try begins(mid) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Term ids equal to `token`, or starting with it for a prefix.
     func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
         let low = try lowerBound(token)

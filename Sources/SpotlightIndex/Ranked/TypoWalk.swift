@@ -65,7 +65,7 @@ enum TypoWalk {
             // Every term starting with the first `depth` scalars matches, or none does.
             var prefixLength = 0
             for scalar in scalars[..<depth] { prefixLength += UTF8.width(scalar) }
-            let end = max(id + 1, try segment.lowerBound(Array(bytes[..<prefixLength]), pastPrefix: true))
+            let end = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength]), from: id)
             if matchesAll { out.append(id..<end) }
             id = end
         }
