@@ -199,7 +199,13 @@ struct RankedSearcher {
             let scale = boundScale(segment)
             for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
             let termBlocks = try segment.blocks(of: list.term)
+            // Taken out while this list is read: mutated in place, not copied.
+            var row: [TermCursor?] = []
+            swap(&row, &cursors[list.resolved])
+            defer { swap(&row, &cursors[list.resolved]) }
             blocks: for block in termBlocks {
+                // The other terms' most in this block, G×S (∞: unknown).
+                var othersGS = Double.infinity
                 if trustsBounds, let threshold = top.threshold {
                     var bound = scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others)
                     if termCount > 1 {
@@ -207,13 +213,14 @@ struct RankedSearcher {
                         let first: UInt32 = block == termBlocks.lowerBound ? 0 : segment.blockLastDoc(block - 1) + 1
                         var others = 0.0
                         for term in 0..<termCount where term != driver {
-                            guard let gs = try cursors[list.resolved][term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                            guard let gs = try row[term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
                                 statistics.blocksSkipped += 1
                                 continue blocks
                             }
                             others += idf[term] * gs
                         }
-                        bound = min(bound, scale * (idf[driver] * segment.blockMaxGS(block) + others))
+                        othersGS = scale * others
+                        bound = min(bound, scale * idf[driver] * segment.blockMaxGS(block) + othersGS)
                     }
                     if bound < threshold {
                         statistics.blocksSkipped += 1
@@ -225,17 +232,25 @@ struct RankedSearcher {
                 documents: for (position, doc32) in docs.enumerated() {
                     let doc = Int(doc32)
                     if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
+                    let length = segment.length(doc)
+                    // What this document can score at most, before the
+                    // cursors are asked: the driver's exact share, the
+                    // others' block maxima.
+                    if othersGS.isFinite, let threshold = top.threshold {
+                        let driverG = RankedScoring.g(tf: Double(frequencies[position]) / SegmentFormat.tfScale, length: length,
+                                                      avgLength: avgLength)
+                        if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
+                    }
                     // The driver's frequency here (this token's), then the cursors'.
                     for term in 0..<termCount {
                         if term == driver {
                             best[term] = frequencies[position]
                         } else {
-                            guard let frequency = try cursors[list.resolved][term]!.frequency(at: doc32) else { continue documents }
+                            guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
                             best[term] = frequency
                         }
                     }
                     statistics.documentsScored += 1
-                    let length = segment.length(doc)
                     var text = 0.0
                     for term in 0..<termCount {
                         text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
@@ -386,49 +401,59 @@ struct PostingCursor {
 
 /// A term other than the driver, in one segment: the most frequent of its
 /// tokens in a document. Up to ``unionLimit`` tokens are walked as posting
-/// cursors; a term of more (a short prefix) is read once into a frequency
+/// cursors. A term of more (a short prefix) keeps its ``unionLimit``
+/// largest tokens as cursors, which decode only the blocks a search asks
+/// about, and reads its long tail of smaller tokens once into a frequency
 /// per document, skipping the blocks that hold none of `candidates` (the
-/// driver's documents).
+/// driver's documents). For `email for`, `for` and `format` stay lazy
+/// cursors while the hundreds of rarer `for…` tokens are read densely.
 struct TermCursor {
     static let unionLimit = 8
     private var members: [PostingCursor] = []
+    /// The tail's largest frequency per document (0: none of its tokens).
     private var dense: [UInt32] = []
-    /// For a dense term: the largest G×S in each window of ``windowSize``
-    /// documents (0: none there), its block maxima in doc-id space.
+    /// The tail's largest G×S in each window of ``windowSize`` documents
+    /// (0: none there), its block maxima in doc-id space.
     private var windowMaxGS: [Double] = []
-    private let isDense: Bool
     static let windowShift = 7
     static var windowSize: Int { 1 << windowShift }
 
     static func isDense(_ ranges: [Range<Int>]) -> Bool { ranges.reduce(0) { $0 + $1.count } > unionLimit }
 
     init(segment: Segment, ranges: [Range<Int>], candidates: DocumentBitmap? = nil) throws {
-        isDense = Self.isDense(ranges)
-        if isDense {
-            dense = [UInt32](repeating: 0, count: segment.documentCount)
-            windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
-            var docs: [UInt32] = [], frequencies: [UInt32] = []
-            for range in ranges {
-                for id in range {
-                    var previous = -1
-                    for block in try segment.blocks(of: id) {
-                        let last = Int(segment.blockLastDoc(block))
-                        defer { previous = last }
-                        if let candidates, candidates.isEmpty(from: previous + 1, through: last) { continue }
-                        try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                        for (doc, frequency) in zip(docs, frequencies) where frequency > dense[Int(doc)] {
-                            let doc = Int(doc)
-                            dense[doc] = frequency
-                            let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: segment.length(doc),
-                                                    avgLength: segment.avgLength)
-                            let window = doc >> Self.windowShift
-                            windowMaxGS[window] = max(windowMaxGS[window], g * segment.staticBound(doc))
-                        }
+        var tail: [Int] = []
+        if Self.isDense(ranges) {
+            // The largest tokens first, by document count (then id, for a stable split).
+            var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
+            sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
+            for size in sizes.prefix(Self.unionLimit) { members.append(try PostingCursor(segment: segment, term: size.id)) }
+            tail = sizes.dropFirst(Self.unionLimit).map(\.id)
+        } else {
+            for range in ranges { for id in range { members.append(try PostingCursor(segment: segment, term: id)) } }
+        }
+        guard !tail.isEmpty else { return }
+        dense = [UInt32](repeating: 0, count: segment.documentCount)
+        windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        for id in tail {
+            var previous = -1
+            for block in try segment.blocks(of: id) {
+                let last = Int(segment.blockLastDoc(block))
+                defer { previous = last }
+                if let candidates, candidates.isEmpty(from: previous + 1, through: last) { continue }
+                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                // The block's own maximum bounds its windows: no per-document score.
+                let blockMax = segment.blockMaxGS(block)
+                var window = -1
+                for (doc, frequency) in zip(docs, frequencies) {
+                    let doc = Int(doc)
+                    if frequency > dense[doc] { dense[doc] = frequency }
+                    if doc >> Self.windowShift != window {
+                        window = doc >> Self.windowShift
+                        if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
                     }
                 }
             }
-        } else {
-            for range in ranges { for id in range { members.append(try PostingCursor(segment: segment, term: id)) } }
         }
     }
 
@@ -438,11 +463,8 @@ struct TermCursor {
 
     /// The term's largest weighted frequency in `doc` among its tokens; nil without any.
     mutating func frequency(at doc: UInt32) throws -> UInt32? {
-        if isDense {
-            let frequency = dense[Int(doc)]
-            return frequency == 0 ? nil : frequency
-        }
         var found: UInt32?
+        if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
         for index in members.indices {
             if let frequency = try members[index].frequency(at: doc) { found = max(found ?? 0, frequency) }
         }
@@ -452,15 +474,14 @@ struct TermCursor {
     /// The largest block G×S over `first...last` among the tokens; nil when
     /// none can hold a document there.
     mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
-        if isDense {
-            guard first <= last else { return nil }
-            var best = 0.0
-            for window in Int(first) >> Self.windowShift...Int(last) >> Self.windowShift where window < windowMaxGS.count {
-                best = max(best, windowMaxGS[window])
-            }
-            return best > 0 ? best : nil
-        }
         var best: Double?
+        if !windowMaxGS.isEmpty, first <= last {
+            var most = 0.0
+            for window in Int(first) >> Self.windowShift...Int(last) >> Self.windowShift where window < windowMaxGS.count {
+                most = max(most, windowMaxGS[window])
+            }
+            if most > 0 { best = most }
+        }
         for index in members.indices {
             if let value = members[index].maxGS(from: first, through: last) { best = max(best ?? 0, value) }
         }
@@ -468,40 +489,49 @@ struct TermCursor {
     }
 }
 
-/// A max-heap of list indices by bound, built in linear time.
+/// A max-heap of list indices by bound, built in linear time. Entries
+/// hold their bound, so sifting compares without an indirection: a short
+/// prefix of a 1M-item store drives ~100,000 lists.
 struct BoundHeap {
-    private var bounds: [Double]
-    private var items: [Int]
+    private struct Entry {
+        var bound: Double
+        var index: Int
+    }
+    private var entries: [Entry]
 
     init(_ bounds: [Double]) {
-        self.bounds = bounds
-        items = Array(bounds.indices)
-        if items.count > 1 {
-            for index in stride(from: items.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        entries = bounds.enumerated().map { Entry(bound: $1, index: $0) }
+        if entries.count > 1 {
+            entries.withUnsafeMutableBufferPointer { buffer in
+                for index in stride(from: buffer.count / 2 - 1, through: 0, by: -1) { Self.siftDown(buffer, index) }
+            }
         }
     }
 
     mutating func pop() -> Int? {
-        guard let first = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            siftDown(0)
+        guard let first = entries.first else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries[0] = last
+            entries.withUnsafeMutableBufferPointer { Self.siftDown($0, 0) }
         }
-        return first
+        return first.index
     }
 
-    private mutating func siftDown(_ start: Int) {
+    private static func siftDown(_ entries: UnsafeMutableBufferPointer<Entry>, _ start: Int) {
+        let count = entries.count
+        let moving = entries[start]
         var index = start
         while true {
-            let left = 2 * index + 1, right = left + 1
-            var largest = index
-            if left < items.count, bounds[items[left]] > bounds[items[largest]] { largest = left }
-            if right < items.count, bounds[items[right]] > bounds[items[largest]] { largest = right }
-            if largest == index { return }
-            items.swapAt(index, largest)
-            index = largest
+            let left = 2 * index + 1
+            if left >= count { break }
+            var child = left
+            if left + 1 < count, entries[left + 1].bound > entries[left].bound { child = left + 1 }
+            if entries[child].bound <= moving.bound { break }
+            entries[index] = entries[child]
+            index = child
         }
+        entries[index] = moving
     }
 }
 

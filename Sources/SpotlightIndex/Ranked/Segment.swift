@@ -265,6 +265,10 @@ struct Segment: @unchecked Sendable {
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: true)
     }
 
+    /// Decodes into stack buffers, then appends each array once: a block
+    /// is read for every candidate a cursor checks, so this is the hottest
+    /// loop of a search. One-byte varints (most deltas and frequencies)
+    /// take a single branch.
     @inline(__always)
     private func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8],
                              keepColumns: Bool) throws(SegmentError) {
@@ -274,19 +278,46 @@ struct Segment: @unchecked Sendable {
         let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
         let size = sectionEnd(.postingsData) - at(.postingsData)
         guard start >= 0, start <= end, end <= size else { throw .corrupt("block \(block) out of its section") }
-        var reader = VarintReader(base: base, position: at(.postingsData) + start, end: at(.postingsData) + end)
-        var doc: UInt64 = 0
-        var first = true
-        while !reader.isAtEnd {
-            let delta = try reader.next()
-            doc = first ? delta : doc &+ delta
-            first = false
-            let packed = try reader.next()
-            let frequency = packed >> SegmentFormat.columnBits
-            guard doc < UInt64(documentCount), frequency <= UInt64(UInt32.max) else { throw .corrupt("block \(block) names doc \(doc)") }
-            docs.append(UInt32(doc))
-            frequencies.append(UInt32(frequency))
-            if keepColumns { columns.append(UInt8(packed & (1 << SegmentFormat.columnBits - 1))) }
+        let bytes = base.baseAddress! + at(.postingsData) + start
+        let length = end - start
+        let documentCount = UInt64(self.documentCount)
+        let capacity = SegmentFormat.blockSize
+        var failure: SegmentError?
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * capacity) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { columnBuffer in
+                var position = 0, count = 0
+                var doc: UInt64 = 0
+                @inline(__always) func varint() -> UInt64? {
+                    guard position < length else { return nil }
+                    let first = bytes.load(fromByteOffset: position, as: UInt8.self)
+                    position += 1
+                    if first < 0x80 { return UInt64(first) }
+                    var result = UInt64(first & 0x7F), shift: UInt64 = 7
+                    while position < length, shift < 64 {
+                        let byte = bytes.load(fromByteOffset: position, as: UInt8.self)
+                        position += 1
+                        result |= UInt64(byte & 0x7F) << shift
+                        if byte < 0x80 { return result }
+                        shift += 7
+                    }
+                    return nil
+                }
+                while position < length {
+                    guard count < capacity else { failure = .corrupt("block \(block) holds more than \(capacity) postings"); return }
+                    guard let delta = varint(), let packed = varint() else { failure = .corrupt("a varint runs past block \(block)"); return }
+                    doc = count == 0 ? delta : doc &+ delta
+                    let frequency = packed >> SegmentFormat.columnBits
+                    guard doc < documentCount, frequency <= UInt64(UInt32.max) else { failure = .corrupt("block \(block) names doc \(doc)"); return }
+                    buffer[count] = UInt32(truncatingIfNeeded: doc)
+                    buffer[capacity + count] = UInt32(truncatingIfNeeded: frequency)
+                    if keepColumns { columnBuffer[count] = UInt8(truncatingIfNeeded: packed & (1 << SegmentFormat.columnBits - 1)) }
+                    count += 1
+                }
+                docs.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+                frequencies.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[capacity..<(capacity + count)]))
+                if keepColumns { columns.append(contentsOf: UnsafeBufferPointer(rebasing: columnBuffer[0..<count])) }
+            }
         }
+        if let failure { throw failure }
     }
 }

@@ -5,8 +5,13 @@ import Foundation
 /// previous one reuse its Levenshtein rows, and once no continuation of a
 /// prefix can come back under the bound (or, for a prefix typo, every
 /// continuation matches) the walk jumps past all terms with that prefix by
-/// binary search. The cost grows with the prefixes near the word, not
+/// galloping search. The cost grows with the prefixes near the word, not
 /// with the dictionary.
+///
+/// A walk runs in every segment for every long word of a query, so it is
+/// kept lean: rows are computed only in the band of cells within `edits`
+/// of the diagonal (a cell further away is more than `edits` anyway), in
+/// one flat buffer, along the first scalars of each term that can matter.
 ///
 /// ```swift
 /// let ids = try TypoWalk.matches(typo, in: segment)   // ranges of term ids
@@ -14,57 +19,96 @@ import Foundation
 enum TypoWalk {
     static func matches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         guard let first = typo.word.first else { return [] }
-        let word = typo.word, m = word.count, maximum = typo.edits, width = m + 1
+        let word = typo.word.map(\.value)
+        let m = word.count, k = typo.edits, width = m + 1
+        let outside = k + 1
+        // Past this many scalars every cell is more than k: the row is dead.
+        let maxDepth = m + k + 1
         let candidates = try segment.terms(matching: Array(String(first).utf8), prefix: true)
 
         // rows[d * width ..< (d + 1) * width]: the Levenshtein row after the
-        // first d scalars of `path`.
-        var rows = Array(0...m)
-        var path: [Unicode.Scalar] = []
-        var scalars: [Unicode.Scalar] = []
+        // first d scalars of `path`; only the band |i − d| ≤ k is valid,
+        // with `outside` just beyond it.
+        // The scalars the rows were computed along, and the current term's
+        // first scalars (at most maxDepth of them).
+        let rows = UnsafeMutablePointer<Int>.allocate(capacity: (maxDepth + 1) * width)
+        let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
+        let scalars = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
+        let letters = UnsafeMutablePointer<UInt32>.allocate(capacity: m)
+        defer {
+            rows.deallocate()
+            path.deallocate()
+            scalars.deallocate()
+            letters.deallocate()
+        }
+        rows.initialize(repeating: outside, count: (maxDepth + 1) * width)
+        for i in 0...min(m, k) { rows[i] = i }
+        letters.initialize(from: word, count: m)
+        var pathCount = 0
         var out: [Range<Int>] = []
+
         var id = candidates.lowerBound
         while id < candidates.upperBound {
             let bytes = try segment.term(id)
-            scalars.removeAll(keepingCapacity: true)
-            if bytes.allSatisfy({ $0 < 0x80 }) {
-                for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-            } else {
-                scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+            var count = 0
+            var ascii = true
+            for byte in bytes {
+                if byte >= 0x80 { ascii = false; break }
+                if count == maxDepth { break }
+                scalars[count] = UInt32(byte)
+                count += 1
+            }
+            if !ascii {
+                count = 0
+                for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                    if count == maxDepth { break }
+                    scalars[count] = scalar.value
+                    count += 1
+                }
             }
             var common = 0
-            let shared = min(path.count, scalars.count)
+            let shared = min(pathCount, count)
             while common < shared, path[common] == scalars[common] { common += 1 }
-            path.removeLast(path.count - common)
-            rows.removeLast(rows.count - (common + 1) * width)
+            pathCount = common
 
             // Extend the rows along this term until it matches, dies or ends.
             var stop: (depth: Int, matchesAll: Bool)?
             var depth = common
-            while depth < scalars.count {
+            extend: while depth < count {
                 let scalar = scalars[depth]
-                let previous = depth * width
-                rows.append(depth + 1)
-                var smallest = depth + 1
-                for i in 1...m {
-                    let cost = word[i - 1] == scalar ? 0 : 1
-                    let value = min(rows[previous + i] + 1, rows[previous + width + i - 1] + 1, rows[previous + i - 1] + cost)
-                    rows.append(value)
-                    smallest = min(smallest, value)
+                let previous = depth * width, current = previous + width
+                let j = depth + 1
+                let low = max(1, j - k), high = min(m, j + k)
+                rows[current] = j <= k ? j : outside
+                if low > 1 { rows[current + low - 1] = outside }
+                var smallest = rows[current]
+                if low <= high {
+                    for i in low...high {
+                        let cost = letters[i - 1] == scalar ? 0 : 1
+                        let value = min(rows[previous + i] + 1, rows[current + i - 1] + 1, rows[previous + i - 1] + cost)
+                        rows[current + i] = value
+                        smallest = min(smallest, value)
+                    }
                 }
-                path.append(scalar)
-                depth += 1
-                if typo.isPrefix, rows[depth * width + m] <= maximum { stop = (depth, true); break }
-                if smallest > maximum { stop = (depth, false); break }
+                if high < m { rows[current + high + 1] = outside }
+                path[depth] = scalar
+                depth = j
+                pathCount = j
+                if typo.isPrefix, abs(m - j) <= k, rows[current + m] <= k { stop = (j, true); break extend }
+                if smallest > k { stop = (j, false); break extend }
             }
             guard let (depth, matchesAll) = stop else {
-                if !typo.isPrefix, rows[scalars.count * width + m] <= maximum { out.append(id..<(id + 1)) }
+                // The term ended alive (one cut at maxDepth scalars always dies first).
+                if !typo.isPrefix, abs(m - count) <= k, rows[count * width + m] <= k { out.append(id..<(id + 1)) }
                 id += 1
                 continue
             }
             // Every term starting with the first `depth` scalars matches, or none does.
-            var prefixLength = 0
-            for scalar in scalars[..<depth] { prefixLength += UTF8.width(scalar) }
+            var prefixLength = depth
+            if !ascii {
+                prefixLength = 0
+                for index in 0..<depth { prefixLength += UTF8.width(Unicode.Scalar(scalars[index])!) }
+            }
             let end = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength]), from: id)
             if matchesAll { out.append(id..<end) }
             id = end
