@@ -143,6 +143,50 @@ import Testing
         }
     }
 
+    /// Bounds stored at the segment's average length, rescaled to a longer
+    /// store average, stay above every exact score there, and are tighter
+    /// than scaling by the ratio of the averages.
+    @Test(arguments: [1.0, 1.02, 1.1, 1.5, 3.0])
+    func rescaledBoundsHoldAtALongerStoreAverage(_ growth: Double) throws {
+        var documents: [RankedDocument] = []
+        for index in 1...600 {
+            let words = index % 11 == 0 ? "apple apple apple" : "apple"
+            var document = Self.document(Int64(index), title: index % 5 == 0 ? words : "pie",
+                                         description: (index % 5 == 0 ? "" : words + " ") + String(repeating: "pie ", count: index % 29),
+                                         hint: Double(index % 101))
+            document.recency = Double(index * 1_000)
+            documents.append(document)
+        }
+        let segment = try Self.segment(documents)
+        let term = try #require(try segment.terms(matching: Array("apple".utf8), prefix: false).first)
+        let storeAverage = segment.avgLength * growth
+        let ratio = segment.avgLength / storeAverage
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var termMost = 0.0, termMostG = 0.0
+        for block in try segment.blocks(of: term) {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            var most = 0.0
+            for (doc, frequency) in zip(docs, frequencies) {
+                let g = RankedScoring.g(tf: Double(frequency) / 16, length: segment.length(Int(doc)), avgLength: storeAverage)
+                let exact = Self.scoring.breakdown(text: g, hint: segment.hint(Int(doc)), engagement: 0, engagedAt: 0,
+                                                   recency: segment.recency(Int(doc)), now: 600_000).total
+                most = max(most, exact)
+                termMostG = max(termMostG, g)
+            }
+            termMost = max(termMost, most)
+            let bound = RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+            #expect(most <= bound * (1 + 1e-12), "block \(block)")
+            #expect(bound <= segment.blockMaxGS(block) / ratio * (1 + 1e-12))
+        }
+        #expect(termMost <= RankedScoring.rescaled(maxGS: segment.termMaxGS(term), maxS: segment.termMaxS(term), ratio: ratio) * (1 + 1e-12))
+        #expect(termMostG <= RankedScoring.rescaled(maxGS: segment.termMaxG(term), maxS: 1, ratio: ratio) * (1 + 1e-12))
+        if growth > 1 {
+            // Near G's ceiling the bound barely moves, where the old ×(1/ratio) did.
+            #expect(RankedScoring.rescaled(maxGS: 2.1, maxS: 1, ratio: ratio) < 2.1 / ratio)
+            #expect(RankedScoring.rescaled(maxGS: 2.2, maxS: 1, ratio: ratio) == 2.2)
+        }
+    }
+
     @Test func damagedBytesAreRefusedNotCrashedOn() throws {
         let documents = (1...200).map { Self.document(Int64($0), title: "word\($0) shared", description: "text \($0)") }
         let bytes = SegmentEncoder.encode(SegmentContents(documents: documents, scoring: Self.scoring), scoring: Self.scoring, buildTime: 0)

@@ -22,6 +22,28 @@ struct RankedScoring: Sendable {
         tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / max(avgLength, 1e-9)))
     }
 
+    /// A bound on a list's (or block's) largest G×S at the store's average
+    /// length, from its maxima stored at the segment's: `maxGS` (G×S) and
+    /// `maxS` (S), `ratio` = the segment's average / the store's.
+    ///
+    /// With K = 1 − b + b·length/avg, G = tf(k1+1)/(tf + k1·K); a longer
+    /// average shrinks only the length part of K, so a G of g grows to at
+    /// most g(k1+1)/(r(k1+1) + (1−r)g), r = ratio: ×1/r for a small g, ×1
+    /// at G's ceiling k1+1. That is increasing in g and, through g = maxGS
+    /// / S, in S, so the stored maxima give the bound. A ratio ≥ 1 (a
+    /// shorter store average) only lowers G: `maxGS` stands.
+    ///
+    /// ```swift
+    /// RankedScoring.rescaled(maxGS: 2.2, maxS: 1, ratio: 0.5)   // 2.2: the ceiling does not move
+    /// RankedScoring.rescaled(maxGS: 0.1, maxS: 1, ratio: 0.5)   // ≈ 0.191: almost ×2
+    /// ```
+    @inline(__always)
+    static func rescaled(maxGS: Double, maxS: Double, ratio: Double) -> Double {
+        guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
+        let g = maxGS / maxS, ceiling = k1 + 1
+        return maxS * g * ceiling / (ratio * ceiling + (1 - ratio) * min(g, ceiling))
+    }
+
     /// FTS5's IDF: `ln((N − n + 0.5) / (n + 0.5))`, at least 1e-6.
     static func idf(documents: Double, matching: Double) -> Double {
         max(1e-6, log((documents - matching + 0.5) / (matching + 0.5)))

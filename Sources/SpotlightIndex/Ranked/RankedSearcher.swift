@@ -121,8 +121,10 @@ struct RankedSearcher {
         }
         let n = Double(max(liveDocuments, 1))
         // BM25's average length over every segment, as FTS5's over its table.
-        // A segment's stored maxima used its own average: G grows at most
-        // by avgLength / (the segment's), so its bounds scale by that.
+        // A segment's stored maxima used its own average: when that is
+        // shorter, G grows, by at most avgLength / (the segment's) (the
+        // cursors' scale) and by much less near G's ceiling, which is where
+        // the top is (``RankedScoring/rescaled(maxGS:maxS:ratio:)``).
         var totalLength = 0.0
         for snapshot in segments {
             totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
@@ -138,13 +140,17 @@ struct RankedSearcher {
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
             let driver = drivers[position]
-            let scale = boundScale(segment)
+            let ratio = segment.avgLength / avgLength
             var others = 0.0
-            for term in 0..<termCount where term != driver { others += idf[term] * entry.maxG[term] }
+            for term in 0..<termCount where term != driver {
+                others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio)
+            }
             let trustsBounds = now >= segment.buildTime
             for range in entry.ranges[driver] {
                 for id in range {
-                    let bound = trustsBounds ? scale * (idf[driver] * segment.termMaxGS(id) + segment.termMaxS(id) * others) : .infinity
+                    let maxS = segment.termMaxS(id)
+                    let bound = trustsBounds ? idf[driver] * RankedScoring.rescaled(maxGS: segment.termMaxGS(id), maxS: maxS, ratio: ratio)
+                        + maxS * others : .infinity
                     lists.append(List(bound: bound, resolved: position, term: id, others: others))
                 }
             }
@@ -197,6 +203,7 @@ struct RankedSearcher {
             let driver = drivers[list.resolved]
             let trustsBounds = now >= segment.buildTime
             let scale = boundScale(segment)
+            let ratio = segment.avgLength / avgLength
             for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
             let termBlocks = try segment.blocks(of: list.term)
             // Taken out while this list is read: mutated in place, not copied.
@@ -207,7 +214,8 @@ struct RankedSearcher {
                 // The other terms' most in this block, G×S (∞: unknown).
                 var othersGS = Double.infinity
                 if trustsBounds, let threshold = top.threshold {
-                    var bound = scale * (idf[driver] * segment.blockMaxGS(block) + segment.blockMaxS(block) * list.others)
+                    let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+                    var bound = driverGS + segment.blockMaxS(block) * list.others
                     if termCount > 1 {
                         // Block-max WAND: the other terms' blocks over the same documents.
                         let first: UInt32 = block == termBlocks.lowerBound ? 0 : segment.blockLastDoc(block - 1) + 1
@@ -220,7 +228,7 @@ struct RankedSearcher {
                             others += idf[term] * gs
                         }
                         othersGS = scale * others
-                        bound = min(bound, scale * idf[driver] * segment.blockMaxGS(block) + othersGS)
+                        bound = min(bound, driverGS + othersGS)
                     }
                     if bound < threshold {
                         statistics.blocksSkipped += 1
