@@ -80,9 +80,10 @@ struct StoreOpener {
     }
 
     /// The writer's settings for bulk indexing, measured on the benchmark
-    /// corpus (`Benchmarks/`): a checkpoint every 16,384 WAL pages instead of
-    /// SQLite's 1,000 copies each page changed by many transactions once,
-    /// not once per transaction (commit time −55% at 63,666 items); a
+    /// corpus (`Benchmarks/`): checkpointing every 16,384 WAL pages rather
+    /// than SQLite's 1,000 copies a page that many transactions change back
+    /// into the database once, not once per transaction (commit time −55%
+    /// at 63,666 items); a
     /// 32 MB page cache keeps the uid and typed-value indexes' pages
     /// between transactions (−35% insert time at 1M items). After a
     /// checkpoint the WAL file is cut back to 16 MB.
