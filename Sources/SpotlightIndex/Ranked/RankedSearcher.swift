@@ -137,6 +137,10 @@ struct RankedSearcher {
         struct List { var bound: Double; var resolved: Int; var term: Int; var others: Double }
         var lists: [List] = []
         let drivers = resolved.map(\.driver)
+        // Per segment, the other terms by postings, fewest first.
+        let checkOrder = resolved.indices.map { position in
+            (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
+        }
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
             let driver = drivers[position]
@@ -206,6 +210,7 @@ struct RankedSearcher {
             let ratio = segment.avgLength / avgLength
             for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
             let termBlocks = try segment.blocks(of: list.term)
+            let order = checkOrder[list.resolved]
             // Taken out while this list is read: mutated in place, not copied.
             var row: [TermCursor?] = []
             swap(&row, &cursors[list.resolved])
@@ -249,14 +254,12 @@ struct RankedSearcher {
                                                       avgLength: avgLength)
                         if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
                     }
-                    // The driver's frequency here (this token's), then the cursors'.
-                    for term in 0..<termCount {
-                        if term == driver {
-                            best[term] = frequencies[position]
-                        } else {
-                            guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
-                            best[term] = frequency
-                        }
+                    // The driver's frequency here (this token's), then the
+                    // cursors', rarest term first: most documents fail there.
+                    best[driver] = frequencies[position]
+                    for term in order {
+                        guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
+                        best[term] = frequency
                     }
                     statistics.documentsScored += 1
                     var text = 0.0
