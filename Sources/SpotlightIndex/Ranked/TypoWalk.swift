@@ -83,11 +83,16 @@ enum TypoWalk {
                 if low > 1 { rows[current + low - 1] = outside }
                 var smallest = rows[current]
                 if low <= high {
+                    // Wrapping arithmetic: values stay within 0...m + k + 1.
+                    var left = rows[current &+ low &- 1], diagonal = rows[previous &+ low &- 1]
                     for i in low...high {
-                        let cost = letters[i - 1] == scalar ? 0 : 1
-                        let value = min(rows[previous + i] + 1, rows[current + i - 1] + 1, rows[previous + i - 1] + cost)
-                        rows[current + i] = value
+                        let up = rows[previous &+ i]
+                        let cost = letters[i &- 1] == scalar ? 0 : 1
+                        let value = min(min(up, left) &+ 1, diagonal &+ cost)
+                        rows[current &+ i] = value
                         smallest = min(smallest, value)
+                        left = value
+                        diagonal = up
                     }
                 }
                 if high < m { rows[current + high + 1] = outside }
