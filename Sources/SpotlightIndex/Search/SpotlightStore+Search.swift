@@ -43,12 +43,17 @@ extension SpotlightStore {
     /// The ranked index's answer (``RankedSearcher``), in one read transaction.
     func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true) throws -> [SearchResult] {
         try read { db in
-            try rankedHits(terms, limit: limit, typos: typos, db).map { hit in
-                guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"),
-                                                    arguments: [hit.rowid]) else {
-                    throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
+            let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?")
+            return try rankedHits(terms, limit: limit, typos: typos, db).map { hit in
+                // Read in place from the statement (no copied row): the item
+                // is decoded while the cursor lives.
+                let cursor = try Row.fetchCursor(statement, arguments: [hit.rowid])
+                return try withExtendedLifetime(cursor) {
+                    guard let stored = try cursor.next() else {
+                        throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
+                    }
+                    return SearchResult(item: try StoredRow.item(stored).item, score: hit.score)
                 }
-                return SearchResult(item: try StoredRow.item(stored).item, score: hit.score)
             }
         }
     }
