@@ -84,12 +84,9 @@ extension RankedDictionary {
                 for index in termBits.words.indices { termBits.words[index] = 0 }
                 for range in ids {
                     for id in range {
-                        var previous = -1
-                        for block in try segment.blocks(of: id) {
-                            let last = Int(segment.blockLastDoc(block))
-                            defer { previous = last }
-                            // No document of this block is still a candidate: not read.
-                            if let result, result.isEmpty(from: previous + 1, through: last) { continue }
+                        // A block holding no document still a candidate is not read.
+                        let blocks = try segment.blocks(of: id)
+                        for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: result) {
                             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
                             for index in docs.indices where bits[index] & columns != 0 { termBits.insert(Int(docs[index])) }
                         }

@@ -223,7 +223,7 @@ struct RankedSearcher {
                     var bound = driverGS + segment.blockMaxS(block) * list.others
                     if termCount > 1 {
                         // Block-max WAND: the other terms' blocks over the same documents.
-                        let first: UInt32 = block == termBlocks.lowerBound ? 0 : segment.blockLastDoc(block - 1) + 1
+                        let first = segment.blockFirstDoc(block, of: termBlocks)
                         var others = 0.0
                         for term in 0..<termCount where term != driver {
                             guard let gs = try row[term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
@@ -361,8 +361,7 @@ struct PostingCursor {
         var index = block
         var best: Double?
         while index < blocks.upperBound {
-            let start: UInt32 = index == blocks.lowerBound ? 0 : segment.blockLastDoc(index - 1) + 1
-            if start > last { break }
+            if segment.blockFirstDoc(index, of: blocks) > last { break }
             best = max(best ?? 0, segment.blockMaxGS(index))
             index += 1
         }
@@ -447,11 +446,8 @@ struct TermCursor {
         windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         for id in tail {
-            var previous = -1
-            for block in try segment.blocks(of: id) {
-                let last = Int(segment.blockLastDoc(block))
-                defer { previous = last }
-                if let candidates, candidates.isEmpty(from: previous + 1, through: last) { continue }
+            let blocks = try segment.blocks(of: id)
+            for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
                 try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
                 // The block's own maximum bounds its windows: no per-document score.
                 let blockMax = segment.blockMaxGS(block)

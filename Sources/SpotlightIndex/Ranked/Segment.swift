@@ -251,6 +251,20 @@ struct Segment: @unchecked Sendable {
 
     func blockMaxGS(_ block: Int) -> Double { Double(f32(.blockMaxGS, block)) }
     func blockLastDoc(_ block: Int) -> UInt32 { u32(.blockLastDoc, block) }
+
+    /// The first doc id block `block` of a term's `blocks` can hold: one
+    /// past the previous block's last, or 0 for the first.
+    func blockFirstDoc(_ block: Int, of blocks: Range<Int>) -> UInt32 {
+        block == blocks.lowerBound ? 0 : blockLastDoc(block - 1) + 1
+    }
+
+    /// Whether block `block` of a term's `blocks` spans a document of
+    /// `candidates` (always, without): one that does not is not decoded.
+    @inline(__always)
+    func block(_ block: Int, of blocks: Range<Int>, mayHoldAnyOf candidates: DocumentBitmap?) -> Bool {
+        guard let candidates else { return true }
+        return !candidates.isEmpty(from: Int(blockFirstDoc(block, of: blocks)), through: Int(blockLastDoc(block)))
+    }
     func blockMaxS(_ block: Int) -> Double { Double(f32(.blockMaxS, block)) }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
