@@ -29,11 +29,12 @@ enum TypoWalk {
         // rows[d * width ..< (d + 1) * width]: the Levenshtein row after the
         // first d scalars of `path`; only the band |i − d| ≤ k is valid,
         // with `outside` just beyond it.
+        let rows = UnsafeMutablePointer<Int>.allocate(capacity: (maxDepth + 1) * width)
         // The scalars the rows were computed along, and the current term's
         // first scalars (at most maxDepth of them).
-        let rows = UnsafeMutablePointer<Int>.allocate(capacity: (maxDepth + 1) * width)
         let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
         let scalars = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
+        // The typed word's scalars.
         let letters = UnsafeMutablePointer<UInt32>.allocate(capacity: m)
         defer {
             rows.deallocate()

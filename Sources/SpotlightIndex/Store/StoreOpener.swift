@@ -83,10 +83,9 @@ struct StoreOpener {
     /// corpus (`Benchmarks/`): checkpointing every 16,384 WAL pages rather
     /// than SQLite's 1,000 copies a page that many transactions change back
     /// into the database once, not once per transaction (commit time −55%
-    /// at 63,666 items); a
-    /// 32 MB page cache keeps the uid and typed-value indexes' pages
-    /// between transactions (−35% insert time at 1M items). After a
-    /// checkpoint the WAL file is cut back to 16 MB.
+    /// at 63,666 items); a 32 MB page cache keeps the uid and typed-value
+    /// indexes' pages between transactions (−35% insert time at 1M items).
+    /// After a checkpoint the WAL file is cut back to 16 MB.
     static let writerPragmas = """
         PRAGMA cache_size = -32768;
         PRAGMA wal_autocheckpoint = 16384;
