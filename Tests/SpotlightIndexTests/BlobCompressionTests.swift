@@ -20,8 +20,24 @@ import Testing
             Array(String(repeating: "x", count: 70_000).utf8) + Array(text.utf8),  // offsets past 64 KiB
             Array("short".utf8),
             [],
+            overlappingRepeats(&seed),                                            // matches closer than their length
         ]
     }()
+
+    /// Text that repeats itself at short distances (1–24 bytes back, up to
+    /// 60 bytes long), so many matches overlap the bytes they copy.
+    static func overlappingRepeats(_ seed: inout UInt64) -> [UInt8] {
+        var out: [UInt8] = []
+        while out.count < 20_000 {
+            if out.count < 32 || lcg(&seed) % 3 == 0 {
+                for _ in 0..<(1 + Int(lcg(&seed) % 6)) { out.append(UInt8(97 + lcg(&seed) % 26)) }
+            } else {
+                let distance = 1 + Int(lcg(&seed) % 24)
+                for _ in 0..<(4 + Int(lcg(&seed) % 57)) { out.append(out[out.count - distance]) }
+            }
+        }
+        return out
+    }
 
     @Test(arguments: 0..<samples.count)
     func packedBlobsComeBackExactly(index: Int) throws {

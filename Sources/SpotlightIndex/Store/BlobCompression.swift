@@ -83,47 +83,75 @@ enum BlobCompression {
     }
 
     /// The raw bytes of a stored blob; throws on damage, never reads or writes out of bounds.
+    ///
+    /// Search results decode every hit's blob, and a long description
+    /// inflates to tens of kilobytes, so literals and matches that do not
+    /// overlap their source are copied in bulk; only a match closer than
+    /// its own length (a repeat) is copied byte by byte.
     static func unpack(_ stored: [UInt8]) throws -> [UInt8] {
         guard stored.first == compressedTag else { return stored }
         var reader = AttributeCodec.Reader(bytes: stored, offset: 1)
         let rawLength = try reader.varint()
         guard rawLength <= UInt64(maximumRawLength) else { throw DamageError(description: "compressed attributes claim \(rawLength) bytes") }
-        var out: [UInt8] = []
-        out.reserveCapacity(Int(rawLength))
-        var at = reader.offset
-        func byte() throws -> UInt8 {
-            guard at < stored.count else { throw DamageError(description: "compressed attributes end too soon") }
-            defer { at += 1 }
-            return stored[at]
+        let start = reader.offset
+        let out = try stored.withUnsafeBufferPointer { input in
+            try [UInt8](unsafeUninitializedCapacity: Int(rawLength)) { output, initialized in
+                initialized = try inflate(input, from: start, into: UnsafeMutableBufferPointer(rebasing: output[..<Int(rawLength)]))
+            }
         }
-        func length(_ start: Int) throws -> Int {
-            var value = start
-            guard start == 15 else { return value }
+        return out
+    }
+
+    /// Inflates the sequences of `input[start...]` into `output`, which must
+    /// be filled exactly; returns its count.
+    private static func inflate(_ input: UnsafeBufferPointer<UInt8>, from start: Int,
+                                into output: UnsafeMutableBufferPointer<UInt8>) throws(DamageError) -> Int {
+        guard let source = input.baseAddress else { throw DamageError(description: "compressed attributes end too soon") }
+        let end = input.count
+        let capacity = output.count
+        var at = start
+        var written = 0
+        @inline(__always) func length(_ code: Int) throws(DamageError) -> Int {
+            var value = code
+            guard code == 15 else { return value }
             while true {
-                let next = try byte()
-                value += Int(next)
+                guard at < end else { throw DamageError(description: "compressed attributes end too soon") }
+                let next = Int(source[at])
+                at += 1
+                value += next
                 if value > maximumRawLength { throw DamageError(description: "compressed length overflows") }
                 if next < 255 { return value }
             }
         }
-        while at < stored.count {
-            let token = try byte()
-            let literalCount = try length(Int(token >> 4))
-            guard literalCount <= stored.count - at, out.count + literalCount <= Int(rawLength) else {
+        while at < end {
+            let token = Int(source[at])
+            at += 1
+            let literalCount = try length(token >> 4)
+            guard literalCount <= end - at, literalCount <= capacity - written else {
                 throw DamageError(description: "compressed literals run past the end")
             }
-            out.append(contentsOf: stored[at..<(at + literalCount)])
-            at += literalCount
-            if at == stored.count { break }
-            let offset = Int(try byte()) | Int(try byte()) << 8
-            let matchLength = try length(Int(token & 0x0F)) + minMatch
-            guard offset > 0, offset <= out.count, out.count + matchLength <= Int(rawLength) else {
+            if literalCount > 0 {
+                (output.baseAddress! + written).update(from: source + at, count: literalCount)
+                written += literalCount
+                at += literalCount
+            }
+            if at == end { break }
+            guard end - at >= 2 else { throw DamageError(description: "compressed attributes end too soon") }
+            let offset = Int(source[at]) | Int(source[at + 1]) << 8
+            at += 2
+            let matchLength = try length(token & 0x0F) + minMatch
+            guard offset > 0, offset <= written, matchLength <= capacity - written else {
                 throw DamageError(description: "compressed match points outside the data")
             }
-            let from = out.count - offset
-            for index in 0..<matchLength { out.append(out[from + index]) }
+            let target = output.baseAddress! + written
+            if offset >= matchLength {
+                target.update(from: target - offset, count: matchLength)
+            } else {
+                for index in 0..<matchLength { target[index] = target[index - offset] }
+            }
+            written += matchLength
         }
-        guard out.count == Int(rawLength) else { throw DamageError(description: "compressed attributes inflate to \(out.count) bytes, not \(rawLength)") }
-        return out
+        guard written == capacity else { throw DamageError(description: "compressed attributes inflate to \(written) bytes, not \(capacity)") }
+        return written
     }
 }
