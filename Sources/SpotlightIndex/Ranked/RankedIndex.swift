@@ -101,32 +101,34 @@ final class RankedIndex: Sendable {
 
     /// The live segments of the reader's snapshot.
     func snapshot(_ db: Database) throws -> [SegmentSnapshot] {
-        let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id")
+        // Every keystroke reads this list: a cached statement, columns by position.
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id"))
         var out: [SegmentSnapshot] = []
-        var live = Set<Int64>()
+        out.reserveCapacity(rows.count)
+        var live = Set<Int64>(minimumCapacity: rows.count)
         let failed = failedChecks.withLock { $0 }
+        let cached = cache.withLock { $0 }
         for row in rows {
-            let token: Int64 = row["token"]
-            let version: Int64 = row["deleted_version"]
+            let id: Int64 = row[0], token: Int64 = row[1], version: Int64 = row[3]
             live.insert(token)
             if failed.contains(token) { throw SegmentError.corrupt("segment \(String(UInt64(bitPattern: token), radix: 16)) failed its checksum") }
-            if let loaded = cache.withLock({ $0[token] }), loaded.deletedVersion == version {
+            if let loaded = cached[token], loaded.deletedVersion == version {
                 out.append(SegmentSnapshot(segment: loaded.segment, deleted: loaded.deleted))
                 continue
             }
             let segment: Segment
-            if let loaded = cache.withLock({ $0[token] }) {
+            if let loaded = cached[token] {
                 segment = loaded.segment
             } else {
-                segment = try load(db, id: row["id"], token: token, file: row["file"])
+                segment = try load(db, id: id, token: token, file: row[2])
             }
-            let blob = Array(try Data.fetchOne(db, sql: "SELECT deleted FROM ranked_segments WHERE id = ?", arguments: [row["id"] as Int64]) ?? Data())
+            let blob = Array(try Data.fetchOne(db, sql: "SELECT deleted FROM ranked_segments WHERE id = ?", arguments: [id]) ?? Data())
             let deleted = DeletionSet(documentCount: segment.documentCount, deleted: try DeletionSet.decode(blob))
             cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: version, deleted: deleted) }
             out.append(SegmentSnapshot(segment: segment, deleted: deleted))
         }
-        cache.withLock { cache in
-            if cache.count > live.count { cache = cache.filter { live.contains($0.key) } }
+        if cached.count > live.count {
+            cache.withLock { cache in cache = cache.filter { live.contains($0.key) } }
         }
         return out
     }
