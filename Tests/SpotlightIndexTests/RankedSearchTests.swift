@@ -136,6 +136,31 @@ import Testing
         #expect(try store.ids("desert").isEmpty)
     }
 
+    /// Results' items are read several to a statement: each must stay with
+    /// its own hit, in order, past one statement's worth, and a missing one
+    /// is damage.
+    @Test(arguments: [1, 20, SpotlightStore.itemsPerStatement, SpotlightStore.itemsPerStatement + 1, 150])
+    func eachResultCarriesItsOwnItem(limit: Int) throws {
+        let store = try memoryStore()
+        try store.index((0..<150).map { index in
+            item("item-\(index)", title: "common words", ["rankingHint": .number(.int(Int64(index % 101))), "keywords": .strings(["n\(index)"])])
+        })
+        let results = try store.search("common", limit: limit)
+        #expect(results.count == limit)
+        for result in results {
+            guard case .number(let hint)? = result.item.attributes["rankingHint"],
+                  case .strings(let keywords)? = result.item.attributes["keywords"] else { Issue.record("attributes lost"); continue }
+            #expect(keywords == ["n\(result.item.uniqueIdentifier.dropFirst(5))"])
+            #expect(abs(result.score.hintFactor - (1 + store.options.ranking.rankingHint * hint.doubleValue / 100)) < 1e-12,
+                    "\(result.item.uniqueIdentifier)")
+        }
+        #expect(zip(results, results.dropFirst()).allSatisfy { $0.score.total >= $1.score.total })
+        // The index names a row the store no longer holds: damage, said as such.
+        let hits = try store.read { try store.rankedHits(TextTokenizer.queryTerms("common"), limit: limit, $0) }
+        try store.write { try $0.execute(sql: "DELETE FROM item_attributes WHERE rowid = ?", arguments: [hits[hits.count / 2].rowid]) }
+        #expect(throws: SegmentError.self) { try store.read { try SpotlightStore.results(of: hits, $0) } }
+    }
+
     @Test func engagementLiftsAnItemAtOnce() throws {
         let store = try memoryStore()
         try store.index([item("x", title: "Tomato soup"), item("y", title: "Tomato salad")])

@@ -43,20 +43,41 @@ extension SpotlightStore {
     /// The ranked index's answer (``RankedSearcher``), in one read transaction.
     func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true) throws -> [SearchResult] {
         try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?")
-            return try rankedHits(terms, limit: limit, typos: typos, db).map { hit in
-                // Read in place from the statement (no copied row): the item
-                // is decoded while the cursor lives.
-                let cursor = try Row.fetchCursor(statement, arguments: [hit.rowid])
-                return try withExtendedLifetime(cursor) {
-                    guard let stored = try cursor.next() else {
-                        throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
-                    }
-                    return SearchResult(item: try StoredRow.item(stored).item, score: hit.score)
-                }
-            }
+            let hits = try rankedHits(terms, limit: limit, typos: typos, db)
+            return try Self.results(of: hits, db)
         }
     }
+
+    /// The items of `hits`, in their order. One statement reads up to
+    /// ``itemsPerStatement`` of them (`rowid IN (…)`), in place from its
+    /// cursor (no copied rows): per item, a statement's cursor and row
+    /// cost more than the B-tree seek.
+    static func results(of hits: [RankedHit], _ db: Database) throws -> [SearchResult] {
+        var items: [Int64: SearchableItem] = [:]
+        items.reserveCapacity(hits.count)
+        var start = 0
+        while start < hits.count {
+            let chunk = hits[start..<min(start + itemsPerStatement, hits.count)]
+            start = chunk.endIndex
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid IN (\(placeholders))")
+            statement.setUncheckedArguments(StatementArguments(chunk.map(\.rowid)))
+            let cursor = try Row.fetchCursor(statement)
+            try withExtendedLifetime(cursor) {
+                while let row = try cursor.next() { items[row[0]] = try StoredRow.item(row).item }
+            }
+        }
+        return try hits.map { hit in
+            guard let item = items[hit.rowid] else {
+                throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
+            }
+            return SearchResult(item: item, score: hit.score)
+        }
+    }
+
+    /// Rowids bound to one statement of ``results(of:_:)``: a page of
+    /// results is one statement, and SQLite's limit on variables is far.
+    static let itemsPerStatement = 64
 
     /// The best `limit` matches' rowids and scores, from the reader's
     /// snapshot: exact matches, then (when they are fewer than `limit` and
