@@ -160,10 +160,31 @@ enum AttributeCodec {
             return value
         }
 
+        /// A stored string. Mostly ASCII: checked eight bytes at a time and
+        /// made by the standard library's fast path; otherwise validated as
+        /// UTF-8, so damaged bytes throw rather than come back repaired.
         mutating func string() throws -> String {
             let slice = try take(try count())
-            guard let string = String(validating: slice, as: UTF8.self) else { throw DecodingError(description: "stored string is not UTF-8") }
+            let string = slice.withUnsafeBufferPointer { buffer -> String? in
+                Self.isASCII(UnsafeRawBufferPointer(buffer)) ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+            }
+            guard let string else { throw DecodingError(description: "stored string is not UTF-8") }
             return string
+        }
+
+        @inline(__always)
+        static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            var high: UInt64 = 0
+            var index = 0
+            while index + 8 <= bytes.count {
+                high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < bytes.count {
+                high |= UInt64(bytes[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
         }
 
         mutating func number() throws -> AttributeNumber {
