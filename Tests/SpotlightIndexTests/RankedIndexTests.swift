@@ -41,6 +41,30 @@ import Testing
         #expect(try segment.terms(matching: Array("".utf8), prefix: true) == 0..<8)
     }
 
+    /// Each group of 64 consecutive terms sums their postings and keeps
+    /// their maxima; the last group may be short.
+    @Test(arguments: [1, 63, 64, 65, 200])
+    func termGroupsSumAndMaximiseTheirTerms(words: Int) throws {
+        let documents = (0..<150).map { (doc: Int) -> RankedDocument in
+            let title: [String] = (0..<words).filter { ($0 + doc) % 3 == 0 }.map { "w\($0)" }
+            let word = "w\(doc % words)"
+            return Self.document(Int64(doc), title: title.joined(separator: " "), description: "\(word) \(word)", hint: Double(doc % 7 * 10))
+        }
+        let segment = try Self.segment(documents)
+        #expect(segment.termCount >= words)
+        #expect(Segment.groupCount(terms: segment.termCount) == (segment.termCount + 63) / 64)
+        for group in 0..<Segment.groupCount(terms: segment.termCount) {
+            let ids = (group * 64)..<min(group * 64 + 64, segment.termCount)
+            let entry = segment.termGroup(group)
+            #expect(entry.documents == ids.reduce(0) { $0 + segment.termDocumentCount($1) })
+            #expect(entry.mostDocuments == ids.map(segment.termDocumentCount).max())
+            #expect(entry.maxG == ids.map(segment.termMaxG).max())
+            #expect(entry.maxGS == ids.map(segment.termMaxGS).max())
+            #expect(entry.maxS == ids.map(segment.termMaxS).max())
+            #expect(entry.maxGS > 0 && entry.maxS >= 1)
+        }
+    }
+
     /// Terms are stored end to end: a fragment spanning two terms (`yca` in
     /// `library` + `card`) must not match, and one holding a term twice is listed once.
     @Test func termsContainingAFragmentAreFoundInTheDictionaryBytes() throws {

@@ -96,7 +96,21 @@ struct RankedSearcher {
                 found = Self.union(found)
                 var count = 0, most = 0, best = 0.0
                 for range in found {
-                    for id in range {
+                    // Whole groups of 64 terms are summed from the group's
+                    // entry; with deletions, only in a range too long for
+                    // exact live counts to matter.
+                    let grouping = snapshot.deleted.count == 0 || range.count > 256
+                    var id = range.lowerBound
+                    while id < range.upperBound {
+                        if grouping, let group = Self.wholeGroup(at: id, in: range) {
+                            let entry = segment.termGroup(group)
+                            count += entry.documents
+                            most = max(most, entry.mostDocuments)
+                            best = max(best, entry.maxG)
+                            id += SegmentFormat.termGroupSize
+                            continue
+                        }
+                        defer { id += 1 }
                         var documents = segment.termDocumentCount(id)
                         // Replaced and deleted documents stay in postings until a
                         // merge: left out of short lists' counts, where they would
@@ -133,13 +147,23 @@ struct RankedSearcher {
         func boundScale(_ segment: Segment) -> Double { max(1, avgLength / segment.avgLength) }
         let idf = matching.map { RankedScoring.idf(documents: n, matching: min(Double($0), n)) }
 
-        // Posting lists of the driving terms, with their bounds.
-        struct List { var bound: Double; var resolved: Int; var term: Int; var others: Double }
+        // Posting lists of the driving terms, with their bounds. A list of
+        // `span` 64 stands for a whole term group, bounded by its maxima:
+        // a short prefix's thousands of tokens cost a heap entry per group,
+        // and only a group that can reach the top is opened into its terms.
+        struct List { var bound: Double; var resolved: Int; var term: Int; var span: Int; var others: Double }
         var lists: [List] = []
         let drivers = resolved.map(\.driver)
         // Per segment, the other terms by postings, fewest first.
         let checkOrder = resolved.indices.map { position in
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
+        }
+        /// The most a document of `maxGS` and `maxS` (a term's, or a group's) can score.
+        func listBound(_ position: Int, maxGS: Double, maxS: Double, others: Double) -> Double {
+            let segment = segments[resolved[position].index].segment
+            guard now >= segment.buildTime else { return .infinity }
+            return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength)
+                + maxS * others
         }
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
@@ -149,13 +173,20 @@ struct RankedSearcher {
             for term in 0..<termCount where term != driver {
                 others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio)
             }
-            let trustsBounds = now >= segment.buildTime
+            lists.reserveCapacity(lists.count + entry.ranges[driver].reduce(0) { $0 + min($1.count, 2 * SegmentFormat.termGroupSize) })
             for range in entry.ranges[driver] {
-                for id in range {
-                    let maxS = segment.termMaxS(id)
-                    let bound = trustsBounds ? idf[driver] * RankedScoring.rescaled(maxGS: segment.termMaxGS(id), maxS: maxS, ratio: ratio)
-                        + maxS * others : .infinity
-                    lists.append(List(bound: bound, resolved: position, term: id, others: others))
+                var id = range.lowerBound
+                while id < range.upperBound {
+                    if let group = Self.wholeGroup(at: id, in: range) {
+                        let entry = segment.termGroup(group)
+                        lists.append(List(bound: listBound(position, maxGS: entry.maxGS, maxS: entry.maxS, others: others),
+                                          resolved: position, term: id, span: SegmentFormat.termGroupSize, others: others))
+                        id += SegmentFormat.termGroupSize
+                    } else {
+                        lists.append(List(bound: listBound(position, maxGS: segment.termMaxGS(id), maxS: segment.termMaxS(id), others: others),
+                                          resolved: position, term: id, span: 1, others: others))
+                        id += 1
+                    }
                 }
             }
         }
@@ -200,6 +231,16 @@ struct RankedSearcher {
         while let next = heap.pop() {
             let list = lists[next]
             if let threshold = top.threshold, list.bound < threshold { break }
+            if list.span > 1 {
+                let segment = segments[resolved[list.resolved].index].segment
+                for id in list.term..<(list.term + list.span) {
+                    let bound = listBound(list.resolved, maxGS: segment.termMaxGS(id), maxS: segment.termMaxS(id), others: list.others)
+                    heap.push(bound, index: lists.count)
+                    lists.append(List(bound: bound, resolved: list.resolved, term: id, span: 1, others: list.others))
+                }
+                statistics.lists += list.span - 1
+                continue
+            }
             statistics.listsRead += 1
             let entry = resolved[list.resolved]
             let snapshot = segments[entry.index]
@@ -285,6 +326,12 @@ struct RankedSearcher {
             }
         }
         return top.sorted
+    }
+
+    /// The term group starting at `id`, when all of it lies in `range`.
+    @inline(__always)
+    static func wholeGroup(at id: Int, in range: Range<Int>) -> Int? {
+        id % SegmentFormat.termGroupSize == 0 && range.upperBound - id >= SegmentFormat.termGroupSize ? id / SegmentFormat.termGroupSize : nil
     }
 
     /// The documents of a term's postings that are not deleted.
@@ -512,6 +559,21 @@ struct BoundHeap {
             entries.withUnsafeMutableBufferPointer { buffer in
                 for index in stride(from: buffer.count / 2 - 1, through: 0, by: -1) { Self.siftDown(buffer, index) }
             }
+        }
+    }
+
+    mutating func push(_ bound: Double, index: Int) {
+        entries.append(Entry(bound: bound, index: index))
+        entries.withUnsafeMutableBufferPointer { entries in
+            let moving = entries[entries.count - 1]
+            var position = entries.count - 1
+            while position > 0 {
+                let parent = (position - 1) / 2
+                if entries[parent].bound >= moving.bound { break }
+                entries[position] = entries[parent]
+                position = parent
+            }
+            entries[position] = moving
         }
     }
 

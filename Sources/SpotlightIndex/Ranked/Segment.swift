@@ -53,7 +53,8 @@ struct Segment: @unchecked Sendable {
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
             .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n,
             .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
-            .termMaxS: 4 * t, .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
+            .termMaxS: 4 * t, .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t),
+            .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
         ]
         for section in SegmentFormat.Section.allCases {
             let start = offsets[section.rawValue], end = offsets[section.rawValue + 1]
@@ -107,6 +108,28 @@ struct Segment: @unchecked Sendable {
     func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
     func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
     func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+
+    /// Sums and maxima over the terms of one group (``SegmentFormat/termGroupSize`` consecutive ids).
+    struct TermGroup {
+        /// Postings of all its terms.
+        var documents: Int
+        /// Postings of its most frequent term.
+        var mostDocuments: Int
+        var maxG: Double
+        var maxGS: Double
+        var maxS: Double
+    }
+
+    static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
+
+    /// Group `group`, which holds term ids `group × 64 ..< (group + 1) × 64`.
+    func termGroup(_ group: Int) -> TermGroup {
+        let at = at(.termGroups) + SegmentFormat.termGroupStride * group
+        func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)) }
+        func f32(_ offset: Int) -> Double { Double(Float(bitPattern: u32(offset))) }
+        let documents = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        return TermGroup(documents: Int(truncatingIfNeeded: documents), mostDocuments: Int(u32(8)), maxG: f32(12), maxGS: f32(16), maxS: f32(20))
+    }
 
     /// The doc id of `rowid`, if the segment holds it.
     func document(rowid: Int64) -> Int? {

@@ -102,6 +102,15 @@ enum SegmentEncoder {
         begin(.termMaxG); for value in termMaxG { out.append(value) }
         begin(.termMaxGS); for value in termMaxGS { out.append(value) }
         begin(.termMaxS); for value in termMaxS { out.append(value) }
+        begin(.termGroups)
+        for start in stride(from: 0, to: t, by: SegmentFormat.termGroupSize) {
+            let group = start..<min(start + SegmentFormat.termGroupSize, t)
+            out.append(group.reduce(UInt64(0)) { $0 + UInt64(termDocs[$1]) })
+            out.append(group.reduce(UInt32(0)) { max($0, termDocs[$1]) })
+            out.append(group.reduce(Float(0)) { max($0, termMaxG[$1]) })
+            out.append(group.reduce(Float(0)) { max($0, termMaxGS[$1]) })
+            out.append(group.reduce(Float(0)) { max($0, termMaxS[$1]) })
+        }
         begin(.blockOffsets); for value in blockOffsets { out.append(value) }
         begin(.blockLastDoc); for value in blockLastDoc { out.append(value) }
         begin(.blockMaxGS); for value in blockMaxGS { out.append(value) }

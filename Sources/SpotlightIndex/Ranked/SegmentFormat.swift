@@ -16,6 +16,7 @@ import Foundation
 /// | `termBytes` | UTF-8 tokens in byte order | — |
 /// | `termFirstBlock`, `termDocs` | UInt32 | term |
 /// | `termMaxG`, `termMaxGS`, `termMaxS` | Float32 | term |
+/// | `termGroups` | 24 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS | 64 terms (``termGroupSize``) |
 /// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
@@ -25,7 +26,10 @@ import Foundation
 /// `termFirstBlock`. G is the BM25 term-frequency factor
 /// `tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLength))` and S the document's
 /// static bound; `maxGS` is the largest G×S in a term or block, `maxS` the
-/// largest S. The checksum covers every byte after the header.
+/// largest S. A term group sums or maximises these over 64 consecutive
+/// term ids, so a short prefix of thousands of tokens is weighed, and its
+/// lists ordered, group by group. The checksum covers every byte after
+/// the header.
 enum SegmentFormat {
     /// "OSRANK01".
     static let magic: UInt64 = 0x3130_4B4E_4152_534F
@@ -33,10 +37,15 @@ enum SegmentFormat {
     /// 2: no forward lists (posting cursors check the other terms).
     /// 3: each posting says which columns hold the token (query-language candidates).
     /// 4: a per-document Float64 section whose values are all equal holds one.
-    static let version: UInt32 = 4
+    /// 5: term groups.
+    static let version: UInt32 = 5
     static let headerSize = 256
     /// Postings per block.
     static let blockSize = 128
+    /// Consecutive term ids per entry of `termGroups`.
+    static let termGroupSize = 64
+    /// Bytes per entry of `termGroups`.
+    static let termGroupStride = 24
     /// Weighted term frequencies are stored as integers of 1/16.
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
@@ -46,7 +55,7 @@ enum SegmentFormat {
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
-        case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS
+        case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
     }
 
@@ -64,6 +73,7 @@ enum SegmentFormat {
     static let avgLengthOffset = 48
     static let checksumOffset = 56
     static let totalLengthOffset = 64
+    /// The sections' UInt64 offsets, in ``Section`` order: 22 of them end at byte 248, inside the header.
     static let sectionTableOffset = 72
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
