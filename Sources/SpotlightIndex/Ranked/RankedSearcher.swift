@@ -252,76 +252,79 @@ struct RankedSearcher {
             for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
             let termBlocks = try segment.blocks(of: list.term)
             let order = checkOrder[list.resolved]
-            // Taken out while this list is read: mutated in place, not copied.
-            var row: [TermCursor?] = []
-            swap(&row, &cursors[list.resolved])
-            defer { swap(&row, &cursors[list.resolved]) }
-            blocks: for block in termBlocks {
-                // The other terms' most in this block, G×S (∞: unknown).
-                var othersGS = Double.infinity
-                if trustsBounds, let threshold = top.threshold {
-                    let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
-                    var bound = driverGS + segment.blockMaxS(block) * list.others
-                    if termCount > 1 {
-                        // Block-max WAND: the other terms' blocks over the same documents.
-                        let first = segment.blockFirstDoc(block, of: termBlocks)
-                        var others = 0.0
-                        for term in 0..<termCount where term != driver {
-                            guard let gs = try row[term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
-                                statistics.blocksSkipped += 1
-                                continue blocks
+            // Taken out while this list is read, and walked through a buffer:
+            // each document asks its cursors in place (no uniqueness checks).
+            var taken: [TermCursor?] = []
+            swap(&taken, &cursors[list.resolved])
+            defer { swap(&taken, &cursors[list.resolved]) }
+            try taken.withUnsafeMutableBufferPointer { row in
+                blocks: for block in termBlocks {
+                    // The other terms' most in this block, G×S (∞: unknown).
+                    var othersGS = Double.infinity
+                    if trustsBounds, let threshold = top.threshold {
+                        let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+                        var bound = driverGS + segment.blockMaxS(block) * list.others
+                        if termCount > 1 {
+                            // Block-max WAND: the other terms' blocks over the same documents.
+                            let first = segment.blockFirstDoc(block, of: termBlocks)
+                            var others = 0.0
+                            for term in 0..<termCount where term != driver {
+                                guard let gs = try row[term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                                    statistics.blocksSkipped += 1
+                                    continue blocks
+                                }
+                                others += idf[term] * gs
                             }
-                            others += idf[term] * gs
+                            othersGS = scale * others
+                            bound = min(bound, driverGS + othersGS)
                         }
-                        othersGS = scale * others
-                        bound = min(bound, driverGS + othersGS)
+                        if bound < threshold {
+                            statistics.blocksSkipped += 1
+                            continue
+                        }
                     }
-                    if bound < threshold {
-                        statistics.blocksSkipped += 1
-                        continue
+                    statistics.blocksRead += 1
+                    try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                    documents: for (position, doc32) in docs.enumerated() {
+                        let doc = Int(doc32)
+                        if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
+                        let length = segment.length(doc)
+                        // What this document can score at most, before the
+                        // cursors are asked: the driver's exact share, the
+                        // others' block maxima.
+                        if othersGS.isFinite, let threshold = top.threshold {
+                            let driverG = RankedScoring.g(tf: Double(frequencies[position]) / SegmentFormat.tfScale, length: length,
+                                                          avgLength: avgLength)
+                            if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
+                        }
+                        // The driver's frequency here (this token's), then the
+                        // cursors', rarest term first: most documents fail there.
+                        best[driver] = frequencies[position]
+                        for term in order {
+                            guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
+                            best[term] = frequency
+                        }
+                        statistics.documentsScored += 1
+                        var text = 0.0
+                        for term in 0..<termCount {
+                            text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
+                                                                avgLength: avgLength)
+                        }
+                        let rowid = segment.rowid(doc)
+                        if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
+                        let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
+                                                          engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                        // A document may hold several of the driver's tokens: it
+                        // scores by the best, so keep the highest seen.
+                        let key = entry.index << 32 | doc
+                        let previous = accumulated[key]
+                        if let previous, previous >= breakdown.total { continue }
+                        accumulated[key] = breakdown.total
+                        if previous != nil { top.remove(rowid: rowid) }
+                        guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
+                        if !query.phrases.isEmpty, try !verify(rowid) { continue }
+                        top.insert(RankedHit(rowid: rowid, score: breakdown))
                     }
-                }
-                statistics.blocksRead += 1
-                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                documents: for (position, doc32) in docs.enumerated() {
-                    let doc = Int(doc32)
-                    if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
-                    let length = segment.length(doc)
-                    // What this document can score at most, before the
-                    // cursors are asked: the driver's exact share, the
-                    // others' block maxima.
-                    if othersGS.isFinite, let threshold = top.threshold {
-                        let driverG = RankedScoring.g(tf: Double(frequencies[position]) / SegmentFormat.tfScale, length: length,
-                                                      avgLength: avgLength)
-                        if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
-                    }
-                    // The driver's frequency here (this token's), then the
-                    // cursors', rarest term first: most documents fail there.
-                    best[driver] = frequencies[position]
-                    for term in order {
-                        guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
-                        best[term] = frequency
-                    }
-                    statistics.documentsScored += 1
-                    var text = 0.0
-                    for term in 0..<termCount {
-                        text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
-                                                            avgLength: avgLength)
-                    }
-                    let rowid = segment.rowid(doc)
-                    if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
-                    let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
-                                                      engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
-                    // A document may hold several of the driver's tokens: it
-                    // scores by the best, so keep the highest seen.
-                    let key = entry.index << 32 | doc
-                    let previous = accumulated[key]
-                    if let previous, previous >= breakdown.total { continue }
-                    accumulated[key] = breakdown.total
-                    if previous != nil { top.remove(rowid: rowid) }
-                    guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
-                    if !query.phrases.isEmpty, try !verify(rowid) { continue }
-                    top.insert(RankedHit(rowid: rowid, score: breakdown))
                 }
             }
         }
@@ -519,8 +522,10 @@ struct TermCursor {
     mutating func frequency(at doc: UInt32) throws -> UInt32? {
         var found: UInt32?
         if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
-        for index in members.indices {
-            if let frequency = try members[index].frequency(at: doc) { found = max(found ?? 0, frequency) }
+        try members.withUnsafeMutableBufferPointer { members in
+            for index in members.indices {
+                if let frequency = try members[index].frequency(at: doc) { found = max(found ?? 0, frequency) }
+            }
         }
         return found
     }
