@@ -32,6 +32,11 @@ struct RankedQuery: Sendable {
     /// each as one run (the terms hold their bigrams).
     var phrases: [String]
 
+    /// Positions in ``terms``, those without a typo first (each in its order).
+    var termsTyposLast: [Int] {
+        terms.indices.filter { terms[$0].typo == nil } + terms.indices.filter { terms[$0].typo != nil }
+    }
+
     /// The terms a user typed (``TextTokenizer/queryTerms(_:)``).
     init(_ queryTerms: [TextTokenizer.QueryTerm]) {
         terms = []

@@ -84,11 +84,15 @@ struct RankedSearcher {
         for (index, snapshot) in segments.enumerated() {
             let segment = snapshot.segment
             liveDocuments += segment.documentCount - snapshot.deleted.count
-            var ranges: [[Range<Int>]] = []
-            var documents: [Int] = []
-            var blended: [Int] = []
-            var maxG: [Double] = []
-            for term in query.terms {
+            var ranges = [[Range<Int>]](repeating: [], count: termCount)
+            var documents = [Int](repeating: 0, count: termCount)
+            var blended = [Int](repeating: 0, count: termCount)
+            var maxG = [Double](repeating: 0, count: termCount)
+            // Terms without a typo first: a segment one of them misses is
+            // left before any dictionary walk.
+            var missing = false
+            for position in query.termsTyposLast {
+                let term = query.terms[position]
                 var found: [Range<Int>] = []
                 for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
                 if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
@@ -124,12 +128,13 @@ struct RankedSearcher {
                         best = max(best, segment.termMaxG(id))
                     }
                 }
-                ranges.append(found)
-                documents.append(count)
-                blended.append(most)
-                maxG.append(best)
+                ranges[position] = found
+                documents[position] = count
+                blended[position] = most
+                maxG[position] = best
+                if count == 0 { missing = true; break }
             }
-            if documents.contains(0) { continue }
+            if missing { continue }
             for term in 0..<termCount { matching[term] += blended[term] }
             resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG))
         }

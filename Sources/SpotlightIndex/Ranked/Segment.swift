@@ -16,6 +16,9 @@ struct Segment: @unchecked Sendable {
     let avgLength: Double
     let fingerprint: UInt64
     private let offsets: [Int]
+    /// Where the dictionary's sections start and how long `termBytes` is:
+    /// read on every term a typo walk or a prefix search passes.
+    private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
@@ -66,6 +69,9 @@ struct Segment: @unchecked Sendable {
             }
         }
         self.offsets = offsets
+        termOffsetsAt = offsets[SegmentFormat.Section.termOffsets.rawValue]
+        termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
+        termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
         if verifyChecksum {
             let sum = SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...]))
             guard sum == u64(SegmentFormat.checksumOffset) else { throw .corrupt("checksum mismatch") }
@@ -156,11 +162,12 @@ struct Segment: @unchecked Sendable {
     // MARK: - Dictionary
 
     /// The bytes of term `term`.
+    @inline(__always)
     func term(_ term: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
-        let start = Int(truncatingIfNeeded: u64(.termOffsets, term)), end = Int(truncatingIfNeeded: u64(.termOffsets, term + 1))
-        let size = sectionEnd(.termBytes) - at(.termBytes)
-        guard start >= 0, start <= end, end <= size else { throw .corrupt("term \(term) out of its section") }
-        return UnsafeRawBufferPointer(rebasing: base[(at(.termBytes) + start)..<(at(.termBytes) + end)])
+        let start = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term, as: UInt64.self)))
+        let end = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term + 8, as: UInt64.self)))
+        guard start >= 0, start <= end, end <= termBytesSize else { throw .corrupt("term \(term) out of its section") }
+        return UnsafeRawBufferPointer(start: base.baseAddress! + termBytesAt + start, count: end - start)
     }
 
     /// The first term id whose bytes are not less than `key` (with
@@ -186,11 +193,18 @@ struct Segment: @unchecked Sendable {
     /// given that term `start` does: galloping forward, then binary search,
     /// so that passing a few terms costs a few comparisons.
     func prefixEnd(_ prefix: UnsafeRawBufferPointer, from start: Int) throws(SegmentError) -> Int {
-        func begins(_ id: Int) throws(SegmentError) -> Bool {
+        // Compared from the prefix's end: a term past `start` shares the
+        // start of `prefix` (the terms are sorted), so where it differs is
+        // mostly late.
+        @inline(__always) func begins(_ id: Int) throws(SegmentError) -> Bool {
             let bytes = try term(id)
             guard bytes.count >= prefix.count else { return false }
-            guard let a = bytes.baseAddress, let b = prefix.baseAddress else { return true }
-            return memcmp(a, b, prefix.count) == 0
+            var index = prefix.count
+            while index > 0 {
+                index -= 1
+                if bytes[index] != prefix[index] { return false }
+            }
+            return true
         }
         var low = start + 1, high = start + 1, step = 1
         while high < termCount, try begins(high) {
