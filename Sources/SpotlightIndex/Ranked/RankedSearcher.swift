@@ -292,7 +292,7 @@ struct RankedSearcher {
                     try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
                     documents: for (position, doc32) in docs.enumerated() {
                         let doc = Int(doc32)
-                        if snapshot.deleted.contains(doc) || segment.expires(doc) <= now { continue }
+                        if snapshot.deleted.contains(doc) { continue }
                         let length = segment.length(doc)
                         // What this document can score at most, before the
                         // cursors are asked: the driver's exact share, the
@@ -302,6 +302,9 @@ struct RankedSearcher {
                                                           avgLength: avgLength)
                             if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
                         }
+                        // Expired documents are never returned (checked after
+                        // the bound, which drops most documents first).
+                        if segment.expires(doc) <= now { continue }
                         // The driver's frequency here (this token's), then the
                         // cursors', rarest term first: most documents fail there.
                         best[driver] = frequencies[position]

@@ -19,6 +19,9 @@ struct Segment: @unchecked Sendable {
     /// Where the dictionary's sections start and how long `termBytes` is:
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
+    /// The same for the arrays a search reads per document and per block.
+    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int
+    private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
@@ -72,6 +75,13 @@ struct Segment: @unchecked Sendable {
         termOffsetsAt = offsets[SegmentFormat.Section.termOffsets.rawValue]
         termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
+        expiresAt = offsets[SegmentFormat.Section.expires.rawValue]
+        expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
+        lengthsAt = offsets[SegmentFormat.Section.lengths.rawValue]
+        staticBoundsAt = offsets[SegmentFormat.Section.staticBounds.rawValue]
+        blockLastDocAt = offsets[SegmentFormat.Section.blockLastDoc.rawValue]
+        blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
+        blockMaxSAt = offsets[SegmentFormat.Section.blockMaxS.rawValue]
         if verifyChecksum {
             let sum = SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...]))
             guard sum == u64(SegmentFormat.checksumOffset) else { throw .corrupt("checksum mismatch") }
@@ -102,13 +112,17 @@ struct Segment: @unchecked Sendable {
     }
 
     func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
-    func expires(_ doc: Int) -> Double { f64(.expires, doc) }
+    func expires(_ doc: Int) -> Double {
+        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
+    }
     func hint(_ doc: Int) -> Double { f64(.hints, doc) }
     func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
-    func length(_ doc: Int) -> Double { Double(u32(.lengths, doc)) }
-    func staticBound(_ doc: Int) -> Double { Double(f32(.staticBounds, doc)) }
+    func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
+    func staticBound(_ doc: Int) -> Double {
+        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
+    }
 
     func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
     func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
@@ -286,8 +300,10 @@ struct Segment: @unchecked Sendable {
         return first..<(first + count)
     }
 
-    func blockMaxGS(_ block: Int) -> Double { Double(f32(.blockMaxGS, block)) }
-    func blockLastDoc(_ block: Int) -> UInt32 { u32(.blockLastDoc, block) }
+    func blockMaxGS(_ block: Int) -> Double {
+        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSAt + 4 * block, as: UInt32.self))))
+    }
+    func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
 
     /// The first doc id block `block` of a term's `blocks` can hold: one
     /// past the previous block's last, or 0 for the first.
@@ -302,7 +318,9 @@ struct Segment: @unchecked Sendable {
         guard let candidates else { return true }
         return !candidates.isEmpty(from: Int(blockFirstDoc(block, of: blocks)), through: Int(blockLastDoc(block)))
     }
-    func blockMaxS(_ block: Int) -> Double { Double(f32(.blockMaxS, block)) }
+    func blockMaxS(_ block: Int) -> Double {
+        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxSAt + 4 * block, as: UInt32.self))))
+    }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
     func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
@@ -316,95 +334,47 @@ struct Segment: @unchecked Sendable {
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: true)
     }
 
-    /// Decodes into stack buffers, then appends each array once: a block
-    /// is read for every candidate a cursor checks, so this is the hottest
-    /// loop of a search (``decodePostings(_:length:documentCount:docs:frequencies:columns:capacity:)``).
+    /// Decodes into the arrays' own storage: a block is read for every
+    /// candidate a cursor checks, so this is the hottest loop of a search (``PostingBlock/unpack(_:length:documentCount:docs:frequencies:columns:)``).
     @inline(__always)
     private func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8],
                              keepColumns: Bool) throws(SegmentError) {
-        docs.removeAll(keepingCapacity: true)
-        frequencies.removeAll(keepingCapacity: true)
-        if keepColumns { columns.removeAll(keepingCapacity: true) }
         let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
         let size = sectionEnd(.postingsData) - at(.postingsData)
-        guard start >= 0, start <= end, end <= size else { throw .corrupt("block \(block) out of its section") }
+        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
         let bytes = base.baseAddress! + at(.postingsData) + start
         let length = end - start
         let documentCount = UInt64(self.documentCount)
         let capacity = SegmentFormat.blockSize
-        var decoded = 0
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * capacity) { buffer in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { columnBuffer in
-                decoded = Self.decodePostings(bytes, length: length, documentCount: documentCount, docs: buffer.baseAddress!,
-                                              frequencies: buffer.baseAddress! + capacity, columns: keepColumns ? columnBuffer.baseAddress! : nil,
-                                              capacity: capacity)
-                guard decoded >= 0 else { return }
-                docs.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<decoded]))
-                frequencies.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[capacity..<(capacity + decoded)]))
-                if keepColumns { columns.append(contentsOf: UnsafeBufferPointer(rebasing: columnBuffer[0..<decoded])) }
-            }
-        }
-        if decoded < 0 { throw .corrupt("block \(block) does not decode (a varint past its end, a doc id out of range, or more than \(capacity) postings)") }
-    }
-
-    /// Decodes a block's postings into the buffers; returns how many, or
-    /// -1 when the bytes are damaged. Plain locals and pointers, no
-    /// captured state, so the loop stays in registers: a one-byte delta and
-    /// a two-byte frequency (tf × 16 << 4) take their fast paths unchecked
-    /// while a posting's worst case (20 bytes) is left.
-    @inline(__always)
-    private static func decodePostings(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
-                                       docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
-                                       columns: UnsafeMutablePointer<UInt8>?, capacity: Int) -> Int {
-        let input = bytes.assumingMemoryBound(to: UInt8.self)
-        var position = 0, count = 0
-        var doc: UInt64 = 0
-        while position < length {
-            guard count < capacity else { return -1 }
-            var delta: UInt64, packed: UInt64
-            if length - position >= 20 {
-                delta = UInt64(input[position])
-                if delta < 0x80 {
-                    position += 1
+        // Straight into the arrays' storage, sized to a full block first
+        // and cut to what the block holds.
+        // (Growing back keeps the storage a shorter block left.)
+        if docs.count != capacity { docs.append(contentsOf: repeatElement(0, count: capacity - docs.count)) }
+        if frequencies.count != capacity { frequencies.append(contentsOf: repeatElement(0, count: capacity - frequencies.count)) }
+        if keepColumns, columns.count != capacity { columns.append(contentsOf: repeatElement(0, count: capacity - columns.count)) }
+        let decoded = docs.withUnsafeMutableBufferPointer { docs in
+            frequencies.withUnsafeMutableBufferPointer { frequencies in
+                if keepColumns {
+                    columns.withUnsafeMutableBufferPointer { columns in
+                        PostingBlock.unpack(bytes, length: length, documentCount: documentCount, docs: docs.baseAddress!,
+                                            frequencies: frequencies.baseAddress!, columns: columns.baseAddress!)
+                    }
                 } else {
-                    guard let value = readVarint(input, &position, length) else { return -1 }
-                    delta = value
+                    PostingBlock.unpack(bytes, length: length, documentCount: documentCount, docs: docs.baseAddress!,
+                                        frequencies: frequencies.baseAddress!, columns: nil)
                 }
-                let b0 = UInt64(input[position]), b1 = UInt64(input[position + 1])
-                if b0 >= 0x80, b1 < 0x80 {
-                    packed = b0 & 0x7F | b1 << 7
-                    position += 2
-                } else {
-                    guard let value = readVarint(input, &position, length) else { return -1 }
-                    packed = value
-                }
-            } else {
-                guard let first = readVarint(input, &position, length), let second = readVarint(input, &position, length) else { return -1 }
-                delta = first
-                packed = second
             }
-            doc &+= delta
-            let frequency = packed >> SegmentFormat.columnBits
-            guard doc < documentCount, frequency <= UInt64(UInt32.max) else { return -1 }
-            docs[count] = UInt32(truncatingIfNeeded: doc)
-            frequencies[count] = UInt32(truncatingIfNeeded: frequency)
-            if let columns { columns[count] = UInt8(truncatingIfNeeded: packed & (1 << SegmentFormat.columnBits - 1)) }
-            count += 1
+        } ?? -1
+        if decoded >= 0, decoded < capacity {
+            docs.removeLast(capacity - decoded)
+            frequencies.removeLast(capacity - decoded)
+            if keepColumns { columns.removeLast(capacity - decoded) }
         }
-        return count
-    }
-
-    /// A varint at `position`, checked against `end`; nil past it or longer than 64 bits.
-    @inline(__always)
-    private static func readVarint(_ input: UnsafePointer<UInt8>, _ position: inout Int, _ end: Int) -> UInt64? {
-        var result: UInt64 = 0, shift: UInt64 = 0
-        while position < end, shift < 64 {
-            let byte = input[position]
-            position += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift += 7
+        if decoded < 0 {
+            docs.removeAll()
+            frequencies.removeAll()
+            columns.removeAll()
+            throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
         }
-        return nil
     }
 }

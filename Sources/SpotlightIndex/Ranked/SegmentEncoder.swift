@@ -60,7 +60,8 @@ enum SegmentEncoder {
         var blockLastDoc: [UInt32] = []
         var blockMaxGS: [Float] = []
         var blockMaxS: [Float] = []
-        var postings = ByteWriter()
+        var postings: [UInt8] = []
+        postings.reserveCapacity(contents.postingDocs.count * 3)
         for term in 0..<t {
             let range = contents.postingStart[term]..<contents.postingStart[term + 1]
             termFirstBlock[term] = UInt32(blockOffsets.count)
@@ -69,14 +70,14 @@ enum SegmentEncoder {
             var start = range.lowerBound
             while start < range.upperBound {
                 let end = min(start + SegmentFormat.blockSize, range.upperBound)
-                blockOffsets.append(UInt64(postings.bytes.count))
+                blockOffsets.append(UInt64(postings.count))
+                PostingBlock.append(docs: contents.postingDocs[start..<end], frequencies: contents.postingFrequencies[start..<end],
+                                    columns: contents.postingColumns[start..<end], to: &postings)
                 var blockGS = 0.0, blockS = 0.0
                 var previous: UInt32 = 0
                 for index in start..<end {
                     let doc = contents.postingDocs[index]
                     let frequency = contents.postingFrequencies[index]
-                    postings.appendVarint(UInt64(index == start ? doc : doc - previous))
-                    postings.appendVarint(UInt64(frequency) << SegmentFormat.columnBits | UInt64(contents.postingColumns[index]))
                     previous = doc
                     let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: Double(contents.lengths[Int(doc)]),
                                             avgLength: avgLength)
@@ -96,7 +97,8 @@ enum SegmentEncoder {
             termMaxGS[term] = RankedScoring.roundedUp(maxGS)
             termMaxS[term] = RankedScoring.roundedUp(maxS)
         }
-        blockOffsets.append(UInt64(postings.bytes.count))
+        blockOffsets.append(UInt64(postings.count))
+        postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
         begin(.termFirstBlock); for value in termFirstBlock { out.append(value) }
         begin(.termDocs); for value in termDocs { out.append(value) }
         begin(.termMaxG); for value in termMaxG { out.append(value) }
@@ -115,7 +117,7 @@ enum SegmentEncoder {
         begin(.blockLastDoc); for value in blockLastDoc { out.append(value) }
         begin(.blockMaxGS); for value in blockMaxGS { out.append(value) }
         begin(.blockMaxS); for value in blockMaxS { out.append(value) }
-        begin(.postingsData); out.bytes.append(contentsOf: postings.bytes)
+        begin(.postingsData); out.bytes.append(contentsOf: postings)
         out.align8()
 
         out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)

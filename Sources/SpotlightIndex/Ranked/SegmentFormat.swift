@@ -20,7 +20,7 @@ import Foundation
 /// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
-/// | `postingsData` | varint pairs: doc id delta, (weighted tf × 16) << 4 \| column mask | — |
+/// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16, column masks; 8 zero bytes after | — |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. G is the BM25 term-frequency factor
@@ -38,7 +38,8 @@ enum SegmentFormat {
     /// 3: each posting says which columns hold the token (query-language candidates).
     /// 4: a per-document Float64 section whose values are all equal holds one.
     /// 5: term groups.
-    static let version: UInt32 = 5
+    /// 6: bit-packed posting blocks.
+    static let version: UInt32 = 6
     static let headerSize = 256
     /// Postings per block.
     static let blockSize = 128

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+
+/// Bit-packed posting blocks: every width from 0 to 32 bits comes back
+/// exactly, and damaged bytes are refused without reading out of bounds.
+@Suite struct PostingBlockTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var docs: [UInt32]
+        var frequencies: [UInt32]
+        var columns: [UInt8]
+        var description: String { name }
+    }
+
+    static let cases: [Case] = {
+        var seed: UInt64 = 11
+        func next() -> UInt32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: seed >> 33)
+        }
+        var cases: [Case] = [
+            Case(name: "one posting", docs: [7], frequencies: [16], columns: [1]),
+            Case(name: "consecutive docs (0-bit gaps)", docs: Array(100..<228), frequencies: Array(repeating: 16, count: 128),
+                 columns: Array(repeating: 15, count: 128)),
+            Case(name: "zero frequencies (0 bits)", docs: [0, 5, 6], frequencies: [0, 0, 0], columns: [0, 2, 8]),
+            Case(name: "32-bit values", docs: [0, UInt32.max - 1], frequencies: [UInt32.max, 1], columns: [3, 12]),
+        ]
+        for bits in [1, 3, 7, 8, 9, 13, 17, 24, 31] {
+            var docs: [UInt32] = [], doc: UInt32 = next() % 1000
+            for _ in 0..<(1 + Int(next() % 128)) {
+                docs.append(doc)
+                doc += 1 + next() % (1 << UInt32(min(bits, 20)))
+            }
+            let frequencies = docs.map { _ in next() & (UInt32(1) << UInt32(bits) - 1) }
+            cases.append(Case(name: "\(bits)-bit values", docs: docs, frequencies: frequencies, columns: docs.map { _ in UInt8(next() % 16) }))
+        }
+        return cases
+    }()
+
+    static func decode(_ bytes: [UInt8], documentCount: UInt64) -> (docs: [UInt32], frequencies: [UInt32], columns: [UInt8])? {
+        let padded = bytes + Array(repeating: 0, count: PostingBlock.padding)
+        var docs = [UInt32](repeating: 0, count: SegmentFormat.blockSize)
+        var frequencies = docs
+        var columns = [UInt8](repeating: 0, count: SegmentFormat.blockSize)
+        let count = padded.withUnsafeBytes { raw in
+            PostingBlock.unpack(raw.baseAddress!, length: bytes.count, documentCount: documentCount,
+                                docs: &docs, frequencies: &frequencies, columns: &columns)
+        }
+        guard let count else { return nil }
+        return (Array(docs[..<count]), Array(frequencies[..<count]), Array(columns[..<count]))
+    }
+
+    @Test(arguments: cases)
+    func blocksComeBackExactly(_ block: Case) throws {
+        var bytes: [UInt8] = []
+        PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
+        let decoded = try #require(Self.decode(bytes, documentCount: UInt64(UInt32.max)))
+        #expect(decoded.docs == block.docs)
+        #expect(decoded.frequencies == block.frequencies)
+        #expect(decoded.columns == block.columns)
+        // A doc id at the segment's count is damage.
+        #expect(Self.decode(bytes, documentCount: UInt64(block.docs.last!)) == nil)
+    }
+
+    @Test func damagedBlocksAreRefused() throws {
+        var bytes: [UInt8] = []
+        let block = Self.cases[5]
+        PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
+        var width = bytes
+        width[1] = 33
+        #expect(Self.decode(width, documentCount: .max) == nil)                  // a width over 32
+        #expect(Self.decode(Array(bytes.dropLast()), documentCount: .max) == nil) // a length that does not add up
+        #expect(Self.decode(Array(bytes.prefix(5)), documentCount: .max) == nil)  // shorter than the header
+        var count = bytes
+        count[0] = 200
+        #expect(Self.decode(count, documentCount: .max) == nil)                  // more than a block holds
+        // Any single byte changed: refused, or decoded in bounds.
+        for index in bytes.indices {
+            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
+                var damaged = bytes
+                damaged[index] = value
+                if let decoded = Self.decode(damaged, documentCount: 1 << 20) {
+                    #expect(decoded.docs.count <= SegmentFormat.blockSize)
+                    #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
+                }
+            }
+        }
+    }
+}
