@@ -11,6 +11,7 @@ import Testing
             printf '%s\\n' "$1" >> '\(log.path)'
             cat "$2" >> '\(log.path)'; printf '\\n' >> '\(log.path)'
             printf '%s\\n' "$OPENSPOTLIGHT_ACTIVITY" >> '\(log.path)'
+            printf '%s\\n' "$2" >> '\(log.path).files'
             echo "handled by \(bundle)"
             exit \(status)
             """
@@ -41,7 +42,9 @@ import Testing
         #expect(outcome.output == "handled by com.example.notes\n" && outcome.recordedSelection)
         #expect(try received(log) == [.openingItem("n/1 'quoted' $HOME")])
         #expect(try store.engagement(ofItem: "n/1 'quoted' $HOME").selections == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("openspotlight-activity-") }.isEmpty,
+        // The file this launch wrote (other tests launch apps meanwhile).
+        let files = try String(contentsOf: URL(fileURLWithPath: log.path + ".files"), encoding: .utf8).split(separator: "\n")
+        #expect(files.count == 1 && files.allSatisfy { $0.contains("openspotlight-activity-") && !FileManager.default.fileExists(atPath: String($0)) },
                 "the activity file is removed")
     }
 
