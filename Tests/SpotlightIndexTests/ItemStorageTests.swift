@@ -100,14 +100,27 @@ import Testing
         #expect(try store.ids("first").isEmpty)
     }
 
+    /// Typed values live in the ranked index's segments: every live
+    /// document's, as `rowid:name=value`, sorted.
+    static func typedValues(_ store: SpotlightStore) throws -> [String] {
+        try store.read { db in
+            var out: [String] = []
+            for snapshot in try store.ranked.snapshot(db) {
+                let segment = snapshot.segment
+                for name in 0..<segment.numberNameCount {
+                    let text = String(decoding: try segment.numberName(name), as: UTF8.self)
+                    for index in try segment.numberValues(ofName: name) where !snapshot.deleted.contains(Int(segment.numberDoc(index))) {
+                        out.append("\(segment.rowid(Int(segment.numberDoc(index)))):\(text)=\(segment.numberValue(index))")
+                    }
+                }
+            }
+            return out.sorted()
+        }
+    }
+
     @Test func theTypedAttributeIndexFollowsEveryWrite() throws {
         let store = try memoryStore()
-        func rows() throws -> [String] {
-            try store.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT name, value, item FROM attr_numbers ORDER BY item, name, value")
-                    .map { "\($0["item"] as Int64):\($0["name"] as String)=\($0["value"] as Double)" }
-            }
-        }
+        func rows() throws -> [String] { try Self.typedValues(store) }
         let day = Date(timeIntervalSinceReferenceDate: 86_400)
         try store.index([item("a", ["rating": .number(4), "dueDate": .date(day), "allDay": .bool(true), "title": .string("x")]),
                          item("b", ["customNumbers": .numbers([1, 2, 2.5])])])

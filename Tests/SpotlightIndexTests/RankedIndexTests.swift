@@ -9,15 +9,19 @@ import Testing
 @Suite struct RankedSegmentTests {
     static let scoring = RankedScoring(weights: RankingWeights())
 
-    static func document(_ rowid: Int64, title: String = "", description: String = "", hint: Double = 0) -> RankedDocument {
-        var columns = TextColumns()
-        TextTokenizer.appendIndexTokens(of: title, to: &columns.title)
-        TextTokenizer.appendIndexTokens(of: description, to: &columns.description)
-        return RankedDocument(rowid: rowid, expires: .infinity, hint: hint, recency: nil, engagement: 0, engagedAt: 0, columns: columns)
+    static func document(_ rowid: Int64, title: String = "", description: String = "", hint: Double = 0,
+                         numbers: [(String, Double)] = []) -> RankedDocument {
+        var builder = DocumentTokens.Builder(weights: .standard)
+        builder.column = 0
+        TextTokenizer.forEachIndexToken(of: title, into: &builder)
+        builder.column = 2
+        TextTokenizer.forEachIndexToken(of: description, into: &builder)
+        return RankedDocument(rowid: rowid, expires: .infinity, hint: hint, recency: nil, engagement: 0, engagedAt: 0, tokens: builder.finish(),
+                              uidHash: RankedDocument.uidHash("item-\(rowid)"), numbers: numbers)
     }
 
     static func segment(_ documents: [RankedDocument]) throws -> Segment {
-        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents, scoring: scoring), scoring: scoring, buildTime: 0)
+        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents), scoring: scoring, buildTime: 0)
         return try Segment(SegmentBytes(copying: bytes), verifyChecksum: true)
     }
 
@@ -213,7 +217,7 @@ import Testing
 
     @Test func damagedBytesAreRefusedNotCrashedOn() throws {
         let documents = (1...200).map { Self.document(Int64($0), title: "word\($0) shared", description: "text \($0)") }
-        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents, scoring: Self.scoring), scoring: Self.scoring, buildTime: 0)
+        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents), scoring: Self.scoring, buildTime: 0)
         // Truncated, bad magic, wrong version: refused by the header.
         #expect(throws: SegmentError.self) { try Segment(SegmentBytes(copying: bytes.dropLast(8)), verifyChecksum: false) }
         var magic = bytes; magic[0] ^= 0xFF

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SpotlightQuery
 
 /// Turns a query into a *superset* of the rowids of the items it matches,
@@ -11,14 +10,14 @@ import SpotlightQuery
 ///   attribute's column; the index folds case, diacritics and width and
 ///   holds camelCase parts, so it finds every item the pattern can match,
 ///   whatever the modifiers. Its answer is a sorted list of rowids;
-/// - numbers, dates and `$time` values, compared or in `InRange`, are range
-///   scans of the typed attribute index (`attr_numbers`); a quoted number
-///   or ISO date is looked up there too, since the evaluator coerces it;
+/// - numbers, dates and `$time` values, compared or in `InRange`, are
+///   ranges of the ranked index's typed values (``RankedLookups``); a
+///   quoted number or ISO date is looked up there too, since the evaluator
+///   coerces it;
 /// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
 ///   becomes the indexed words containing it, found in the ranked index's
 ///   term dictionaries (``RankedDictionary``; up to ``maxInfixWords``);
-/// - `&&` intersects, `||` unions (in memory when both sides are rowid
-///   lists, else in SQL, a list entering it through `json_each`); `!`,
+/// - `&&` intersects, `||` unions the sides' sorted rowid lists; `!`,
 ///   `!=`, presence tests, fragments found in too many words and
 ///   identifier attributes have no index: they yield `nil`, "every item",
 ///   and a conjunction keeps the other side's candidates.
@@ -30,16 +29,21 @@ struct QueryPlanner {
     /// The rowids of the items holding every term in one of the columns
     /// (bits of ``TextColumns/bit(of:)``), ascending; nil when the index cannot say.
     let rowidsMatching: ([TextTerm], UInt8) throws -> [Int64]?
+    /// The rowids of the items with a value of the attribute in the range,
+    /// ascending; nil when the index cannot say.
+    let rowidsInRange: (String, NumberRange) throws -> [Int64]?
 
     /// Most words an infix fragment expands to; past that the fragment is
     /// common enough that reading items in order finds matches fast.
     static let maxInfixWords = 1_024
 
     init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil },
-         rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil }) {
+         rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil },
+         rowidsInRange: @escaping (String, NumberRange) throws -> [Int64]? = { _, _ in nil }) {
         self.evaluator = evaluator
         self.wordsContaining = wordsContaining
         self.rowidsMatching = rowidsMatching
+        self.rowidsInRange = rowidsInRange
     }
 
     /// A term an item's tokens must hold.
@@ -52,81 +56,27 @@ struct QueryPlanner {
         case anyOf([String])
     }
 
-    /// A candidate set: a sorted rowid list, or SQL (`SELECT rowid …`).
-    struct Candidates {
-        enum Source {
-            /// Rowids from the ranked index, ascending and distinct.
-            case rowids([Int64])
-            /// SQL selecting rowids; `arguments` are bound in order.
-            case sql(String, [DatabaseValue])
-        }
-
-        var source: Source
-        /// For a conjunction: its rowid-list side, a superset that can be
-        /// streamed before the conjunction is computed (see ``probeLimit``).
-        var probe: [Int64]?
-        /// Conditions every match satisfies that can be checked for one
-        /// rowid without reading the item (a typed value in range).
-        var itemChecks: [ItemCheck] = []
-
-        var rowids: [Int64]? {
-            if case .rowids(let rowids) = source { return rowids }
-            return nil
-        }
-
-        /// The set as SQL; a rowid list goes in as one JSON array.
-        var sql: String {
-            switch source {
-            case .rowids: "SELECT value FROM json_each(?)"
-            case .sql(let sql, _): sql
-            }
-        }
-
-        var arguments: [DatabaseValue] {
-            switch source {
-            case .rowids(let rowids): ["[" + rowids.map(String.init).joined(separator: ",") + "]"].map(\.databaseValue)
-            case .sql(_, let arguments): arguments
-            }
-        }
-    }
-
-    /// `SELECT 1 … WHERE item = ? AND …`: true when one item can match; the
-    /// rowid is the first argument, then `arguments`.
-    struct ItemCheck {
-        var sql: String
-        var arguments: [DatabaseValue]
-    }
-
-    /// How many of a conjunction's streamed candidates are checked before
-    /// the conjunction itself is computed for the rest: enough for the
-    /// first batches of a query whose matches are common among them, few
-    /// enough (a few milliseconds) when they are not.
-    static let probeLimit = 2_048
+    /// A candidate set: rowids, ascending and distinct.
+    typealias Candidates = [Int64]
 
     func candidates(_ expression: QueryExpression) throws -> Candidates? {
         switch expression {
         case .and(let left, let right):
             switch (try candidates(left), try candidates(right)) {
-            case let (l?, r?):
-                if let a = l.rowids, let b = r.rowids {
-                    return Candidates(source: .rowids(Self.intersection(a, b)), itemChecks: l.itemChecks + r.itemChecks)
-                }
-                return Candidates(source: .sql("SELECT * FROM (\(l.sql) INTERSECT \(r.sql))", l.arguments + r.arguments),
-                                  probe: l.rowids ?? r.rowids ?? l.probe ?? r.probe, itemChecks: l.itemChecks + r.itemChecks)
+            case let (l?, r?): return Self.intersection(l, r)
             case let (l?, nil): return l
             case let (nil, r?): return r
             case (nil, nil): return nil
             }
         case .or(let left, let right):
             guard let l = try candidates(left), let r = try candidates(right) else { return nil }
-            if let a = l.rowids, let b = r.rowids { return Candidates(source: .rowids(Self.union(a, b))) }
-            return Candidates(source: .sql("SELECT * FROM (\(l.sql) UNION \(r.sql))", l.arguments + r.arguments))
+            return Self.union(l, r)
         case .not:
             return nil
         case .inRange(let range):
             guard case .named(let name) = range.attribute,
                   let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
-            return numbers(name, "value >= ? AND value <= ?", [lower, upper])
+            return try rowidsInRange(name, NumberRange(lower: lower, upper: upper))
         case .comparison(let comparison):
             return try candidates(comparison)
         }
@@ -136,11 +86,11 @@ struct QueryPlanner {
         switch comparison.value {
         case .number(let number):
             guard case .named(let name) = comparison.attribute else { return nil }
-            return numeric(name, comparison.op, start: number, end: nil)
+            return try numeric(name, comparison.op, start: number, end: nil)
         case .time(let time):
             guard case .named(let name) = comparison.attribute else { return nil }
             let (start, end) = evaluator.resolve(time)
-            return numeric(name, comparison.op, start: start.timeIntervalSinceReferenceDate, end: end?.timeIntervalSinceReferenceDate)
+            return try numeric(name, comparison.op, start: start.timeIntervalSinceReferenceDate, end: end?.timeIntervalSinceReferenceDate)
         case .null:
             return nil
         case .pattern(let pattern):
@@ -158,10 +108,10 @@ struct QueryPlanner {
             case .unconstrained:
                 return nil
             case .impossible:
-                text = Candidates(source: .rowids([]))
+                text = []
             case .match(let terms):
                 guard let rowids = try rowidsMatching(terms, columns) else { return nil }
-                text = Candidates(source: .rowids(rowids))
+                text = rowids
             }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
@@ -169,8 +119,8 @@ struct QueryPlanner {
                 if let number = Double(literal.trimmingCharacters(in: .whitespacesAndNewlines)) { values.append(number) }
                 if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
                 for value in values {
-                    let rows = numbers(name, "value = ?", [value])
-                    text = Candidates(source: .sql("SELECT * FROM (\(text.sql) UNION \(rows.sql))", text.arguments + rows.arguments))
+                    guard let rows = try rowidsInRange(name, .equal(value)) else { return nil }
+                    text = Self.union(text, rows)
                 }
             }
             return text
@@ -203,24 +153,18 @@ struct QueryPlanner {
     /// Attributes that come from the item rather than its attribute set.
     static let itemFields: Set<String> = ["uniqueIdentifier", "domainIdentifier", "contentType", "contentTypeTree"]
 
-    private func numeric(_ name: String, _ op: ComparisonOperator, start: Double, end: Double?) -> Candidates? {
+    private func numeric(_ name: String, _ op: ComparisonOperator, start: Double, end: Double?) throws -> Candidates? {
+        let range: NumberRange
         switch op {
         case .equal:
-            if let end { return numbers(name, "value >= ? AND value < ?", [start, end]) }
-            return numbers(name, "value = ?", [start])
-        case .less: return numbers(name, "value < ?", [start])
-        case .lessOrEqual: return numbers(name, "value <= ?", [start])
-        case .greater: return numbers(name, "value > ?", [start])
-        case .greaterOrEqual: return numbers(name, "value >= ?", [start])
+            if let end { range = NumberRange(lower: start, upper: end, upperInclusive: false) } else { range = .equal(start) }
+        case .less: range = NumberRange(upper: start, upperInclusive: false)
+        case .lessOrEqual: range = NumberRange(upper: start)
+        case .greater: range = NumberRange(lower: start, lowerInclusive: false)
+        case .greaterOrEqual: range = NumberRange(lower: start)
         case .notEqual: return nil
         }
-    }
-
-    private func numbers(_ name: String, _ condition: String, _ values: [Double]) -> Candidates {
-        let arguments = [name.databaseValue] + values.map(\.databaseValue)
-        return Candidates(source: .sql("SELECT item FROM attr_numbers WHERE name = ? AND \(condition)", arguments),
-                          itemChecks: [ItemCheck(sql: "SELECT 1 FROM attr_numbers WHERE item = ? AND name = ? AND \(condition)",
-                                                 arguments: arguments)])
+        return try rowidsInRange(name, range)
     }
 
     /// The instant of a range bound, as seconds since 2001; nil for a pattern.

@@ -85,6 +85,10 @@ extension SpotlightStore {
                 guard let segments = try snapshot() else { return nil }
                 do { return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments) }
                 catch is SegmentError { return nil }
+            }, rowidsInRange: { name, range in
+                guard let segments = try snapshot() else { return nil }
+                do { return try RankedLookups.rowids(named: name, in: range, segments: segments) }
+                catch is SegmentError { return nil }
             })
             let candidates = try planner.candidates(expression)
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
@@ -105,52 +109,12 @@ extension SpotlightStore {
                 return true
             }
             if let candidates {
-                // The index query runs once; each candidate row is then read by its key. Ordered
-                // candidates (one full-text match) are read as they come; others are sorted first.
+                // Each candidate row is read by its key, in rowid order.
                 let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ? AND i.expires > ?")
-                var index = 0
-                var previous: Int64?
-                func visit(_ rowid: Int64) throws -> Bool {
-                    defer { index += 1 }
-                    if rowid == previous { return true }
-                    previous = rowid
-                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
-                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { return true }
-                    return try check(row)
-                }
-                var after: Int64 = .min
-                if let probe = candidates.probe {
-                    // A conjunction: stream its rowid-list side first, so the first batches come
-                    // at once when matches are common there; then compute it for the rest.
-                    // Typed-value conditions are checked by rowid first: most candidates
-                    // that fail them are never read.
-                    let checks = try candidates.itemChecks.map { (try db.cachedStatement(sql: $0.sql), $0.arguments) }
-                    var streamed = 0
-                    candidates: for rowid in probe {
-                        guard streamed < QueryPlanner.probeLimit, !outcome.wasCancelled else { break }
-                        streamed += 1
-                        after = rowid
-                        for (statement, arguments) in checks {
-                            guard try Bool.fetchOne(statement, arguments: StatementArguments([rowid.databaseValue] + arguments)) != nil else {
-                                continue candidates
-                            }
-                        }
-                        guard try visit(rowid) else { break }
-                    }
-                    if streamed < QueryPlanner.probeLimit { after = .max }   // the list is exhausted: nothing more can match
-                }
-                if after == .max || outcome.wasCancelled {
-                    // done
-                } else if let rowids = candidates.rowids {
-                    for rowid in rowids {
-                        guard try visit(rowid) else { break }
-                    }
-                } else {
-                    var rowids = try Int64.fetchAll(db, sql: candidates.sql, arguments: StatementArguments(candidates.arguments))
-                    rowids.sort()
-                    for rowid in rowids where rowid > after {
-                        guard try visit(rowid) else { break }
-                    }
+                for (index, rowid) in candidates.enumerated() {
+                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
+                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { continue }
+                    guard try check(row) else { break }
                 }
             } else {
                 // No index applies: every item, a page at a time.

@@ -23,23 +23,41 @@ enum PostingBlock {
 
     /// Appends a block of ascending `docs` with their frequencies and columns.
     static func append(docs: ArraySlice<UInt32>, frequencies: ArraySlice<UInt32>, columns: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        precondition(!docs.isEmpty && docs.count <= SegmentFormat.blockSize && frequencies.count == docs.count && columns.count == docs.count)
-        var gaps: [UInt32] = []
-        gaps.reserveCapacity(docs.count - 1)
-        var previous = docs.first!
-        for doc in docs.dropFirst() {
-            gaps.append(doc - previous - 1)
-            previous = doc
+        docs.withUnsafeBufferPointer { docs in
+            frequencies.withUnsafeBufferPointer { frequencies in
+                columns.withUnsafeBufferPointer { columns in
+                    append(docs: docs, frequencies: frequencies, columns: columns, to: &out)
+                }
+            }
         }
-        let gapBits = width(gaps.max() ?? 0), frequencyBits = width(frequencies.max()!)
-        out.append(UInt8(docs.count - 1))
-        out.append(UInt8(gapBits))
-        out.append(UInt8(frequencyBits))
-        out.append(0)
-        withUnsafeBytes(of: docs.first!.littleEndian) { out.append(contentsOf: $0) }
-        pack(gaps, bits: gapBits, into: &out)
-        pack(frequencies, bits: frequencyBits, into: &out)
-        pack(columns.map { UInt32($0 & 0x0F) }, bits: Int(SegmentFormat.columnBits), into: &out)
+    }
+
+    /// Appends a block: the exact size is reserved first, then each run is
+    /// packed through a 64-bit accumulator.
+    static func append(docs: UnsafeBufferPointer<UInt32>, frequencies: UnsafeBufferPointer<UInt32>, columns: UnsafeBufferPointer<UInt8>,
+                       to out: inout [UInt8]) {
+        let count = docs.count
+        precondition(count > 0 && count <= SegmentFormat.blockSize && frequencies.count == count && columns.count == count)
+        var largestGap: UInt32 = 0, largestFrequency: UInt32 = 0
+        for index in 1..<max(1, count) { largestGap = max(largestGap, docs[index] &- docs[index - 1] &- 1) }
+        for frequency in frequencies { largestFrequency = max(largestFrequency, frequency) }
+        let gapBits = width(largestGap), frequencyBits = width(largestFrequency)
+        let start = out.count
+        let total = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits)
+        out.append(contentsOf: repeatElement(0, count: total))
+        out.withUnsafeMutableBufferPointer { buffer in
+            let block = buffer.baseAddress! + start
+            block[0] = UInt8(count - 1)
+            block[1] = UInt8(gapBits)
+            block[2] = UInt8(frequencyBits)
+            UnsafeMutableRawPointer(block + 4).storeBytes(of: docs[0].littleEndian, as: UInt32.self)
+            var at = headerSize
+            pack(count - 1, bits: gapBits, into: block + at) { docs[$0 + 1] &- docs[$0] &- 1 }
+            at += packedSize(count - 1, bits: gapBits)
+            pack(count, bits: frequencyBits, into: block + at) { frequencies[$0] }
+            at += packedSize(count, bits: frequencyBits)
+            pack(count, bits: Int(SegmentFormat.columnBits), into: block + at) { UInt32(columns[$0] & 0x0F) }
+        }
     }
 
     /// Bytes a block of `count` postings takes with these widths.
@@ -53,21 +71,23 @@ enum PostingBlock {
 
     static func width(_ value: UInt32) -> Int { value == 0 ? 0 : 32 - value.leadingZeroBitCount }
 
-    private static func pack<C: Collection<UInt32>>(_ values: C, bits: Int, into out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: packedSize(values.count, bits: bits)))
+    /// Packs `count` values of `bits` bits each, least-significant bit
+    /// first, into zeroed bytes at `out`.
+    @inline(__always)
+    private static func pack(_ count: Int, bits: Int, into out: UnsafeMutablePointer<UInt8>, _ value: (Int) -> UInt32) {
         guard bits > 0 else { return }
-        var bit = 0
-        for value in values {
-            var remaining = UInt64(value), at = bit
-            while at < bit + bits {
-                out[start + at >> 3] |= UInt8(truncatingIfNeeded: remaining << UInt64(at & 7))
-                let written = 8 - at & 7
-                remaining >>= UInt64(written)
-                at += written
+        var accumulator: UInt64 = 0, filled = 0, at = 0
+        for index in 0..<count {
+            accumulator |= UInt64(value(index)) << UInt64(filled)
+            filled += bits
+            while filled >= 8 {
+                out[at] = UInt8(truncatingIfNeeded: accumulator)
+                accumulator >>= 8
+                filled -= 8
+                at += 1
             }
-            bit += bits
         }
+        if filled > 0 { out[at] = UInt8(truncatingIfNeeded: accumulator) }
     }
 
     /// Unpacks the block at `bytes` (`length` of them, with at least

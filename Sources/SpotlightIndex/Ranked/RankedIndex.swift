@@ -57,11 +57,25 @@ final class RankedIndex: Sendable {
     private struct WriteState {
         /// Rowids this transaction stored, changed or deleted.
         var changed: Set<Int64> = []
-        /// Their tokens, where the writer had them.
-        var documents: [Int64: TextColumns] = [:]
+        /// Their documents, where the writer had all of them.
+        var documents: [Int64: RankedDocument] = [:]
+        /// Their content, where the writer had it but not the signals.
+        var contents: [Int64: Content] = [:]
+        /// Identifier hashes of the rows this transaction inserted: not in
+        /// any segment until ``flush(_:)``.
+        var insertedUIDs: [UInt64: [Int64]] = [:]
+        /// The segments as this transaction started, read once for its lookups.
+        var segments: [SegmentSnapshot]?
         var removedAll = false
         var createdFiles: [URL] = []
         var droppedFiles: [URL] = []
+    }
+
+    /// What an item's text and values give the index, apart from its signals.
+    struct Content: Sendable {
+        var tokens: DocumentTokens
+        var uidHash: UInt64
+        var numbers: [(String, Double)]
     }
 
     private let cache = Mutex<[Int64: Loaded]>([:])
@@ -197,11 +211,23 @@ final class RankedIndex: Sendable {
         writeState.withLock { $0 = WriteState() }
     }
 
-    /// Notes an item stored (inserted or replaced) with the tokens the
-    /// writer already has, so that ``flush(_:)`` need not tokenize it again.
-    func provide(rowid: Int64, columns: TextColumns) {
+    /// Notes an item inserted, with everything the index stores of it,
+    /// so that ``flush(_:)`` neither reads nor tokenizes it again.
+    func provide(_ document: RankedDocument) {
         writeState.withLock { state in
-            state.documents[rowid] = columns
+            state.documents[document.rowid] = document
+            state.contents[document.rowid] = nil
+            state.changed.insert(document.rowid)
+            state.insertedUIDs[document.uidHash, default: []].append(document.rowid)
+        }
+    }
+
+    /// Notes an item replaced, with its content; ``flush(_:)`` reads its
+    /// signals (engagement stays with the row).
+    func provide(rowid: Int64, content: Content) {
+        writeState.withLock { state in
+            state.documents[rowid] = nil
+            state.contents[rowid] = content
             state.changed.insert(rowid)
         }
     }
@@ -210,8 +236,33 @@ final class RankedIndex: Sendable {
     func changed(rowid: Int64) {
         writeState.withLock { state in
             state.documents[rowid] = nil
+            state.contents[rowid] = nil
             state.changed.insert(rowid)
         }
+    }
+
+    /// Rowids that may hold the item `uid` in this write transaction: rows
+    /// it inserted, and live documents of its segments with the identifier's
+    /// hash. A superset: the caller checks each row's `uid`. Damaged or
+    /// missing segments are rebuilt from the items first.
+    func candidateRowids(uid: String, _ db: Database) throws -> [Int64] {
+        let hash = RankedDocument.uidHash(uid)
+        let (inserted, known) = writeState.withLock { ($0.insertedUIDs[hash] ?? [], $0.segments) }
+        let segments: [SegmentSnapshot]
+        if let known {
+            segments = known
+        } else {
+            do {
+                segments = try snapshot(db)
+            } catch is SegmentError {
+                // Derived data gone bad: it is rebuilt from the rows, which
+                // hold this transaction's writes so far.
+                try rebuild(db)
+                segments = try snapshot(db)
+            }
+            writeState.withLock { $0.segments = segments }
+        }
+        return inserted + RankedLookups.candidateRowids(uid: uid, in: segments)
     }
 
     /// Notes that every item was deleted.
@@ -220,15 +271,20 @@ final class RankedIndex: Sendable {
             state.removedAll = true
             state.changed.removeAll()
             state.documents.removeAll()
+            state.contents.removeAll()
+            state.insertedUIDs.removeAll()
         }
     }
 
     /// Brings the segments in step with this transaction's changes.
     func flush(_ db: Database) throws {
-        let (changedSet, provided, removedAll) = writeState.withLock { state in
-            let taken = (state.changed, state.documents, state.removedAll)
+        let (changedSet, provided, providedContents, removedAll) = writeState.withLock { state in
+            let taken = (state.changed, state.documents, state.contents, state.removedAll)
             state.changed = []
             state.documents = [:]
+            state.contents = [:]
+            state.insertedUIDs = [:]
+            state.segments = nil
             state.removedAll = false
             return taken
         }
@@ -239,32 +295,45 @@ final class RankedIndex: Sendable {
         let changed = changedSet.sorted()
         var documents: [RankedDocument] = []
         documents.reserveCapacity(changed.count)
-        for chunk in stride(from: 0, to: changed.count, by: 500) {
-            let rowids = changed[chunk..<min(chunk + 500, changed.count)]
+        var unknown: [Int64] = []
+        for rowid in changed {
+            if let document = provided[rowid] { documents.append(document) } else { unknown.append(rowid) }
+        }
+        // Replaced, re-ranked or deleted: the row says what is left.
+        let weights = DocumentTokens.ColumnWeights(scoring.weights)
+        for chunk in stride(from: 0, to: unknown.count, by: 500) {
+            let rowids = unknown[chunk..<min(chunk + 500, unknown.count)]
             let rows = try Row.fetchAll(db, sql: """
-                SELECT rowid, uid, expires, hint, recency, eng, eng_at FROM items
+                SELECT rowid, expires, hint, recency, eng, eng_at FROM items
                 WHERE rowid IN (\(rowids.map(String.init).joined(separator: ",")))
                 """)
             for row in rows {
-                let rowid: Int64 = row["rowid"]
-                let columns: TextColumns
-                if let known = provided[rowid] {
-                    columns = known
+                let rowid: Int64 = row[0]
+                let content: Content
+                if let known = providedContents[rowid] {
+                    content = known
                 } else {
-                    let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid WHERE i.rowid = ?"),
-                                                  arguments: [rowid])
-                    columns = try stored.map { TextColumns(attributes: try StoredRow.attributes($0)) } ?? TextColumns()
+                    guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid WHERE i.rowid = ?"),
+                                                        arguments: [rowid]) else { continue }
+                    content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), weights: weights)
                 }
-                documents.append(RankedDocument(rowid: rowid, expires: row["expires"], hint: row["hint"], recency: row["recency"],
-                                                engagement: row["eng"], engagedAt: row["eng_at"], columns: columns))
+                documents.append(RankedDocument(rowid: rowid, expires: row[1], hint: row[2], recency: row[3],
+                                                engagement: row[4], engagedAt: row[5], tokens: content.tokens,
+                                                uidHash: content.uidHash, numbers: content.numbers))
             }
         }
-        try markDeleted(changed, db)
+        try WriteProfile.measure("flush.markDeleted") { try markDeleted(changed, db) }
         if !documents.isEmpty {
-            let contents = SegmentContents(documents: documents, scoring: scoring)
-            try add(contents, db)
+            let contents = WriteProfile.measure("flush.contents") { SegmentContents(documents: documents) }
+            try WriteProfile.measure("flush.add") { try add(contents, db) }
         }
-        try merge(db)
+        try WriteProfile.measure("flush.merge") { try merge(db) }
+    }
+
+    /// What the index keeps of a stored item's identifier and attributes.
+    static func content(uid: String, attributes: [String: AttributeValue], weights: DocumentTokens.ColumnWeights) -> Content {
+        Content(tokens: DocumentTokens(attributes: attributes, weights: weights), uidHash: RankedDocument.uidHash(uid),
+                numbers: NumericIndex.entries(attributes))
     }
 
     /// The transaction committed: files of dropped segments can go.
@@ -322,14 +391,14 @@ final class RankedIndex: Sendable {
     /// Encodes `contents` and names it in `ranked_segments`.
     private func add(_ contents: SegmentContents, _ db: Database) throws {
         guard contents.documentCount > 0 else { return }
-        let bytes = SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970)
+        let bytes = WriteProfile.measure("encode") { SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970) }
         let token = Int64.random(in: 1...Int64.max)
         if let directory, bytes.count > inlineLimit {
             let name = String(UInt64(token), radix: 16) + ".seg"
             let url = directory.appendingPathComponent(name)
             writeState.withLock { $0.createdFiles.append(url) }
             try removeOrphanFiles(db)
-            try Self.writeSynced(bytes, to: url, directory: directory)
+            try WriteProfile.measure("writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)",
                            arguments: [token, contents.documentCount, name])
             remember(token, try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false))
@@ -394,7 +463,7 @@ final class RankedIndex: Sendable {
                                           deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
                 inputs.append(SegmentSnapshot(segment: segment, deleted: deleted))
             }
-            let contents = try SegmentMerger.merge(inputs)
+            let contents = try WriteProfile.measure("merge.merger") { try SegmentMerger.merge(inputs) }
             for row in rows where plan.contains(row["id"] as Int64) { try drop(id: row["id"], file: row["file"], db) }
             try add(contents, db)
         }
@@ -407,8 +476,23 @@ final class RankedIndex: Sendable {
         try db.meta("ranked_format", as: String.self) == formatTag
     }
 
-    /// Derives every segment again from `items`, in one transaction.
+    /// Derives every segment again from `items`, in one transaction. What
+    /// this transaction wrote before is in `items` and so in the new
+    /// segments: the changes noted so far are dropped.
+    ///
+    /// Two rows with one identifier (which only a lost identifier lookup
+    /// could have written, as from segment bytes damaged before their
+    /// checksum was read) are settled first: the later row is the item.
     func rebuild(_ db: Database) throws {
+        writeState.withLock { state in
+            state.changed = []
+            state.documents = [:]
+            state.contents = [:]
+            state.insertedUIDs = [:]
+            state.segments = nil
+            state.removedAll = false
+        }
+        try Self.removeDuplicateIdentifiers(db)
         let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
         for row in old { try drop(id: row["id"], file: row["file"], db) }
         cache.withLock { $0.removeAll() }
@@ -424,15 +508,17 @@ final class RankedIndex: Sendable {
             """)
         var chunk: [RankedDocument] = []
         var built: [SegmentContents] = []
+        let weights = DocumentTokens.ColumnWeights(scoring.weights)
         func finishChunk() {
             guard !chunk.isEmpty else { return }
-            built.append(SegmentContents(documents: chunk, scoring: scoring))
+            built.append(SegmentContents(documents: chunk))
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
+            let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), weights: weights)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                         engagement: row["eng"], engagedAt: row["eng_at"],
-                                        columns: TextColumns(attributes: try StoredRow.attributes(row))))
+                                        tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))
             if chunk.count >= Self.rebuildChunk { finishChunk() }
         }
         finishChunk()
@@ -447,6 +533,22 @@ final class RankedIndex: Sendable {
         }
         for contents in built { try add(contents, db) }
         try db.setMeta("ranked_format", formatTag)
+    }
+
+    /// Deletes all but the last row of each identifier held by several.
+    static func removeDuplicateIdentifiers(_ db: Database) throws {
+        let duplicates = try Row.fetchAll(db, sql: "SELECT uid, max(rowid) AS keep FROM items GROUP BY uid HAVING count(*) > 1")
+        guard !duplicates.isEmpty else { return }
+        var removed = 0
+        for row in duplicates {
+            let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM items WHERE uid = ? AND rowid < ?", arguments: [row["uid"] as String, row["keep"] as Int64])
+            for rowid in rowids {
+                try db.execute(sql: "DELETE FROM items WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "DELETE FROM item_attributes WHERE rowid = ?", arguments: [rowid])
+            }
+            removed += rowids.count
+        }
+        try db.execute(sql: "UPDATE meta SET value = max(0, value - ?) WHERE key = 'item_count'", arguments: [removed])
     }
 
     /// Removes segment files no row names (left by a crash between writing

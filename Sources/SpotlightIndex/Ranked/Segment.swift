@@ -12,6 +12,9 @@ struct Segment: @unchecked Sendable {
     let documentCount: Int
     let termCount: Int
     let blockCount: Int
+    /// Typed attribute names, and typed values of all of them.
+    let numberNameCount: Int
+    let numberValueCount: Int
     let buildTime: Double
     let avgLength: Double
     let fingerprint: UInt64
@@ -41,6 +44,8 @@ struct Segment: @unchecked Sendable {
         documentCount = Int(u32(SegmentFormat.docCountOffset))
         termCount = Int(u32(SegmentFormat.termCountOffset))
         blockCount = Int(u32(SegmentFormat.blockCountOffset))
+        numberNameCount = Int(u32(SegmentFormat.numberNameCountOffset))
+        numberValueCount = Int(u32(SegmentFormat.numberValueCountOffset))
         fingerprint = u64(SegmentFormat.weightsHashOffset)
         buildTime = Double(bitPattern: u64(SegmentFormat.buildTimeOffset))
         avgLength = Double(bitPattern: u64(SegmentFormat.avgLengthOffset))
@@ -54,13 +59,15 @@ struct Segment: @unchecked Sendable {
         let collapsible = SegmentFormat.collapsibleSections.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
         guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
         strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
-        let n = documentCount, t = termCount, b = blockCount
+        let n = documentCount, t = termCount, b = blockCount, k = numberNameCount, m = numberValueCount
         let fixedSizes: [SegmentFormat.Section: Int] = [
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
             .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n,
             .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
             .termMaxS: 4 * t, .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t),
             .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
+            .uidHashes: 8 * n, .uidDocs: 4 * n,
+            .numberNameOffsets: 8 * (k + 1), .numberNameStarts: 8 * (k + 1), .numberValues: 8 * m, .numberDocs: 4 * m,
         ]
         for section in SegmentFormat.Section.allCases {
             let start = offsets[section.rawValue], end = offsets[section.rawValue + 1]
@@ -165,12 +172,88 @@ struct Segment: @unchecked Sendable {
         return doc < documentCount && self.rowid(doc) == rowid ? doc : nil
     }
 
+    /// The doc id at `position` in rowid order (not above ``documentCount``-1 in an intact segment).
+    func documentInRowidOrder(_ position: Int) -> Int { Int(u32(.rowidOrder, position)) }
+
     /// The smallest and largest rowid held (nil when empty).
     var rowidRange: ClosedRange<Int64>? {
         guard documentCount > 0 else { return nil }
         let first = Int(u32(.rowidOrder, 0)), last = Int(u32(.rowidOrder, documentCount - 1))
         guard first < documentCount, last < documentCount else { return nil }
         return rowid(first)...rowid(last)
+    }
+
+    // MARK: - Unique identifiers and typed values
+
+    /// The documents whose unique identifier hashes to `hash`, deleted ones
+    /// included: candidates, which the caller checks against the row.
+    func documents(uidHash hash: UInt64) -> [Int] {
+        var low = 0, high = documentCount
+        while low < high {
+            let mid = (low + high) / 2
+            if u64(.uidHashes, mid) < hash { low = mid + 1 } else { high = mid }
+        }
+        var out: [Int] = []
+        while low < documentCount, u64(.uidHashes, low) == hash {
+            let doc = Int(u32(.uidDocs, low))
+            if doc < documentCount { out.append(doc) }
+            low += 1
+        }
+        return out
+    }
+
+    /// The unique identifier hash of every document, by doc id (for merges).
+    func uidHashesByDocument() -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: documentCount)
+        for index in 0..<documentCount {
+            let doc = Int(u32(.uidDocs, index))
+            if doc < documentCount { out[doc] = u64(.uidHashes, index) }
+        }
+        return out
+    }
+
+    /// The bytes of typed attribute name `index` (names ascend by bytes).
+    func numberName(_ index: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
+        let start = Int(truncatingIfNeeded: u64(.numberNameOffsets, index)), end = Int(truncatingIfNeeded: u64(.numberNameOffsets, index + 1))
+        let size = sectionEnd(.numberNameBytes) - at(.numberNameBytes)
+        guard start >= 0, start <= end, end <= size else { throw .corrupt("typed attribute name \(index) out of its section") }
+        return UnsafeRawBufferPointer(start: base.baseAddress! + at(.numberNameBytes) + start, count: end - start)
+    }
+
+    /// The typed values of name `index`: a range of ``numberValue(_:)`` indexes.
+    func numberValues(ofName index: Int) throws(SegmentError) -> Range<Int> {
+        let start = Int(truncatingIfNeeded: u64(.numberNameStarts, index)), end = Int(truncatingIfNeeded: u64(.numberNameStarts, index + 1))
+        guard start >= 0, start <= end, end <= numberValueCount else { throw .corrupt("typed values of name \(index) out of range") }
+        return start..<end
+    }
+
+    func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
+    func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
+
+    /// The values of attribute `name` within `range`: indexes of
+    /// ``numberValue(_:)`` and ``numberDoc(_:)``, found by binary searches.
+    func numberValues(named name: String, in range: NumberRange) throws(SegmentError) -> Range<Int> {
+        var low = 0, high = numberNameCount
+        let key = Array(name.utf8)
+        while low < high {
+            let mid = (low + high) / 2
+            let bytes = try numberName(mid)
+            if bytes.lexicographicallyPrecedes(key) { low = mid + 1 } else { high = mid }
+        }
+        guard low < numberNameCount, try numberName(low).elementsEqual(key) else { return 0..<0 }
+        let values = try numberValues(ofName: low)
+        // First index whose value is not below the range, then first past it.
+        func firstIndex(where isPast: (Double) -> Bool) -> Int {
+            var low = values.lowerBound, high = values.upperBound
+            while low < high {
+                let mid = (low + high) / 2
+                if isPast(numberValue(mid)) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let start = range.lower.map { bound in firstIndex { range.lowerInclusive ? $0 >= bound : $0 > bound } } ?? values.lowerBound
+        let end = range.upper.map { bound in firstIndex { range.upperInclusive ? $0 > bound : $0 >= bound } } ?? values.upperBound
+        return start..<max(start, end)
     }
 
     // MARK: - Dictionary
@@ -332,6 +415,21 @@ struct Segment: @unchecked Sendable {
     /// `columns` (the columns holding the token, a bit each).
     func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8]) throws(SegmentError) {
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: true)
+    }
+
+    /// Decodes one block into buffers of ``SegmentFormat/blockSize``;
+    /// returns how many postings it holds.
+    @inline(__always)
+    func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
+                     columns: UnsafeMutablePointer<UInt8>?) throws(SegmentError) -> Int {
+        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
+        let size = sectionEnd(.postingsData) - at(.postingsData)
+        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
+        guard let count = PostingBlock.unpack(base.baseAddress! + at(.postingsData) + start, length: end - start,
+                                              documentCount: UInt64(documentCount), docs: docs, frequencies: frequencies, columns: columns) else {
+            throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
+        }
+        return count
     }
 
     /// Decodes into the arrays' own storage: a block is read for every

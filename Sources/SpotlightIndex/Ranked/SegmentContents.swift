@@ -1,7 +1,7 @@
 import Foundation
 
-/// One item as the ranked index sees it: its rowid, its tokens by column
-/// and the signals of its static factor.
+/// One item as the ranked index sees it: its rowid, its tokens, the
+/// signals of its static factor, its identifier's hash and its typed values.
 struct RankedDocument: Sendable {
     var rowid: Int64
     var expires: Double
@@ -9,7 +9,25 @@ struct RankedDocument: Sendable {
     var recency: Double?
     var engagement: Double
     var engagedAt: Double
-    var columns: TextColumns
+    var tokens: DocumentTokens
+    /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
+    var uidHash: UInt64
+    /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute (``NumericIndex/entries(_:)``).
+    var numbers: [(String, Double)]
+
+    /// The hash segments hold for a unique identifier.
+    static func uidHash(_ uid: String) -> UInt64 {
+        var uid = uid
+        return uid.withUTF8 { TokenHash.of($0) }
+    }
+}
+
+/// A typed value of a segment's document.
+struct NumberEntry: Sendable {
+    /// Into ``SegmentContents/numberNames``.
+    var name: Int32
+    var doc: UInt32
+    var value: Double
 }
 
 /// A segment before encoding: documents in doc-id order, terms in byte
@@ -33,6 +51,12 @@ struct SegmentContents {
     /// The columns holding the token, a bit each (``SegmentFormat/columnBits``).
     var postingColumns: [UInt8] = []
 
+    /// Per document: the hash of its unique identifier.
+    var uidHashes: [UInt64] = []
+    /// Typed attribute names, by id (any order), and every typed value.
+    var numberNames: [String] = []
+    var numberEntries: [NumberEntry] = []
+
     var documentCount: Int { rowids.count }
     var termCount: Int { termStart.count - 1 }
 
@@ -40,58 +64,47 @@ struct SegmentContents {
 
     /// Tokenized documents into a segment; documents are ordered by rowid.
     ///
-    /// One pass interns tokens (``TokenTable``, no `String` per token) and
-    /// sums each document's weighted frequencies in place (column weights
-    /// in sixteenths); then term ids are renumbered in byte order and the
-    /// postings laid out by counting.
-    init(documents: [RankedDocument], scoring: RankedScoring) {
-        let documents = documents.sorted { $0.rowid < $1.rowid }
-        let w = scoring.weights
-        let columnWeights = [w.titleWeight, w.keywordsWeight, w.descriptionWeight, w.otherTextWeight]
-            .map { UInt32(max(0, min(4_096, ($0 * SegmentFormat.tfScale).rounded()))) }
+    /// Each document's distinct tokens come hashed and weighted
+    /// (``DocumentTokens``): one pass interns them (``TokenTable``), then
+    /// term ids are renumbered in byte order and the postings laid out by
+    /// counting.
+    init(documents: [RankedDocument]) {
+        var documents = documents
+        if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
         var table = TokenTable()
+        let occurrences = documents.reduce(0) { $0 + $1.tokens.count }
         var occurrenceStart: [Int] = [0]
         var occurrenceTerm: [Int32] = []
         var occurrenceFrequency: [UInt32] = []
         var occurrenceColumns: [UInt8] = []
-        var lastDocument: [Int32] = []
-        var slot: [Int32] = []
-        occurrenceTerm.reserveCapacity(documents.count * 64)
-        occurrenceFrequency.reserveCapacity(documents.count * 64)
-        occurrenceColumns.reserveCapacity(documents.count * 64)
+        occurrenceStart.reserveCapacity(documents.count + 1)
+        occurrenceTerm.reserveCapacity(occurrences)
+        occurrenceFrequency.reserveCapacity(occurrences)
+        occurrenceColumns.reserveCapacity(occurrences)
+        rowids.reserveCapacity(documents.count)
+        lengths.reserveCapacity(documents.count)
+        uidHashes.reserveCapacity(documents.count)
+        var nameIDs: [String: Int32] = [:]
         for (doc, document) in documents.enumerated() {
-            var length = 0
-            let texts = [document.columns.title, document.columns.keywords, document.columns.description, document.columns.other]
-            for (column, text) in texts.enumerated() where !text.isEmpty {
-                let weight = columnWeights[column]
-                let bit = UInt8(1) << UInt8(column)
-                var text = text
-                text.withUTF8 { bytes in
-                    var index = 0
-                    let count = bytes.count
-                    while index < count {
-                        while index < count && bytes[index] == 0x20 { index += 1 }
-                        let start = index
-                        while index < count && bytes[index] != 0x20 { index += 1 }
-                        guard index > start else { continue }
-                        length += 1
-                        let id = table.intern(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                        if id == lastDocument.count {
-                            lastDocument.append(-1)
-                            slot.append(0)
-                        }
-                        if lastDocument[id] != Int32(doc) {
-                            lastDocument[id] = Int32(doc)
-                            slot[id] = Int32(occurrenceTerm.count)
-                            occurrenceTerm.append(Int32(id))
-                            occurrenceFrequency.append(0)
-                            occurrenceColumns.append(0)
-                        }
-                        let at = Int(slot[id])
-                        occurrenceColumns[at] |= bit
-                        let (sum, overflow) = occurrenceFrequency[at].addingReportingOverflow(weight)
-                        occurrenceFrequency[at] = overflow ? UInt32.max : sum
-                    }
+            uidHashes.append(document.uidHash)
+            for (name, value) in document.numbers {
+                let id: Int32
+                if let known = nameIDs[name] {
+                    id = known
+                } else {
+                    id = Int32(numberNames.count)
+                    nameIDs[name] = id
+                    numberNames.append(name)
+                }
+                numberEntries.append(NumberEntry(name: id, doc: UInt32(doc), value: value))
+            }
+            let tokens = document.tokens
+            tokens.bytes.withUnsafeBufferPointer { bytes in
+                for token in tokens.tokens {
+                    let id = table.intern(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]), hash: token.hash)
+                    occurrenceTerm.append(Int32(id))
+                    occurrenceFrequency.append(max(1, token.frequency))
+                    occurrenceColumns.append(token.columns)
                 }
             }
             occurrenceStart.append(occurrenceTerm.count)
@@ -101,12 +114,13 @@ struct SegmentContents {
             recency.append(document.recency ?? .nan)
             engagement.append(document.engagement)
             engagedAt.append(document.engagedAt)
-            lengths.append(UInt32(min(length, Int(UInt32.max))))
+            lengths.append(tokens.length)
         }
         // Term ids in byte order of the tokens.
         let order = table.sortedIDs()
         var rank = [Int32](repeating: 0, count: table.count)
         termBytes.reserveCapacity(table.byteCount)
+        termStart.reserveCapacity(table.count + 1)
         for (position, id) in order.enumerated() {
             rank[id] = Int32(position)
             table.appendBytes(of: id, to: &termBytes)
@@ -126,7 +140,7 @@ struct SegmentContents {
                 let term = Int(rank[Int(occurrenceTerm[index])])
                 let at = fill[term]
                 postingDocs[at] = UInt32(doc)
-                postingFrequencies[at] = max(1, occurrenceFrequency[index])
+                postingFrequencies[at] = occurrenceFrequency[index]
                 postingColumns[at] = occurrenceColumns[index]
                 fill[term] = at + 1
             }
@@ -145,10 +159,9 @@ struct TokenTable {
     var count: Int { hashes.count }
     var byteCount: Int { bytes.count }
 
-    /// The id of `token`, adding it if new (ids count up from 0).
-    mutating func intern(_ token: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in token { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    /// The id of `token` (whose ``TokenHash`` is `hash`), adding it if new
+    /// (ids count up from 0).
+    mutating func intern(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
         var mask = slots.count - 1
         var position = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
         while true {
@@ -183,19 +196,31 @@ struct TokenTable {
         }
     }
 
-    /// Every id, ordered by the bytes of its token.
+    /// Every id, ordered by the bytes of its token: sorted by the first
+    /// eight bytes as one big-endian integer, the rest compared only on a
+    /// tie (tokens hold no zero byte, so padding with zeros keeps the order).
     func sortedIDs() -> [Int] {
         bytes.withUnsafeBufferPointer { all in
-            (0..<count).sorted { a, b in
-                let aStart = starts[a], aCount = starts[a + 1] - aStart
-                let bStart = starts[b], bCount = starts[b + 1] - bStart
+            var keys: [(key: UInt64, id: Int32)] = []
+            keys.reserveCapacity(count)
+            for id in 0..<count {
+                let start = starts[id], length = min(8, starts[id + 1] - start)
+                var key: UInt64 = 0
+                for index in 0..<length { key |= UInt64(all[start + index]) << UInt64(56 - 8 * index) }
+                keys.append((key, Int32(id)))
+            }
+            keys.sort { a, b in
+                if a.key != b.key { return a.key < b.key }
+                let aStart = starts[Int(a.id)], aCount = starts[Int(a.id) + 1] - aStart
+                let bStart = starts[Int(b.id)], bCount = starts[Int(b.id) + 1] - bStart
                 let common = min(aCount, bCount)
-                if common > 0 {
-                    let order = memcmp(all.baseAddress! + aStart, all.baseAddress! + bStart, common)
+                if common > 8 {
+                    let order = memcmp(all.baseAddress! + aStart + 8, all.baseAddress! + bStart + 8, common - 8)
                     if order != 0 { return order < 0 }
                 }
                 return aCount < bCount
             }
+            return keys.map { Int($0.id) }
         }
     }
 

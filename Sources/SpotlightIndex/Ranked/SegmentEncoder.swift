@@ -24,7 +24,7 @@ enum SegmentEncoder {
             sectionOffsets[section.rawValue] = out.bytes.count
         }
 
-        begin(.rowids); for value in contents.rowids { out.append(value) }
+        begin(.rowids); out.append(contentsOf: contents.rowids)
         var constantSections: UInt32 = 0
         func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
             begin(section)
@@ -32,7 +32,7 @@ enum SegmentEncoder {
                 constantSections |= 1 << UInt32(section.rawValue)
                 out.append(first)
             } else {
-                for value in values { out.append(value) }
+                out.append(contentsOf: values)
             }
         }
         collapsible(.expires, contents.expires)
@@ -40,70 +40,84 @@ enum SegmentEncoder {
         collapsible(.recency, contents.recency)
         collapsible(.engagement, contents.engagement)
         collapsible(.engagedAt, contents.engagedAt)
-        begin(.lengths); for value in contents.lengths { out.append(value) }
-        begin(.staticBounds); for value in bounds { out.append(RankedScoring.roundedUp(value)) }
+        begin(.lengths); out.append(contentsOf: contents.lengths)
+        begin(.staticBounds); out.append(contentsOf: bounds.map(RankedScoring.roundedUp))
         begin(.rowidOrder)
-        for doc in (0..<n).sorted(by: { contents.rowids[$0] < contents.rowids[$1] }) { out.append(UInt32(doc)) }
+        out.append(contentsOf: Self.rowidOrder(contents.rowids))
 
         // Dictionary.
-        begin(.termOffsets); for value in contents.termStart { out.append(UInt64(value)) }
+        begin(.termOffsets); out.append(contentsOf: contents.termStart.map { UInt64($0) })
         begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
 
-        // Postings in blocks, with maxima.
+        // Postings in blocks, with maxima. G's length part per document
+        // once: G = tf(k1+1) / (tf + norm[doc]).
         let t = contents.termCount
+        let k1 = RankedScoring.k1, b = RankedScoring.b
+        let norms = contents.lengths.map { k1 * (1 - b + b * Double($0) / avgLength) }
         var termFirstBlock = [UInt32](repeating: 0, count: t)
         var termDocs = [UInt32](repeating: 0, count: t)
         var termMaxG = [Float](repeating: 0, count: t)
         var termMaxGS = [Float](repeating: 0, count: t)
         var termMaxS = [Float](repeating: 0, count: t)
-        var blockOffsets: [UInt64] = []
-        var blockLastDoc: [UInt32] = []
-        var blockMaxGS: [Float] = []
-        var blockMaxS: [Float] = []
+        let estimatedBlocks = t + contents.postingDocs.count / SegmentFormat.blockSize
+        var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
+        blockOffsets.reserveCapacity(estimatedBlocks + 1)
+        blockLastDoc.reserveCapacity(estimatedBlocks)
+        blockMaxGS.reserveCapacity(estimatedBlocks)
+        blockMaxS.reserveCapacity(estimatedBlocks)
         var postings: [UInt8] = []
-        postings.reserveCapacity(contents.postingDocs.count * 3)
-        for term in 0..<t {
-            let range = contents.postingStart[term]..<contents.postingStart[term + 1]
-            termFirstBlock[term] = UInt32(blockOffsets.count)
-            termDocs[term] = UInt32(range.count)
-            var maxG = 0.0, maxGS = 0.0, maxS = 0.0
-            var start = range.lowerBound
-            while start < range.upperBound {
-                let end = min(start + SegmentFormat.blockSize, range.upperBound)
-                blockOffsets.append(UInt64(postings.count))
-                PostingBlock.append(docs: contents.postingDocs[start..<end], frequencies: contents.postingFrequencies[start..<end],
-                                    columns: contents.postingColumns[start..<end], to: &postings)
-                var blockGS = 0.0, blockS = 0.0
-                var previous: UInt32 = 0
-                for index in start..<end {
-                    let doc = contents.postingDocs[index]
-                    let frequency = contents.postingFrequencies[index]
-                    previous = doc
-                    let g = RankedScoring.g(tf: Double(frequency) / SegmentFormat.tfScale, length: Double(contents.lengths[Int(doc)]),
-                                            avgLength: avgLength)
-                    let s = bounds[Int(doc)]
-                    maxG = max(maxG, g)
-                    blockGS = max(blockGS, g * s)
-                    blockS = max(blockS, s)
+        postings.reserveCapacity(contents.postingDocs.count * 3 + 16)
+        contents.postingDocs.withUnsafeBufferPointer { allDocs in
+        contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
+        contents.postingColumns.withUnsafeBufferPointer { allColumns in
+        norms.withUnsafeBufferPointer { norms in
+        bounds.withUnsafeBufferPointer { bounds in
+            for term in 0..<t {
+                let range = contents.postingStart[term]..<contents.postingStart[term + 1]
+                termFirstBlock[term] = UInt32(blockOffsets.count)
+                termDocs[term] = UInt32(range.count)
+                var maxG = 0.0, maxGS = 0.0, maxS = 0.0
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let end = min(start + SegmentFormat.blockSize, range.upperBound)
+                    blockOffsets.append(UInt64(postings.count))
+                    PostingBlock.append(docs: UnsafeBufferPointer(rebasing: allDocs[start..<end]),
+                                        frequencies: UnsafeBufferPointer(rebasing: allFrequencies[start..<end]),
+                                        columns: UnsafeBufferPointer(rebasing: allColumns[start..<end]), to: &postings)
+                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0
+                    for index in start..<end {
+                        let doc = Int(allDocs[index])
+                        let tf = Double(allFrequencies[index]) / SegmentFormat.tfScale
+                        let g = tf * (k1 + 1) / (tf + norms[doc])
+                        let s = bounds[doc]
+                        blockG = max(blockG, g)
+                        blockGS = max(blockGS, g * s)
+                        blockS = max(blockS, s)
+                    }
+                    blockLastDoc.append(allDocs[end - 1])
+                    blockMaxGS.append(RankedScoring.roundedUp(blockGS))
+                    blockMaxS.append(RankedScoring.roundedUp(blockS))
+                    maxG = max(maxG, blockG)
+                    maxGS = max(maxGS, blockGS)
+                    maxS = max(maxS, blockS)
+                    start = end
                 }
-                blockLastDoc.append(previous)
-                blockMaxGS.append(RankedScoring.roundedUp(blockGS))
-                blockMaxS.append(RankedScoring.roundedUp(blockS))
-                maxGS = max(maxGS, blockGS)
-                maxS = max(maxS, blockS)
-                start = end
+                termMaxG[term] = RankedScoring.roundedUp(maxG)
+                termMaxGS[term] = RankedScoring.roundedUp(maxGS)
+                termMaxS[term] = RankedScoring.roundedUp(maxS)
             }
-            termMaxG[term] = RankedScoring.roundedUp(maxG)
-            termMaxGS[term] = RankedScoring.roundedUp(maxGS)
-            termMaxS[term] = RankedScoring.roundedUp(maxS)
+        }
+        }
+        }
+        }
         }
         blockOffsets.append(UInt64(postings.count))
         postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-        begin(.termFirstBlock); for value in termFirstBlock { out.append(value) }
-        begin(.termDocs); for value in termDocs { out.append(value) }
-        begin(.termMaxG); for value in termMaxG { out.append(value) }
-        begin(.termMaxGS); for value in termMaxGS { out.append(value) }
-        begin(.termMaxS); for value in termMaxS { out.append(value) }
+        begin(.termFirstBlock); out.append(contentsOf: termFirstBlock)
+        begin(.termDocs); out.append(contentsOf: termDocs)
+        begin(.termMaxG); out.append(contentsOf: termMaxG)
+        begin(.termMaxGS); out.append(contentsOf: termMaxGS)
+        begin(.termMaxS); out.append(contentsOf: termMaxS)
         begin(.termGroups)
         for start in stride(from: 0, to: t, by: SegmentFormat.termGroupSize) {
             let group = start..<min(start + SegmentFormat.termGroupSize, t)
@@ -113,11 +127,41 @@ enum SegmentEncoder {
             out.append(group.reduce(Float(0)) { max($0, termMaxGS[$1]) })
             out.append(group.reduce(Float(0)) { max($0, termMaxS[$1]) })
         }
-        begin(.blockOffsets); for value in blockOffsets { out.append(value) }
-        begin(.blockLastDoc); for value in blockLastDoc { out.append(value) }
-        begin(.blockMaxGS); for value in blockMaxGS { out.append(value) }
-        begin(.blockMaxS); for value in blockMaxS { out.append(value) }
+        begin(.blockOffsets); out.append(contentsOf: blockOffsets)
+        begin(.blockLastDoc); out.append(contentsOf: blockLastDoc)
+        begin(.blockMaxGS); out.append(contentsOf: blockMaxGS)
+        begin(.blockMaxS); out.append(contentsOf: blockMaxS)
         begin(.postingsData); out.bytes.append(contentsOf: postings)
+
+        // Unique identifiers: hashes ascending, each with its doc.
+        var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
+        uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
+        begin(.uidHashes); out.append(contentsOf: uids.map(\.hash))
+        begin(.uidDocs); out.append(contentsOf: uids.map(\.doc))
+
+        // Typed values: names in byte order, values ascending within each.
+        let nameOrder = contents.numberNames.indices.sorted { contents.numberNames[$0].utf8.lexicographicallyPrecedes(contents.numberNames[$1].utf8) }
+        var nameRank = [Int32](repeating: 0, count: contents.numberNames.count)
+        for (rank, id) in nameOrder.enumerated() { nameRank[id] = Int32(rank) }
+        let entries = contents.numberEntries.sorted { a, b in
+            let ra = nameRank[Int(a.name)], rb = nameRank[Int(b.name)]
+            if ra != rb { return ra < rb }
+            if a.value != b.value { return a.value < b.value }
+            return a.doc < b.doc
+        }
+        var nameOffsets: [UInt64] = [0], nameBytes: [UInt8] = [], nameStarts: [UInt64] = [0]
+        var index = 0
+        for (rank, id) in nameOrder.enumerated() {
+            nameBytes.append(contentsOf: contents.numberNames[id].utf8)
+            nameOffsets.append(UInt64(nameBytes.count))
+            while index < entries.count, nameRank[Int(entries[index].name)] == Int32(rank) { index += 1 }
+            nameStarts.append(UInt64(index))
+        }
+        begin(.numberNameOffsets); out.append(contentsOf: nameOffsets)
+        begin(.numberNameBytes); out.bytes.append(contentsOf: nameBytes)
+        begin(.numberNameStarts); out.append(contentsOf: nameStarts)
+        begin(.numberValues); out.append(contentsOf: entries.map(\.value))
+        begin(.numberDocs); out.append(contentsOf: entries.map(\.doc))
         out.align8()
 
         out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
@@ -127,6 +171,8 @@ enum SegmentEncoder {
         out.set(UInt32(t), at: SegmentFormat.termCountOffset)
         out.set(UInt32(blockLastDoc.count), at: SegmentFormat.blockCountOffset)
         out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
+        out.set(UInt32(nameOrder.count), at: SegmentFormat.numberNameCountOffset)
+        out.set(UInt32(entries.count), at: SegmentFormat.numberValueCountOffset)
         out.set(scoring.fingerprint, at: SegmentFormat.weightsHashOffset)
         out.set(buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
         out.set(avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
@@ -139,5 +185,13 @@ enum SegmentEncoder {
         }
         out.set(sum, at: SegmentFormat.checksumOffset)
         return out.bytes
+    }
+
+    /// Doc ids in the order of their rowids (already the case for a flush
+    /// or a rebuild, not always after a merge).
+    static func rowidOrder(_ rowids: [Int64]) -> [UInt32] {
+        let ascending = zip(rowids, rowids.dropFirst()).allSatisfy { $0 < $1 }
+        if ascending { return (0..<rowids.count).map { UInt32($0) } }
+        return (0..<rowids.count).sorted { rowids[$0] < rowids[$1] }.map { UInt32($0) }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The byte layout of a ranked-index segment (see ``Segment``).
 ///
-/// Little-endian throughout. A 256-byte header, then sections, each
+/// Little-endian throughout. A 512-byte header, then sections, each
 /// starting on an 8-byte boundary, whose offsets the header lists:
 ///
 /// | section | element | per |
@@ -21,6 +21,13 @@ import Foundation
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
 /// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16, column masks; 8 zero bytes after | — |
+/// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
+/// | `uidDocs` | UInt32 the doc of each of `uidHashes` | document |
+/// | `numberNameOffsets` | UInt64 (k + 1) into `numberNameBytes` | typed attribute name |
+/// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
+/// | `numberNameStarts` | UInt64 (k + 1) into `numberValues` | typed attribute name |
+/// | `numberValues` | Float64, ascending within each name | typed value |
+/// | `numberDocs` | UInt32 the doc of each of `numberValues` | typed value |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. G is the BM25 term-frequency factor
@@ -30,6 +37,13 @@ import Foundation
 /// term ids, so a short prefix of thousands of tokens is weighed, and its
 /// lists ordered, group by group. The checksum covers every byte after
 /// the header.
+///
+/// The last two groups of sections are the store's lookups that SQLite's
+/// B-trees held before format 7: an item's unique identifier (a hash; the
+/// caller checks the row), and its numbers, dates and bools by attribute
+/// and value (the query language's comparisons and ranges, as Lucene's
+/// points). Kept here, a write appends; in B-tree indexes each item cost
+/// a random page write per index and transaction (~40 µs an item at 1M).
 enum SegmentFormat {
     /// "OSRANK01".
     static let magic: UInt64 = 0x3130_4B4E_4152_534F
@@ -39,8 +53,9 @@ enum SegmentFormat {
     /// 4: a per-document Float64 section whose values are all equal holds one.
     /// 5: term groups.
     /// 6: bit-packed posting blocks.
-    static let version: UInt32 = 6
-    static let headerSize = 256
+    /// 7: unique identifier hashes and typed values; a 512-byte header.
+    static let version: UInt32 = 7
+    static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128
     /// Consecutive term ids per entry of `termGroups`.
@@ -58,6 +73,8 @@ enum SegmentFormat {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
+        case uidHashes, uidDocs
+        case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
     }
 
     // Header fields (byte offsets).
@@ -74,8 +91,11 @@ enum SegmentFormat {
     static let avgLengthOffset = 48
     static let checksumOffset = 56
     static let totalLengthOffset = 64
-    /// The sections' UInt64 offsets, in ``Section`` order: 22 of them end at byte 248, inside the header.
-    static let sectionTableOffset = 72
+    /// UInt32: typed attribute names, and typed values.
+    static let numberNameCountOffset = 72
+    static let numberValueCountOffset = 76
+    /// The sections' UInt64 offsets, in ``Section`` order: 29 of them end at byte 312, inside the header.
+    static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
 
@@ -112,6 +132,10 @@ enum SegmentFormat {
     }
 }
 
+#if _endian(big)
+#error("segments are little-endian and written with the host's byte order")
+#endif
+
 /// Appends little-endian values to a growing byte array.
 struct ByteWriter {
     var bytes: [UInt8] = []
@@ -126,6 +150,11 @@ struct ByteWriter {
 
     mutating func append(_ value: Double) { append(value.bitPattern) }
     mutating func append(_ value: Float) { append(value.bitPattern) }
+
+    /// Appends every value in one copy (the host is little-endian, as the format).
+    mutating func append<T: BitwiseCopyable>(contentsOf values: [T]) {
+        values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
 
     mutating func appendVarint(_ value: UInt64) {
         var value = value

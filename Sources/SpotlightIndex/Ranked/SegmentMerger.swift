@@ -4,12 +4,17 @@ import Foundation
 ///
 /// Documents keep their order (segment by segment), so each term's
 /// postings are the inputs' postings concatenated with doc ids shifted;
-/// dictionaries are merged in byte order. No text is tokenized again.
+/// dictionaries are merged in byte order. No text is tokenized again:
+/// blocks are decoded straight into the output's arrays, and terms are
+/// compared in place in the inputs' bytes.
 enum SegmentMerger {
     static func merge(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> SegmentContents {
         var out = SegmentContents()
-        // New doc ids.
+        // New doc ids: -1 for a deleted document.
         var docMaps: [[Int32]] = []
+        let documents = inputs.reduce(0) { $0 + $1.segment.documentCount }
+        out.rowids.reserveCapacity(documents)
+        out.lengths.reserveCapacity(documents)
         for input in inputs {
             let segment = input.segment
             var map = [Int32](repeating: -1, count: segment.documentCount)
@@ -27,45 +32,124 @@ enum SegmentMerger {
         }
         guard out.rowids.count <= Int(UInt32.max) else { throw .tooLarge("\(out.rowids.count) documents") }
 
+        // Identifier hashes and typed values of the documents kept.
+        out.uidHashes = [UInt64](repeating: 0, count: out.rowids.count)
+        var nameIDs: [String: Int32] = [:]
+        for (index, input) in inputs.enumerated() {
+            let segment = input.segment, map = docMaps[index]
+            for (doc, hash) in segment.uidHashesByDocument().enumerated() where map[doc] >= 0 {
+                out.uidHashes[Int(map[doc])] = hash
+            }
+            for name in 0..<segment.numberNameCount {
+                let text = String(decoding: try segment.numberName(name), as: UTF8.self)
+                let id: Int32
+                if let known = nameIDs[text] {
+                    id = known
+                } else {
+                    id = Int32(out.numberNames.count)
+                    nameIDs[text] = id
+                    out.numberNames.append(text)
+                }
+                for value in try segment.numberValues(ofName: name) {
+                    let doc = Int(segment.numberDoc(value))
+                    guard doc < map.count else { throw .corrupt("a typed value names document \(doc)") }
+                    if map[doc] >= 0 {
+                        out.numberEntries.append(NumberEntry(name: id, doc: UInt32(map[doc]), value: segment.numberValue(value)))
+                    }
+                }
+            }
+        }
+
+        let postings = inputs.reduce(0) { $0 + $1.segment.blockCount * SegmentFormat.blockSize }
+        out.postingDocs.reserveCapacity(postings)
+        out.postingFrequencies.reserveCapacity(postings)
+        out.postingColumns.reserveCapacity(postings)
+        let terms = inputs.reduce(0) { $0 + $1.segment.termCount }
+        out.termStart.reserveCapacity(terms + 1)
+        out.postingStart.reserveCapacity(terms + 1)
+
         // Dictionaries merged in byte order; postings concatenated.
         var cursors = [Int](repeating: 0, count: inputs.count)
-        var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
+        var heads: [UnsafeRawBufferPointer?] = try inputs.map { input throws(SegmentError) in
+            input.segment.termCount > 0 ? try input.segment.term(0) : nil
+        }
+        let capacity = SegmentFormat.blockSize
+        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let columns = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { docs.deallocate(); frequencies.deallocate(); columns.deallocate() }
+        var holders: [Int] = []
+        holders.reserveCapacity(inputs.count)
         while true {
             var smallest: UnsafeRawBufferPointer?
-            for (index, input) in inputs.enumerated() where cursors[index] < input.segment.termCount {
-                let bytes = try input.segment.term(cursors[index])
-                if smallest == nil || Self.less(bytes, smallest!) { smallest = bytes }
+            holders.removeAll(keepingCapacity: true)
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = smallest {
+                    let order = Self.compare(head, current)
+                    if order < 0 {
+                        smallest = head
+                        holders.removeAll(keepingCapacity: true)
+                        holders.append(index)
+                    } else if order == 0 {
+                        holders.append(index)
+                    }
+                } else {
+                    smallest = head
+                    holders.append(index)
+                }
             }
             guard let key = smallest else { break }
-            let keyBytes = Array(key)
             let before = out.postingDocs.count
-            var holders: [Int] = []
-            for (index, input) in inputs.enumerated() where cursors[index] < input.segment.termCount {
-                let bytes = try input.segment.term(cursors[index])
-                guard bytes.elementsEqual(keyBytes) else { continue }
-                holders.append(index)
-                let map = docMaps[index]
-                for block in try input.segment.blocks(of: cursors[index]) {
-                    try input.segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns)
-                    for index in docs.indices where map[Int(docs[index])] >= 0 {
-                        out.postingDocs.append(UInt32(map[Int(docs[index])]))
-                        out.postingFrequencies.append(frequencies[index])
-                        out.postingColumns.append(columns[index])
+            for index in holders {
+                let segment = inputs[index].segment
+                let unchanged = inputs[index].deleted.count == 0
+                try docMaps[index].withUnsafeBufferPointer { map throws(SegmentError) in
+                    let shift = unchanged && !map.isEmpty ? UInt32(bitPattern: map[0]) : 0
+                    for block in try segment.blocks(of: cursors[index]) {
+                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: columns)
+                        if unchanged {
+                            for posting in 0..<count {
+                                out.postingDocs.append(docs[posting] &+ shift)
+                                out.postingFrequencies.append(frequencies[posting])
+                                out.postingColumns.append(columns[posting])
+                            }
+                        } else {
+                            for posting in 0..<count {
+                                let mapped = map[Int(docs[posting])]
+                                guard mapped >= 0 else { continue }
+                                out.postingDocs.append(UInt32(bitPattern: mapped))
+                                out.postingFrequencies.append(frequencies[posting])
+                                out.postingColumns.append(columns[posting])
+                            }
+                        }
                     }
                 }
             }
             if out.postingDocs.count > before {
-                out.termBytes.append(contentsOf: keyBytes)
+                out.termBytes.append(contentsOf: key)
                 out.termStart.append(out.termBytes.count)
                 out.postingStart.append(out.postingDocs.count)
             }
-            for index in holders { cursors[index] += 1 }
+            for index in holders {
+                cursors[index] += 1
+                let segment = inputs[index].segment
+                heads[index] = cursors[index] < segment.termCount ? try segment.term(cursors[index]) : nil
+            }
         }
-
         return out
     }
 
-    static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        a.lexicographicallyPrecedes(b)
+    /// Byte order of two terms: memcmp over the common length, then the shorter first.
+    @inline(__always)
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
+
+    static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool { compare(a, b) < 0 }
 }

@@ -62,7 +62,7 @@ extension SpotlightStore {
         // Every match in the order of search(_:limit:), from the same index.
         let (hits, rowid) = try read { db in
             (try rankedHits(queryTerms, limit: Int.max, db),
-             try Int64.fetchOne(db, sql: "SELECT rowid FROM items WHERE uid = ?", arguments: [itemIdentifier]))
+             try liveRowid(uid: itemIdentifier, now: now.timeIntervalSince1970, db))
         }
         explanation.matchCount = hits.count
         if let index = hits.firstIndex(where: { $0.rowid == rowid }) {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An item checked against the limits and turned into what the tables
-/// store: the attribute blob, the four token columns and the ranking
-/// signals. Preparing happens on the caller's thread, before the write
+/// store: the attribute blob, its tokens for the ranked index and the
+/// ranking signals. Preparing happens on the caller's thread, before the write
 /// lock is taken.
 struct PreparedItem: Sendable {
     var uid: String
@@ -12,7 +12,8 @@ struct PreparedItem: Sendable {
     var attributes: [String: AttributeValue]
     /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
-    var columns: TextColumns
+    /// Its text as the ranked index stores it (empty for an update, until merged).
+    var tokens: DocumentTokens
     /// The item's ``NumericIndex`` entries.
     var numbers: [(String, Double)]
     var hint: Double
@@ -43,6 +44,17 @@ struct TextColumns: Sendable, Hashable {
     /// Every column's bit.
     static let allColumns: UInt8 = 0xF
 
+    /// The column of a searched attribute (0 title, 1 keywords, 2
+    /// description, 3 other), nil for one that is not searched.
+    static func column(of name: String) -> Int? {
+        switch name {
+        case "title", "displayName": 0
+        case "keywords", "alternateNames": 1
+        case "contentDescription": 2
+        default: unsearched.contains(name) ? nil : 3
+        }
+    }
+
     /// Attributes that hold identifiers, types or paths rather than words.
     static let unsearched: Set<String> = [
         "contentType", "contentTypeTree", "relatedUniqueIdentifier", "weakRelatedUniqueIdentifier",
@@ -54,7 +66,7 @@ struct TextColumns: Sendable, Hashable {
     init() {}
 
     /// Tokens of every text attribute, sorted by name so the same
-    /// attributes always give the same tokens (removal replays them).
+    /// attributes always give the same text.
     init(attributes: [String: AttributeValue]) {
         for name in attributes.keys.sorted() where !Self.unsearched.contains(name) {
             guard let value = attributes[name] else { continue }
@@ -82,6 +94,8 @@ struct TextColumns: Sendable, Hashable {
 /// Checks items against ``StoreLimits`` and Apple's attribute types.
 struct ItemValidator: Sendable {
     var limits: StoreLimits
+    /// How the ranked index weighs each column's tokens.
+    var columnWeights = DocumentTokens.ColumnWeights.standard
 
     /// Attributes whose newest date is the item's recency.
     static let recencyAttributes = ["lastUsedDate", "contentModificationDate", "metadataModificationDate", "contentCreationDate", "addedDate"]
@@ -109,11 +123,11 @@ struct ItemValidator: Sendable {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
         let blob = item.isUpdate ? encoded : BlobCompression.pack(encoded)
-        let columns = item.isUpdate ? TextColumns() : TextColumns(attributes: item.attributes)
+        let tokens = item.isUpdate ? DocumentTokens() : DocumentTokens(attributes: item.attributes, weights: columnWeights)
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.attributes, blob: blob,
-            columns: columns,
+            tokens: tokens,
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)

@@ -14,13 +14,16 @@ import GRDB
 ///   join as the text score.
 /// - `engagement(uid, views, selections, score, at)`: counts that survive
 ///   replacing an item and go with deleting it.
-/// - `attr_numbers(name, value, item)`: the typed attribute index of
-///   ``NumericIndex`` (numbers, dates, bools) for the query language, also
-///   indexed by item (`attr_numbers_item`) to check one candidate's value.
-/// - `ranked_segments`: the ranked index (``RankedIndex``), the only text
-///   index: free-text search and the query language's text candidates.
-///   Stores before v7 also kept a contentless FTS5 table `fts` beside it
-///   (written with every item, ~40% of indexing time); v7 drops it.
+/// - `ranked_segments`: the ranked index (``RankedIndex``), the store's
+///   only index besides SQLite's own on `domain` and `expires`: free-text
+///   search, the query language's text candidates, typed values (numbers,
+///   dates, bools) by attribute and value, and which rowid holds an
+///   identifier. Stores before v7 also kept a contentless FTS5 table `fts`
+///   beside it (written with every item, ~40% of indexing time); before
+///   v8, `items.uid` was `UNIQUE` and typed values had a table,
+///   `attr_numbers(name, value, item)`: each item cost a random B-tree
+///   insert in both per transaction (~40 µs an item at 1M items). v8
+///   keeps both in the ranked index's segments, which are appended to.
 enum Schema {
     /// The schema this code writes; a store with a greater one is refused.
     static let version = 1
@@ -70,6 +73,7 @@ enum Schema {
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('schema_version', ?), ('tokenizer_version', ?), ('item_count', 0)",
                            arguments: [version, TextTokenizer.version])
         }
+        // The typed-value table, dropped by v8 (the ranked index holds them).
         migrator.registerMigration("v2-attr-numbers") { db in
             try db.execute(sql: """
                 CREATE TABLE attr_numbers(
@@ -79,7 +83,6 @@ enum Schema {
                     PRIMARY KEY(name, value, item)
                 ) WITHOUT ROWID
                 """)
-            try NumericIndex.rebuild(db)
         }
         // Was a vocabulary of every token with a trigram index over it, for
         // infix wildcards; the ranked index's dictionaries answer those now
@@ -103,6 +106,33 @@ enum Schema {
         }
         migrator.registerMigration("v7-no-fts") { db in
             try db.execute(sql: "DROP TABLE IF EXISTS fts")
+        }
+        // Identifiers and typed values live in the ranked index (segment
+        // format 7, rebuilt on open): `items` loses its UNIQUE index on
+        // `uid`, and `attr_numbers` goes.
+        migrator.registerMigration("v8-lookups-in-segments") { db in
+            try db.execute(sql: """
+                CREATE TABLE items_v8(
+                    rowid INTEGER PRIMARY KEY,
+                    uid TEXT NOT NULL,
+                    domain TEXT,
+                    content_type TEXT,
+                    expiration REAL,
+                    expires REAL NOT NULL,
+                    indexed_at REAL NOT NULL,
+                    hint REAL NOT NULL DEFAULT 0,
+                    recency REAL,
+                    eng REAL NOT NULL DEFAULT 0,
+                    eng_at REAL NOT NULL DEFAULT 0
+                );
+                INSERT INTO items_v8(rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at)
+                    SELECT rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at FROM items;
+                DROP TABLE items;
+                ALTER TABLE items_v8 RENAME TO items;
+                CREATE INDEX items_domain ON items(domain) WHERE domain IS NOT NULL;
+                CREATE INDEX items_expires ON items(expires);
+                DROP TABLE IF EXISTS attr_numbers;
+                """)
         }
         return migrator
     }

@@ -17,8 +17,9 @@ extension SpotlightStore {
         let weight = kind == .view ? weights.viewWeight : weights.selectionWeight
         let storeNow = now.timeIntervalSince1970
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT rowid, eng, eng_at FROM items WHERE uid = ? AND expires > ?",
-                                             arguments: [itemIdentifier, storeNow]) else {
+            guard let rowid = try fetchStoredRowid(uid: itemIdentifier, db),
+                  let row = try Row.fetchOne(db, sql: "SELECT rowid, eng, eng_at FROM items WHERE rowid = ? AND expires > ?",
+                                             arguments: [rowid, storeNow]) else {
                 throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store; index it before recording engagement", itemIdentifier: itemIdentifier)
             }
             let (score, scoreAt) = Self.accumulate(score: row["eng"], at: row["eng_at"], adding: weight, at: at,

@@ -20,8 +20,8 @@ extension SpotlightStore {
     public func item(withIdentifier identifier: String) throws -> StoredItem? {
         let now = self.now.timeIntervalSince1970
         return try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.uid = ? AND expires > ?",
-                             arguments: [identifier, now]).map(StoredRow.item)
+            guard let rowid = try liveRowid(uid: identifier, now: now, db) else { return nil }
+            return try fetchStored(rowid: rowid, db).map(StoredRow.item)
         }
     }
 
@@ -29,9 +29,23 @@ extension SpotlightStore {
     /// ``item(withIdentifier:)``.
     public func containsItem(withIdentifier identifier: String) throws -> Bool {
         let now = self.now.timeIntervalSince1970
-        return try read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM items WHERE uid = ? AND expires > ?", arguments: [identifier, now]) ?? false
+        return try read { db in try liveRowid(uid: identifier, now: now, db) != nil }
+    }
+
+    /// The rowid of the unexpired item `uid` in a read transaction: the
+    /// ranked index's identifier hashes give candidates, each checked
+    /// against its row. With the index damaged, every row is read instead
+    /// (the next search rebuilds the index).
+    func liveRowid(uid: String, now: Double, _ db: Database) throws -> Int64? {
+        let rowid: Int64?
+        do {
+            rowid = try Self.checkedRowid(uid: uid, candidates: RankedLookups.candidateRowids(uid: uid, in: try ranked.snapshot(db)), db)
+        } catch is SegmentError {
+            rowid = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM items WHERE uid = ?", arguments: [uid])
         }
+        guard let rowid else { return nil }
+        let expires = try Double.fetchOne(db.cachedStatement(sql: "SELECT expires FROM items WHERE rowid = ?"), arguments: [rowid])
+        return (expires ?? -.infinity) > now ? rowid : nil
     }
 
     /// Every live item, in the order they were first indexed; `domain`

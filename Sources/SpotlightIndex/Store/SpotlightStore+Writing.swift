@@ -69,9 +69,9 @@ extension SpotlightStore {
         let pipeline = ItemPreparation.Pipeline(items, validator: validator)
         return try write { db in
             var report = IndexReport()
-            while let (prepared, refused) = pipeline.next() {
+            while let (prepared, refused) = WriteProfile.measure("wait-prepare", { pipeline.next() }) {
                 report.refused += refused
-                let outcome = try apply(.index(prepared), db)
+                let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
                 report.accepted += outcome.accepted
                 report.droppedUpdates += outcome.droppedUpdates
                 report.refused += outcome.refused
@@ -148,7 +148,7 @@ extension SpotlightStore {
             }
             try adjustCount(-removed, db)
         case .deleteAll:
-            try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM attr_numbers; DELETE FROM engagement")
+            try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM engagement")
             ranked.removedAll()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
@@ -159,75 +159,86 @@ extension SpotlightStore {
     /// Inserts, replaces or merges one item. Returns 1 for a new item, 0
     /// for a replaced one, nil for an update with nothing to update.
     ///
-    /// A new item is inserted first and looked up only when its identifier
-    /// is taken: bulk indexing of new items costs no extra lookup.
+    /// The identifier is looked up through the ranked index's hashes
+    /// (``RankedIndex/candidateRowids(uid:_:)``): a new item costs no read
+    /// of `items`, and `items` has no index on `uid` to write.
     private func store(_ item: PreparedItem, _ db: Database, _ inserts: InsertStatements, now: Double, count: Int) throws -> Int? {
         var item = item
-        var existing: Row?
+        let existing = try fetchStoredRowid(uid: item.uid, db)
         if item.isUpdate {
-            existing = try fetchStored(uid: item.uid, db)
-            guard let existing else { return nil }
-            item = try validator.merge(item, into: try StoredRow.item(existing).item)
+            guard let existing, let row = try fetchStored(rowid: existing, db) else { return nil }
+            item = try validator.merge(item, into: try StoredRow.item(row).item)
         }
         let expires = item.expiration.map { $0.timeIntervalSince1970 } ?? now + options.defaultLifetime
         let expiration = item.expiration?.timeIntervalSinceReferenceDate
-        if existing == nil {
-            if count >= options.limits.maxItemsPerStore, try fetchStored(uid: item.uid, db) == nil {
+        guard let rowid = existing else {
+            if count >= options.limits.maxItemsPerStore {
                 throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
             }
             inserts.item.setUncheckedArguments([item.uid, item.domain, item.contentType, expiration, expires, now, item.hint, item.recency])
             try inserts.item.execute()
-            if db.changesCount == 1 {
-                let rowid = db.lastInsertedRowID
-                inserts.attributes.setUncheckedArguments([rowid, Data(item.blob)])
-                try inserts.attributes.execute()
-                let columns = item.columns
-                ranked.provide(rowid: rowid, columns: columns)
-                for (name, value) in item.numbers {
-                    inserts.number.setUncheckedArguments([name, value, rowid])
-                    try inserts.number.execute()
-                }
-                return 1
-            }
-            existing = try fetchStored(uid: item.uid, db)
+            let rowid = db.lastInsertedRowID
+            inserts.attributes.setUncheckedArguments([rowid, Data(item.blob)])
+            try inserts.attributes.execute()
+            ranked.provide(RankedDocument(rowid: rowid, expires: expires, hint: item.hint, recency: item.recency,
+                                          engagement: 0, engagedAt: 0, tokens: item.tokens,
+                                          uidHash: RankedDocument.uidHash(item.uid), numbers: item.numbers))
+            return 1
         }
-        guard let existing else { throw SpotlightIndexError(.storeCorrupt, "item \(StoreName.quoted(item.uid)) is half stored; open the store again to recover") }
-        let rowid: Int64 = existing["rowid"]
-        try NumericIndex.remove(db, item: rowid, try StoredRow.attributes(existing))
         try db.cachedStatement(sql: """
             UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?, hint = ?, recency = ?
             WHERE rowid = ?
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
-        ranked.provide(rowid: rowid, columns: item.columns)
-        try NumericIndex.insert(db, item: rowid, item.numbers)
+        ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uidHash: RankedDocument.uidHash(item.uid),
+                                                                 numbers: item.numbers))
         return 0
     }
 
-    /// The three inserts of a new item, prepared once per chunk.
+    /// The two inserts of a new item, prepared once per chunk.
     struct InsertStatements {
         let item: Statement
         let attributes: Statement
-        let number: Statement
 
         init(_ db: Database) throws {
             item = try db.cachedStatement(sql: """
                 INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(uid) DO NOTHING
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             attributes = try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)")
-            number = try db.cachedStatement(sql: NumericIndex.insertSQL)
         }
     }
 
-    private func fetchStored(uid: String, _ db: Database) throws -> Row? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.uid = ?"), arguments: [uid])
+    /// The stored row (``StoredRow/columns``) of the item `uid`, expired or not.
+    func fetchStored(uid: String, _ db: Database) throws -> Row? {
+        guard let rowid = try fetchStoredRowid(uid: uid, db) else { return nil }
+        return try fetchStored(rowid: rowid, db)
+    }
+
+    func fetchStored(rowid: Int64, _ db: Database) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?"), arguments: [rowid])
+    }
+
+    /// The rowid of the item `uid` in a write transaction, expired or not:
+    /// the ranked index's candidates, each checked against its row.
+    func fetchStoredRowid(uid: String, _ db: Database) throws -> Int64? {
+        try Self.checkedRowid(uid: uid, candidates: try ranked.candidateRowids(uid: uid, db), db)
+    }
+
+    /// The last of `candidates` whose row has identifier `uid`.
+    static func checkedRowid(uid: String, candidates: [Int64], _ db: Database) throws -> Int64? {
+        guard !candidates.isEmpty else { return nil }
+        let statement = try db.cachedStatement(sql: "SELECT uid FROM items WHERE rowid = ?")
+        var found: Int64?
+        for rowid in candidates where rowid > (found ?? .min) {
+            if try String.fetchOne(statement, arguments: [rowid]) == uid { found = rowid }
+        }
+        return found
     }
 
     /// Removes one stored item, its tokens and its engagement.
     func remove(_ row: Row, _ db: Database) throws {
         let rowid: Int64 = row["rowid"]
-        try NumericIndex.remove(db, item: rowid, try StoredRow.attributes(row))
         try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
         ranked.changed(rowid: rowid)
         try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE rowid = ?").execute(arguments: [rowid])

@@ -77,7 +77,7 @@ public final class SpotlightStore: Sendable {
         self.bundleIdentifier = bundleIdentifier
         self.indexName = indexName
         self.options = options
-        self.validator = ItemValidator(limits: options.limits)
+        self.validator = ItemValidator(limits: options.limits, columnWeights: DocumentTokens.ColumnWeights(options.ranking))
         self.logger = Logger(label: "openspotlight.index.\(bundleIdentifier).\(indexName)")
         let opened = try StoreOpener(bundleIdentifier: bundleIdentifier, indexName: indexName,
                                      location: location, options: options).open()
@@ -167,11 +167,14 @@ public final class SpotlightStore: Sendable {
                 // serial access, so no other transaction interleaves.
                 var result: T?
                 do {
-                    try db.inTransaction(.immediate) {
-                        try ranked.begin(db)
-                        result = try body(db)
-                        try ranked.flush(db)
-                        return .commit
+                    // Phases for WriteProfile; the commit is `transaction` less the others.
+                    try WriteProfile.measure("transaction") {
+                        try db.inTransaction(.immediate) {
+                            try ranked.begin(db)
+                            result = try WriteProfile.measure("body") { try body(db) }
+                            try WriteProfile.measure("flush") { try ranked.flush(db) }
+                            return .commit
+                        }
                     }
                 } catch {
                     ranked.rolledBack()

@@ -18,7 +18,8 @@
 ///
 /// Tokens never contain spaces or quotes: a column's text is its tokens
 /// joined by single spaces, stored in an FTS5 table with the `ascii`
-/// tokenizer, which keeps each of them whole.
+/// tokenizer, which keeps each of them whole (the differential tests'
+/// reference, ``FullTextIndex/buildReference(_:)``).
 enum TextTokenizer {
     /// Bump when tokens change: stores re-derive their full-text index then.
     static let version = 4
@@ -40,24 +41,40 @@ enum TextTokenizer {
     /// Most terms taken from one query; the rest is ignored.
     static let maxQueryTerms = 32
 
-    /// Appends the index tokens of `text` to `out`, space-separated.
-    static func appendIndexTokens(of text: String, to out: inout String) {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            appendASCIITokens(text, to: &out)
-            return
+    /// Hands the index tokens of `text` to `sink`, in order, as UTF-8
+    /// bytes (valid only during the call): the one definition of what is
+    /// indexed, for the ranked index (``DocumentTokens``) and the
+    /// space-joined text of the reference table (``appendIndexTokens(of:to:)``).
+    static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
+        var text = text
+        let handled: Bool = text.withUTF8 { bytes in
+            // The common case, byte by byte, when every byte is ASCII.
+            guard Self.isASCII(bytes) else { return false }
+            asciiTokens(bytes, into: &sink)
+            return true
         }
+        if handled { return }
+        var scratch: [UInt8] = []
         let parts = partsAtTransitions(text)
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
             if isCJK {
-                appendCJKTokens(segment, to: &out)
+                cjkTokens(segment, scratch: &scratch, into: &sink)
             } else {
-                append(segment, to: &out)
-                for stem in KoreanParticles.stems(of: segment) { append(stem, to: &out) }
+                emit(segment, scratch: &scratch, into: &sink)
+                for stem in KoreanParticles.stems(of: segment) { emit(stem, scratch: &scratch, into: &sink) }
             }
         }
         for part in parts {
-            forEachSegment(of: TextFolding.fold(part)) { segment, _ in append(segment, to: &out) }
+            forEachSegment(of: TextFolding.fold(part)) { segment, _ in emit(segment, scratch: &scratch, into: &sink) }
         }
+    }
+
+    /// Appends the index tokens of `text` to `out`, space-separated.
+    static func appendIndexTokens(of text: String, to out: inout String) {
+        var joined = JoinedTokens(text: out)
+        out = ""
+        forEachIndexToken(of: text, into: &joined)
+        out = joined.text
     }
 
     /// The index tokens of `text`, for tests and explanations.
@@ -111,16 +128,18 @@ enum TextTokenizer {
         if !segment.isEmpty { body(segment, segmentIsCJK) }
     }
 
-    private static func appendCJKTokens(_ run: [Unicode.Scalar], to out: inout String) {
+    private static func cjkTokens<Sink: IndexTokenSink>(_ run: [Unicode.Scalar], scratch: inout [UInt8], into sink: inout Sink) {
         if run.count > 1 {
-            for index in 0..<(run.count - 1) { append(run[index...(index + 1)], to: &out) }
+            for index in 0..<(run.count - 1) { emit(run[index...(index + 1)], scratch: &scratch, into: &sink) }
         }
-        for scalar in run { append(CollectionOfOne(scalar), to: &out) }
+        for scalar in run { emit(CollectionOfOne(scalar), scratch: &scratch, into: &sink) }
     }
 
-    private static func append<S: Collection<Unicode.Scalar>>(_ token: S, to out: inout String) {
-        if !out.isEmpty { out.unicodeScalars.append(" ") }
-        out.unicodeScalars.append(contentsOf: token)
+    /// Hands scalars to the sink as UTF-8.
+    private static func emit<S: Collection<Unicode.Scalar>, Sink: IndexTokenSink>(_ token: S, scratch: inout [UInt8], into sink: inout Sink) {
+        scratch.removeAll(keepingCapacity: true)
+        for scalar in token { UTF8.encode(scalar) { scratch.append($0) } }
+        scratch.withUnsafeBufferPointer { sink.take($0) }
     }
 
     private static func string<S: Sequence<Unicode.Scalar>>(_ scalars: S) -> String {
@@ -129,33 +148,57 @@ enum TextTokenizer {
         return result
     }
 
-    /// The common case, byte by byte: ASCII letters and digits make words;
-    /// a word with transitions (`aB`, `a1`, `1a`) is followed by its parts.
-    private static func appendASCIITokens(_ text: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + 16)
-        var needsSpace = !out.isEmpty
-        var wordStart = -1        // index in `bytes` of the current word
+    /// True when every byte is below 0x80, eight at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        var bits: UInt64 = 0
+        while index + 8 <= count {
+            bits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < count {
+            bits |= UInt64(base[index])
+            index += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// ASCII text: letters and digits make words, lowercased; a word with
+    /// transitions (`aB`, `a1`, `1a`) is followed by its parts and runs of
+    /// parts (as ``partsAtTransitions(_:)`` gives them for any text).
+    private static func asciiTokens<Sink: IndexTokenSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
+        guard let input = text.baseAddress, !text.isEmpty else { return }
+        let count = text.count
+        let word = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { word.deallocate() }
         var cuts: [Int] = []      // offsets in the word where a part starts
+        var length = 0            // of the current word; 0 between words
         var previous: UInt8 = 0   // the previous byte of the word, original case
-        func endWord() {
-            guard wordStart >= 0 else { return }
+        @inline(__always) func endWord() {
+            guard length > 0 else { return }
+            sink.take(UnsafeBufferPointer(start: word, count: length))
             if !cuts.isEmpty {
-                let word = Array(bytes[wordStart...])
-                let bounds = [0] + cuts + [word.count]
+                var bounds = [0]
+                bounds += cuts
+                bounds.append(length)
                 let parts = bounds.count - 1
                 for first in 0..<parts {
                     let lastPart = parts <= maxPartRuns ? parts : first + 1
                     for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
-                        bytes.append(0x20)
-                        bytes.append(contentsOf: word[bounds[first]..<bounds[last]])
+                        sink.take(UnsafeBufferPointer(start: word + bounds[first], count: bounds[last] - bounds[first]))
                     }
                 }
                 cuts.removeAll(keepingCapacity: true)
             }
-            wordStart = -1
+            length = 0
         }
-        for byte in text.utf8 {
+        var index = 0
+        while index < count {
+            let byte = input[index]
+            index += 1
             let lowered: UInt8
             switch byte {
             case 0x30...0x39, 0x61...0x7A: lowered = byte
@@ -164,18 +207,12 @@ enum TextTokenizer {
                 endWord()
                 continue
             }
-            if wordStart < 0 {
-                if needsSpace { bytes.append(0x20) }
-                needsSpace = true
-                wordStart = bytes.count
-            } else if isTransition(previous, byte) {
-                cuts.append(bytes.count - wordStart)
-            }
+            if length > 0, isTransition(previous, byte) { cuts.append(length) }
             previous = byte
-            bytes.append(lowered)
+            word[length] = lowered
+            length += 1
         }
         endWord()
-        out += String(decoding: bytes, as: UTF8.self)
     }
 
     @inline(__always)
@@ -223,5 +260,21 @@ enum TextTokenizer {
         }
         endWord()
         return parts
+    }
+}
+
+/// Receives index tokens one at a time (``TextTokenizer/forEachIndexToken(of:into:)``).
+protocol IndexTokenSink {
+    /// One token's UTF-8 bytes, valid only during the call.
+    mutating func take(_ token: UnsafeBufferPointer<UInt8>)
+}
+
+/// Tokens joined by single spaces: a column of the reference FTS5 table.
+struct JoinedTokens: IndexTokenSink {
+    var text: String
+
+    mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
+        if !text.isEmpty { text.append(" ") }
+        text += String(decoding: token, as: UTF8.self)
     }
 }

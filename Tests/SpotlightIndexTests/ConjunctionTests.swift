@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import SpotlightIndex
 
-/// A conjunction streams its full-text side for ``QueryPlanner/probeLimit``
-/// candidates, then computes the conjunction for the rest: results must be
-/// exact on both sides of the switch, with no item twice.
-@Suite struct ConjunctionStreamingTests {
-    static let count = QueryPlanner.probeLimit + 600
+/// A conjunction of a text condition and a typed one is the intersection
+/// of their rowid lists (``QueryPlanner``): results exact at both ends of
+/// the ranges, no item twice, and no candidate read that fails the typed side.
+@Suite struct ConjunctionTests {
+    static let count = 2_648
+    static let middle = 2_048
 
     static let store: SpotlightStore = {
         let store = try! memoryStore()
@@ -14,35 +15,36 @@ import Testing
         for index in 0..<count {
             items.append(item("i\(index)", title: index % 2 == 0 ? "common even" : "common odd", ["n": .number(.int(Int64(index)))]))
         }
-        try! store.index(items)
+        // Several writes, so that the values are spread over segments.
+        for start in stride(from: 0, to: items.count, by: 700) { try! store.index(Array(items[start..<min(start + 700, items.count)])) }
         return store
     }()
 
-    @Test(arguments: [
+    static let cases: [(String, [Int])] = [
         (#"title == "common*" && n > \#(count - 100)"#, Array(count - 99..<count)),
         (#"title == "common*" && n < 10"#, Array(0..<10)),
-        (#"title == "common*" && n >= \#(QueryPlanner.probeLimit - 20) && n < \#(QueryPlanner.probeLimit + 20)"#,
-         Array(QueryPlanner.probeLimit - 20..<QueryPlanner.probeLimit + 20)),
-        (#"n >= \#(QueryPlanner.probeLimit - 5) && title == "common even" && n < \#(QueryPlanner.probeLimit + 7)"#,
-         Array(QueryPlanner.probeLimit - 5..<QueryPlanner.probeLimit + 7).filter { $0 % 2 == 0 }),
+        (#"title == "common*" && n >= \#(middle - 20) && n < \#(middle + 20)"#, Array(middle - 20..<middle + 20)),
+        (#"n >= \#(middle - 5) && title == "common even" && n < \#(middle + 7)"#, Array(middle - 5..<middle + 7).filter { $0 % 2 == 0 }),
         (#"title == "common*" && n > 1000000"#, []),
-    ])
-    func exactAcrossTheSwitch(query: String, expected: [Int]) throws {
+        (#"InRange(n, 10, 12) || n == 700"#, [10, 11, 12, 700]),
+        (#"n <= 2 || title == "common odd" && n < 8"#, [0, 1, 2, 3, 5, 7]),
+    ]
+
+    @Test(arguments: cases)
+    func exactAtBothEnds(query: String, expected: [Int]) throws {
         var found: [String] = []
         let outcome = try Self.store.query(query, batchSize: 7) { found += $0.map(\.uniqueIdentifier) }
         #expect(found == expected.map { "i\($0)" })
         #expect(outcome.matchCount == expected.count)
     }
 
-    @Test func streamedCandidatesFailingATypedConditionAreNotRead() throws {
+    @Test func candidatesFailingATypedConditionAreNotRead() throws {
         let outcome = try Self.store.query(#"title == "common*" && n > \#(Self.count - 100)"#, batchSize: 20) { _ in }
         #expect(outcome.matchCount == 99)
-        #expect(outcome.candidatesChecked == 99, "the 2,048 streamed candidates fail n > … by rowid, unread")
+        #expect(outcome.candidatesChecked == 99, "the text side's other candidates fail n > … in the index, unread")
     }
 
-    @Test func theFirstBatchComesFromTheStreamedSide() throws {
-        // Matches are common among the full-text candidates: the first batch is found
-        // among the first candidates, before the conjunction is computed.
+    @Test func everyCandidateIsCheckedOnce() throws {
         var checkedAtFirstBatch: Int?
         var checkedSoFar = 0
         let outcome = try Self.store.query(#"title == "common*" && n >= 0"#, batchSize: 20) { batch in

@@ -1,0 +1,97 @@
+import Foundation
+
+/// An interval of typed values: each bound optional, open or closed.
+///
+/// ```swift
+/// NumberRange(lower: 4, lowerInclusive: true)                 // value >= 4
+/// NumberRange(lower: 0, lowerInclusive: true, upper: 10, upperInclusive: false)   // 0 <= value < 10
+/// ```
+struct NumberRange: Hashable, Sendable {
+    var lower: Double?
+    var lowerInclusive = true
+    var upper: Double?
+    var upperInclusive = true
+
+    static func equal(_ value: Double) -> NumberRange { NumberRange(lower: value, upper: value) }
+
+    func contains(_ value: Double) -> Bool {
+        if let lower, lowerInclusive ? value < lower : value <= lower { return false }
+        if let upper, upperInclusive ? value > upper : value >= upper { return false }
+        return true
+    }
+}
+
+/// What the segments answer besides text: which rowids may hold a unique
+/// identifier, and which hold a typed value in a range.
+enum RankedLookups {
+    /// Rowids of live documents whose identifier hashes as `uid` does: a
+    /// superset (hashes can collide), which the caller checks against `items`.
+    static func candidateRowids(uid: String, in segments: [SegmentSnapshot]) -> [Int64] {
+        let hash = RankedDocument.uidHash(uid)
+        var out: [Int64] = []
+        for snapshot in segments {
+            for doc in snapshot.segment.documents(uidHash: hash) where !snapshot.deleted.contains(doc) {
+                out.append(snapshot.segment.rowid(doc))
+            }
+        }
+        return out
+    }
+
+    /// The rowids of the live documents with a value of `name` in `range`,
+    /// ascending and distinct (an item with several values in the range is
+    /// there once). Expiry is not checked.
+    ///
+    /// A segment gives few matches as a list, sorted; many (a sixteenth of
+    /// its documents or more) as a bitmap read in rowid order, so a range
+    /// holding most of a large store costs no sort.
+    static func rowids(named name: String, in range: NumberRange, segments: [SegmentSnapshot]) throws(SegmentError) -> [Int64] {
+        var runs: [[Int64]] = []
+        for snapshot in segments {
+            let segment = snapshot.segment
+            let values = try segment.numberValues(named: name, in: range)
+            guard !values.isEmpty else { continue }
+            var run: [Int64] = []
+            if values.count * 16 < segment.documentCount {
+                run.reserveCapacity(values.count)
+                for index in values {
+                    let doc = Int(segment.numberDoc(index))
+                    guard doc < segment.documentCount else { throw .corrupt("a typed value names document \(doc)") }
+                    if !snapshot.deleted.contains(doc) { run.append(segment.rowid(doc)) }
+                }
+                run.sort()
+            } else {
+                var bits = DocumentBitmap(documentCount: segment.documentCount)
+                for index in values {
+                    let doc = Int(segment.numberDoc(index))
+                    guard doc < segment.documentCount else { throw .corrupt("a typed value names document \(doc)") }
+                    bits.insert(doc)
+                }
+                run.reserveCapacity(values.count)
+                for position in 0..<segment.documentCount {
+                    let doc = segment.documentInRowidOrder(position)
+                    guard doc < segment.documentCount else { throw .corrupt("the rowid order names document \(doc)") }
+                    if bits.contains(doc), !snapshot.deleted.contains(doc) { run.append(segment.rowid(doc)) }
+                }
+            }
+            if !run.isEmpty { runs.append(run) }
+        }
+        if runs.count == 1 { return Self.distinct(runs[0]) }
+        // Sorted runs, joined: the standard library's sort finds the runs.
+        var all = runs.flatMap { $0 }
+        all.sort()
+        return Self.distinct(all)
+    }
+
+    /// Drops repeats from an ascending list.
+    static func distinct(_ sorted: [Int64]) -> [Int64] {
+        guard sorted.count > 1 else { return sorted }
+        var out: [Int64] = []
+        out.reserveCapacity(sorted.count)
+        var previous: Int64?
+        for value in sorted where value != previous {
+            out.append(value)
+            previous = value
+        }
+        return out
+    }
+}
