@@ -6,6 +6,19 @@ import Testing
 /// The ranked index: its segment format, top-k retrieval against the
 /// full-text table (membership must be identical), and how it keeps in step
 /// with writes and recovers from damage.
+/// A seeded generator of 64-bit values (SplitMix64), the same in every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
 @Suite struct RankedSegmentTests {
     static let scoring = RankedScoring(weights: RankingWeights())
 
@@ -215,6 +228,36 @@ import Testing
         }
     }
 
+    /// Encoding in two halves on two threads gives the same bytes as in one.
+    @Test func encodingInTwoPartsGivesTheSameBytes() throws {
+        let documents = (0..<600).map { Self.document(Int64($0) * 3, title: "title \($0 % 37) word\($0)", description: "shared text \($0 % 5) more",
+                                                      hint: Double($0 % 9), numbers: [("size", Double($0 % 11))]) }
+        let contents = SegmentContents(documents: documents)
+        let whole = SegmentEncoder.encode(contents, scoring: Self.scoring, buildTime: 0, parallelPostings: .max)
+        let split = SegmentEncoder.encode(contents, scoring: Self.scoring, buildTime: 0, parallelPostings: 0)
+        #expect(whole == split)
+        _ = try Segment(SegmentBytes(copying: split), verifyChecksum: true)
+    }
+
+    /// Identifier hashes are found by interpolation from where each falls:
+    /// every stored one (collisions included) and none absent.
+    @Test func identifierHashesAreFoundWhereverTheyFall() throws {
+        var generator = SplitMix(seed: 7)
+        var hashes = (0..<3_000).map { _ in generator.next() }
+        hashes += [0, 1, UInt64.max, UInt64.max - 1, hashes[5], hashes[5], hashes[2_999]]   // edges and collisions
+        var contents = SegmentContents(documents: hashes.indices.map { Self.document(Int64($0)) })
+        contents.uidHashes = hashes
+        let segment = try Segment(SegmentBytes(copying: SegmentEncoder.encode(contents, scoring: Self.scoring, buildTime: 0)), verifyChecksum: true)
+        var expected: [UInt64: [Int]] = [:]
+        for (doc, hash) in hashes.enumerated() { expected[hash, default: []].append(doc) }
+        for (hash, docs) in expected { #expect(segment.documents(uidHash: hash) == docs, "\(hash)") }
+        for _ in 0..<2_000 {
+            let absent = generator.next()
+            if expected[absent] == nil { #expect(segment.documents(uidHash: absent).isEmpty) }
+        }
+        #expect(segment.uidHashesByDocument() == hashes)
+    }
+
     @Test func damagedBytesAreRefusedNotCrashedOn() throws {
         let documents = (1...200).map { Self.document(Int64($0), title: "word\($0) shared", description: "text \($0)") }
         let bytes = SegmentEncoder.encode(SegmentContents(documents: documents), scoring: Self.scoring, buildTime: 0)
@@ -258,6 +301,22 @@ import Testing
         let epsilon = try #require(try segment.terms(matching: Array("epsilon".utf8), prefix: false).first)
         try segment.decodeBlock(try segment.blocks(of: epsilon).first!, docs: &docs, frequencies: &frequencies)
         #expect(docs == [3])
+    }
+
+    /// Merging in two halves of the term space gives the segment a merge in one does.
+    @Test func mergingInTwoPartsGivesTheSameSegment() throws {
+        let inputs = try (0..<4).map { part in
+            let documents = (0..<200).map { index in
+                Self.document(Int64(part * 1_000 + index), title: "t\(index % 13) w\(part)x\(index)", description: "common \(index % 7)",
+                              numbers: [("n", Double(index))])
+            }
+            return SegmentSnapshot(segment: try Self.segment(documents),
+                                   deleted: DeletionSet(documentCount: 200, deleted: part == 1 ? [3, 50, 199] : []))
+        }
+        let whole = try SegmentMerger.merge(inputs, parallelPostings: .max)
+        let split = try SegmentMerger.merge(inputs, parallelPostings: 0)
+        #expect(SegmentEncoder.encode(whole, scoring: Self.scoring, buildTime: 0) == SegmentEncoder.encode(split, scoring: Self.scoring, buildTime: 0))
+        #expect(whole.termCount == split.termCount && whole.documentCount == 797)
     }
 
     static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [RankedIndex.SegmentSize] {

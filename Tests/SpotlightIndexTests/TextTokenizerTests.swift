@@ -32,6 +32,28 @@ import Testing
         #expect(TextTokenizer.indexTokens(of: text) == tokens)
     }
 
+    /// Text that is not all ASCII is tokenized run by run between ASCII
+    /// spaces; the tokens (as a multiset) must be those of the whole text
+    /// through the Unicode path.
+    @Test(arguments: [
+        "Zoë's Café au lait",
+        "naïve MyWindowClass résumé Win32API",
+        "Ｆｕｌｌ－ｗｉｄｔｈ ＡＢＣ１２３ plain ascii",
+        "a\u{0308} e\u{301}cole \u{301}x",          // combining marks right after a space
+        "x\u{00A8}y ¨ z",                          // ¨ folds to a space and a mark
+        "東京 タワー 東京タワー tokyo",
+        "학교에서 공부 Linux를 써요",
+        "ΣΊΣΥΦΟΣ σοφός\tΌλα\nκαλά",
+        "line one\r\nline two — «quoted» ﬁnance",
+        "ÉcoleNormale\u{3000}ＴｅｓｔＣａｓｅ mp3",
+    ])
+    func runsBetweenSpacesGiveTheWholeTextsTokens(text: String) {
+        var whole = JoinedTokens(text: "")
+        TextTokenizer.unicodeTokens(text, into: &whole)
+        let expected = whole.text.split(separator: " ").map(String.init).sorted()
+        #expect(TextTokenizer.indexTokens(of: text).sorted() == expected)
+    }
+
     @Test func decomposedHangulIsComposedFirst() {
         let nfd = "\u{1112}\u{1161}\u{11A8}\u{1100}\u{116D}" // 학교 as conjoining jamo
         #expect(TextTokenizer.indexTokens(of: nfd) == ["학교"])
@@ -58,5 +80,49 @@ import Testing
     @Test func longQueriesAreCapped() {
         let text = (0..<100).map { "w\($0)" }.joined(separator: " ")
         #expect(TextTokenizer.queryTerms(text).count == TextTokenizer.maxQueryTerms)
+    }
+}
+
+/// An item's tokens aggregated for the ranked index: each distinct token
+/// once, however it was read (the ASCII path reads words a machine word
+/// at a time, the Unicode path byte by byte), with its weighted frequency
+/// and its columns.
+@Suite struct DocumentTokensTests {
+    static func summary(_ tokens: DocumentTokens) -> [String: String] {
+        var out: [String: String] = [:]
+        for index in 0..<tokens.count {
+            let text = tokens.withToken(index) { String(decoding: $0, as: UTF8.self) }
+            out[text] = "\(tokens.tokens[index].frequency)/\(tokens.tokens[index].columns)"
+        }
+        return out
+    }
+
+    @Test func tokensFromEveryPathAggregate() {
+        let tokens = DocumentTokens(attributes: [
+            "title": .string("Café cafe"),                          // Unicode run, then ASCII run
+            "contentDescription": .string("CAFE résumé averyveryverylongword"),
+            "keywords": .strings(["resume", "AVERYVERYVERYLONGWORD"]),
+            "contentType": .string("public.item"),                  // not searched
+        ], weights: .standard)
+        // Sixteenths: title 160, keywords 80, description 32; columns: title 1, keywords 2, description 4.
+        #expect(Self.summary(tokens) == [
+            "cafe": "352/5", "resume": "112/6", "averyveryverylongword": "112/6",
+        ])
+        #expect(tokens.length == 7)
+    }
+
+    @Test func manyDistinctTokensGrowTheTableAndKeepTheirCounts() {
+        // Letters only (digits would add parts): "waa", "wab", …
+        let words = (0..<500).map { index in "w" + String(UnicodeScalar(97 + index / 26 % 26)!) + String(UnicodeScalar(97 + index % 26)!) + "x" }
+        let text = (words + words.prefix(100)).joined(separator: " ")
+        let builder = DocumentTokens.Builder(weights: .standard)
+        builder.add(["textContent": .string(text)])
+        let first = builder.finish()
+        builder.add(["title": .string("wabx")])                        // the next document starts empty
+        let second = builder.finish()
+        let summary = Self.summary(first)
+        #expect(summary.count == 500 && summary["waax"] == "32/8" && summary[words[499]] == "16/8")
+        #expect(Self.summary(second) == ["wabx": "160/1"])
+        #expect(first.length == 600 && second.length == 1)
     }
 }

@@ -36,7 +36,7 @@ struct DocumentTokens: Sendable {
 
     /// The tokens of every searched text attribute.
     init(attributes: [String: AttributeValue], weights: ColumnWeights) {
-        var builder = Builder(weights: weights)
+        let builder = Builder(weights: weights)
         builder.add(attributes)
         self = builder.finish()
     }
@@ -78,28 +78,44 @@ struct DocumentTokens: Sendable {
 
     /// Collects tokens into a ``DocumentTokens``: an open-addressing table
     /// over the distinct tokens, reset in O(1) between documents by a
-    /// generation stamp, so one builder serves a whole chunk of items.
-    struct Builder: IndexTokenSink {
+    /// generation stamp, so one builder serves a whole chunk of items. Its
+    /// storage is managed by hand (no copy-on-write or bounds checks in the
+    /// per-token path); one thread uses a builder at a time.
+    final class Builder: IndexTokenSink {
+        // Stored properties skip the runtime's exclusivity checks: a
+        // builder is used by one thread, and the checks were a third of
+        // the per-token cost.
         let weights: ColumnWeights
-        private var bytes: [UInt8] = []
-        private var tokens: [Token] = []
-        private var length: UInt32 = 0
-        /// Slot → token index, live when `stamps[slot] == generation`.
-        private var slots = [Int32](repeating: 0, count: 64)
-        private var stamps = [UInt32](repeating: 0, count: 64)
-        private var generation: UInt32 = 1
-        private var weight: UInt32 = 0
-        private var bit: UInt8 = 0
+        @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) private var byteCount = 0, byteCapacity = 1_024
+        @exclusivity(unchecked) private var tokens: UnsafeMutablePointer<Token>
+        @exclusivity(unchecked) private var tokenCount = 0, tokenCapacity = 64
+        /// Slot → generation << 32 | token index; live when its generation is the current one.
+        @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UInt64>
+        @exclusivity(unchecked) private var slotCount = 128
+        @exclusivity(unchecked) private var generation: UInt32 = 1
+        @exclusivity(unchecked) private var length: UInt32 = 0
+        @exclusivity(unchecked) private var weight: UInt32
+        @exclusivity(unchecked) private var bit: UInt8 = 8
 
         init(weights: ColumnWeights) {
             self.weights = weights
-            column = 3
             weight = weights.weight(3)
-            bit = 8
+            bytes = .allocate(capacity: byteCapacity)
+            bytes.initialize(repeating: 0, count: byteCapacity)   // read a word at a time, past a token's end
+            tokens = .allocate(capacity: tokenCapacity)
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
+        }
+
+        deinit {
+            bytes.deallocate()
+            tokens.deallocate()
+            slots.deallocate()
         }
 
         /// The column (0 title, 1 keywords, 2 description, 3 other) the next tokens belong to.
-        var column: Int {
+        @exclusivity(unchecked) var column: Int = 3 {
             didSet {
                 weight = weights.weight(column)
                 bit = UInt8(1) << UInt8(column & 3)
@@ -107,27 +123,41 @@ struct DocumentTokens: Sendable {
         }
 
         /// Adds the tokens of every searched text attribute, each to its column.
-        mutating func add(_ attributes: [String: AttributeValue]) {
+        func add(_ attributes: [String: AttributeValue]) {
+            var sink = self
             for (name, value) in attributes {
                 guard let column = TextColumns.column(of: name) else { continue }
                 self.column = column
                 switch value {
-                case .string(let text): TextTokenizer.forEachIndexToken(of: text, into: &self)
-                case .strings(let texts): for text in texts { TextTokenizer.forEachIndexToken(of: text, into: &self) }
-                case .url(let url): TextTokenizer.forEachIndexToken(of: url.absoluteString, into: &self)
+                case .string(let text): TextTokenizer.forEachIndexToken(of: text, into: &sink)
+                case .strings(let texts): for text in texts { TextTokenizer.forEachIndexToken(of: text, into: &sink) }
+                case .url(let url): TextTokenizer.forEachIndexToken(of: url.absoluteString, into: &sink)
                 default: continue
                 }
             }
         }
 
-        mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
+        func take(_ token: UnsafeBufferPointer<UInt8>) {
+            add(token, hash: TokenHash.of(token), padded: false)
+        }
+
+        func take(padded token: UnsafeBufferPointer<UInt8>) {
+            add(token, hash: TokenHash.of(padded: token), padded: true)
+        }
+
+        @inline(__always)
+        private func add(_ token: UnsafeBufferPointer<UInt8>, hash: UInt64, padded: Bool) {
             length &+= 1
-            let hash = TokenHash.of(token)
-            let mask = slots.count - 1
+            let count = token.count
+            let mask = slotCount - 1
             var slot = Int(truncatingIfNeeded: hash) & mask
-            while stamps[slot] == generation {
-                let index = Int(slots[slot])
-                if tokens[index].hash == hash, equals(index, token) {
+            while true {
+                let entry = slots[slot]
+                guard entry >> 32 == UInt64(generation) else { break }
+                let index = Int(truncatingIfNeeded: entry & 0xFFFF_FFFF)
+                if tokens[index].hash == hash, Int(tokens[index].count) == count,
+                   padded ? TokenHash.equalPadded(bytes + Int(tokens[index].start), token.baseAddress!, count)
+                          : (count == 0 || memcmp(bytes + Int(tokens[index].start), token.baseAddress!, count) == 0) {
                     let (sum, overflow) = tokens[index].frequency.addingReportingOverflow(weight)
                     tokens[index].frequency = overflow ? .max : sum
                     tokens[index].columns |= bit
@@ -135,50 +165,61 @@ struct DocumentTokens: Sendable {
                 }
                 slot = (slot + 1) & mask
             }
-            let index = tokens.count
-            tokens.append(Token(hash: hash, start: UInt32(bytes.count), count: UInt32(token.count), frequency: weight, columns: bit))
-            bytes.append(contentsOf: token)
-            if tokens.count * 2 > slots.count {
-                grow()   // places every token, this one too
-                return
-            }
-            slots[slot] = Int32(index)
-            stamps[slot] = generation
+            if tokenCount == tokenCapacity { growTokens() }
+            if byteCount + count + 8 > byteCapacity { growBytes(byteCount + count + 8) }
+            if count > 0 { (bytes + byteCount).update(from: token.baseAddress!, count: count) }
+            tokens[tokenCount] = Token(hash: hash, start: UInt32(byteCount), count: UInt32(count), frequency: weight, columns: bit)
+            byteCount += count
+            slots[slot] = UInt64(generation) << 32 | UInt64(tokenCount)
+            tokenCount += 1
+            if tokenCount * 2 > slotCount { growSlots() }
         }
 
-        private func equals(_ index: Int, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
-            let stored = tokens[index]
-            guard Int(stored.count) == token.count else { return false }
-            guard let other = token.baseAddress, token.count > 0 else { return true }
-            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(stored.start), other, token.count) == 0 }
+        private func growTokens() {
+            let bigger = UnsafeMutablePointer<Token>.allocate(capacity: tokenCapacity * 2)
+            bigger.moveInitialize(from: tokens, count: tokenCount)
+            tokens.deallocate()
+            tokens = bigger
+            tokenCapacity *= 2
+        }
+
+        private func growBytes(_ needed: Int) {
+            var capacity = byteCapacity * 2
+            while capacity < needed { capacity *= 2 }
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            bigger.initialize(from: bytes, count: byteCount)
+            (bigger + byteCount).initialize(repeating: 0, count: capacity - byteCount)
+            bytes.deallocate()
+            bytes = bigger
+            byteCapacity = capacity
         }
 
         /// Doubles the table and puts every token of this document back.
-        private mutating func grow() {
-            let size = slots.count * 2
-            slots = [Int32](repeating: 0, count: size)
-            stamps = [UInt32](repeating: 0, count: size)
+        private func growSlots() {
+            slots.deallocate()
+            slotCount *= 2
+            slots = .allocate(capacity: slotCount)
+            slots.initialize(repeating: 0, count: slotCount)
             generation = 1
-            let mask = size - 1
-            for (index, token) in tokens.enumerated() {
-                var slot = Int(truncatingIfNeeded: token.hash) & mask
-                while stamps[slot] == generation { slot = (slot + 1) & mask }
-                slots[slot] = Int32(index)
-                stamps[slot] = generation
+            let mask = slotCount - 1
+            for index in 0..<tokenCount {
+                var slot = Int(truncatingIfNeeded: tokens[index].hash) & mask
+                while slots[slot] >> 32 == UInt64(generation) { slot = (slot + 1) & mask }
+                slots[slot] = UInt64(generation) << 32 | UInt64(index)
             }
         }
 
         /// The document so far; the builder starts the next one empty.
-        mutating func finish() -> DocumentTokens {
+        func finish() -> DocumentTokens {
             var out = DocumentTokens()
-            out.bytes = bytes
-            out.tokens = tokens
+            out.bytes = Array(UnsafeBufferPointer(start: bytes, count: byteCount))
+            out.tokens = Array(UnsafeBufferPointer(start: tokens, count: tokenCount))
             out.length = length
-            bytes.removeAll(keepingCapacity: true)
-            tokens.removeAll(keepingCapacity: true)
+            byteCount = 0
+            tokenCount = 0
             length = 0
             if generation == .max {
-                for index in stamps.indices { stamps[index] = 0 }
+                slots.update(repeating: 0, count: slotCount)
                 generation = 1
             } else {
                 generation += 1
@@ -213,6 +254,39 @@ enum TokenHash {
             hash = mix(hash ^ word)
         }
         return hash
+    }
+
+    /// ``of(_:)`` for bytes followed by at least 8 readable ones: the
+    /// last partial word is one load, masked (the same value).
+    @inline(__always)
+    static func of(padded bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = bytes.count
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ (UInt64(truncatingIfNeeded: count) &* 0xFF51_AFD7_ED55_8CCD)
+        guard let base = bytes.baseAddress, count > 0 else { return mix(hash) }
+        var index = 0
+        while index + 8 <= count {
+            hash = mix(hash ^ UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
+            index += 8
+        }
+        if index < count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            hash = mix(hash ^ (word & (UInt64.max >> UInt64(64 - 8 * (count - index)))))
+        }
+        return hash
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal, both followed by at
+    /// least 8 readable bytes.
+    @inline(__always)
+    static func equalPadded(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(a + index).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + index).loadUnaligned(as: UInt64.self) { return false }
+            index += 8
+        }
+        guard index < count else { return true }
+        let mask = UInt64.max >> UInt64(64 - 8 * (count - index))
+        return (UnsafeRawPointer(a + index).loadUnaligned(as: UInt64.self) ^ UnsafeRawPointer(b + index).loadUnaligned(as: UInt64.self)) & mask.littleEndian == 0
     }
 
     /// The finalizer of SplitMix64.

@@ -300,7 +300,7 @@ final class RankedIndex: Sendable {
             if let document = provided[rowid] { documents.append(document) } else { unknown.append(rowid) }
         }
         // Replaced, re-ranked or deleted: the row says what is left.
-        let weights = DocumentTokens.ColumnWeights(scoring.weights)
+        let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
         for chunk in stride(from: 0, to: unknown.count, by: 500) {
             let rowids = unknown[chunk..<min(chunk + 500, unknown.count)]
             let rows = try Row.fetchAll(db, sql: """
@@ -315,7 +315,7 @@ final class RankedIndex: Sendable {
                 } else {
                     guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid WHERE i.rowid = ?"),
                                                         arguments: [rowid]) else { continue }
-                    content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), weights: weights)
+                    content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), tokens: builder)
                 }
                 documents.append(RankedDocument(rowid: rowid, expires: row[1], hint: row[2], recency: row[3],
                                                 engagement: row[4], engagedAt: row[5], tokens: content.tokens,
@@ -331,9 +331,9 @@ final class RankedIndex: Sendable {
     }
 
     /// What the index keeps of a stored item's identifier and attributes.
-    static func content(uid: String, attributes: [String: AttributeValue], weights: DocumentTokens.ColumnWeights) -> Content {
-        Content(tokens: DocumentTokens(attributes: attributes, weights: weights), uidHash: RankedDocument.uidHash(uid),
-                numbers: NumericIndex.entries(attributes))
+    static func content(uid: String, attributes: [String: AttributeValue], tokens builder: DocumentTokens.Builder) -> Content {
+        builder.add(attributes)
+        return Content(tokens: builder.finish(), uidHash: RankedDocument.uidHash(uid), numbers: NumericIndex.entries(attributes))
     }
 
     /// The transaction committed: files of dropped segments can go.
@@ -508,14 +508,14 @@ final class RankedIndex: Sendable {
             """)
         var chunk: [RankedDocument] = []
         var built: [SegmentContents] = []
-        let weights = DocumentTokens.ColumnWeights(scoring.weights)
+        let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
         func finishChunk() {
             guard !chunk.isEmpty else { return }
             built.append(SegmentContents(documents: chunk))
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
-            let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), weights: weights)
+            let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                         engagement: row["eng"], engagedAt: row["eng_at"],
                                         tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))

@@ -187,16 +187,44 @@ struct Segment: @unchecked Sendable {
 
     /// The documents whose unique identifier hashes to `hash`, deleted ones
     /// included: candidates, which the caller checks against the row.
+    ///
+    /// The hashes are uniform, so the search starts where `hash` falls in
+    /// proportion (interpolation) and gallops from there: a few reads near
+    /// each other instead of a binary search's twenty scattered ones,
+    /// which at 1M items cost the writer ~3 µs an item in cache misses.
     func documents(uidHash hash: UInt64) -> [Int] {
-        var low = 0, high = documentCount
+        let n = documentCount
+        guard n > 0 else { return [] }
+        @inline(__always) func key(_ index: Int) -> UInt64 { u64(.uidHashes, index) }
+        let guess = min(n - 1, Int((Double(hash) / 18_446_744_073_709_551_616.0) * Double(n)))
+        // Bracket the first index whose key is ≥ hash: low's key < hash (or low = 0), high's ≥ hash (or high = n).
+        var low = guess, high = guess
+        if key(guess) < hash {
+            var step = 1
+            high = guess + 1
+            while high < n, key(high) < hash {
+                low = high
+                high = min(n, high + step)
+                step *= 2
+            }
+            low += 1
+        } else {
+            var step = 1
+            low = guess
+            while low > 0, key(low - 1) >= hash {
+                high = low - 1
+                low = max(0, low - step)
+                step *= 2
+            }
+        }
         while low < high {
             let mid = (low + high) / 2
-            if u64(.uidHashes, mid) < hash { low = mid + 1 } else { high = mid }
+            if key(mid) < hash { low = mid + 1 } else { high = mid }
         }
         var out: [Int] = []
-        while low < documentCount, u64(.uidHashes, low) == hash {
+        while low < n, key(low) == hash {
             let doc = Int(u32(.uidDocs, low))
-            if doc < documentCount { out.append(doc) }
+            if doc < n { out.append(doc) }
             low += 1
         }
         return out

@@ -1,9 +1,13 @@
 import Foundation
+import Synchronization
 
 /// Writes ``SegmentContents`` in the layout of ``SegmentFormat``, computing
 /// the static bounds and the per-term and per-block maxima on the way.
 enum SegmentEncoder {
-    static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double) -> [UInt8] {
+    /// - Parameter parallelPostings: postings past which the work is split
+    ///   over two threads (the bytes are the same either way).
+    static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
+                       parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
         let n = contents.documentCount
         let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
         let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
@@ -49,68 +53,30 @@ enum SegmentEncoder {
         begin(.termOffsets); out.append(contentsOf: contents.termStart.map { UInt64($0) })
         begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
 
-        // Postings in blocks, with maxima. G's length part per document
-        // once: G = tf(k1+1) / (tf + norm[doc]).
+        // Postings in blocks, with maxima: the bulk of the work, done in
+        // two halves of the terms on two cores when there is enough of it
+        // (a flush or a merge has the cores to itself).
         let t = contents.termCount
         let k1 = RankedScoring.k1, b = RankedScoring.b
         let norms = contents.lengths.map { k1 * (1 - b + b * Double($0) / avgLength) }
-        var termFirstBlock = [UInt32](repeating: 0, count: t)
-        var termDocs = [UInt32](repeating: 0, count: t)
-        var termMaxG = [Float](repeating: 0, count: t)
-        var termMaxGS = [Float](repeating: 0, count: t)
-        var termMaxS = [Float](repeating: 0, count: t)
-        let estimatedBlocks = t + contents.postingDocs.count / SegmentFormat.blockSize
+        let parts = Self.postingsInParts(contents, norms: norms, bounds: bounds, threshold: parallelPostings)
+        var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = [], termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
         var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
-        blockOffsets.reserveCapacity(estimatedBlocks + 1)
-        blockLastDoc.reserveCapacity(estimatedBlocks)
-        blockMaxGS.reserveCapacity(estimatedBlocks)
-        blockMaxS.reserveCapacity(estimatedBlocks)
         var postings: [UInt8] = []
-        postings.reserveCapacity(contents.postingDocs.count * 3 + 16)
-        contents.postingDocs.withUnsafeBufferPointer { allDocs in
-        contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
-        contents.postingColumns.withUnsafeBufferPointer { allColumns in
-        norms.withUnsafeBufferPointer { norms in
-        bounds.withUnsafeBufferPointer { bounds in
-            for term in 0..<t {
-                let range = contents.postingStart[term]..<contents.postingStart[term + 1]
-                termFirstBlock[term] = UInt32(blockOffsets.count)
-                termDocs[term] = UInt32(range.count)
-                var maxG = 0.0, maxGS = 0.0, maxS = 0.0
-                var start = range.lowerBound
-                while start < range.upperBound {
-                    let end = min(start + SegmentFormat.blockSize, range.upperBound)
-                    blockOffsets.append(UInt64(postings.count))
-                    PostingBlock.append(docs: UnsafeBufferPointer(rebasing: allDocs[start..<end]),
-                                        frequencies: UnsafeBufferPointer(rebasing: allFrequencies[start..<end]),
-                                        columns: UnsafeBufferPointer(rebasing: allColumns[start..<end]), to: &postings)
-                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0
-                    for index in start..<end {
-                        let doc = Int(allDocs[index])
-                        let tf = Double(allFrequencies[index]) / SegmentFormat.tfScale
-                        let g = tf * (k1 + 1) / (tf + norms[doc])
-                        let s = bounds[doc]
-                        blockG = max(blockG, g)
-                        blockGS = max(blockGS, g * s)
-                        blockS = max(blockS, s)
-                    }
-                    blockLastDoc.append(allDocs[end - 1])
-                    blockMaxGS.append(RankedScoring.roundedUp(blockGS))
-                    blockMaxS.append(RankedScoring.roundedUp(blockS))
-                    maxG = max(maxG, blockG)
-                    maxGS = max(maxGS, blockGS)
-                    maxS = max(maxS, blockS)
-                    start = end
-                }
-                termMaxG[term] = RankedScoring.roundedUp(maxG)
-                termMaxGS[term] = RankedScoring.roundedUp(maxGS)
-                termMaxS[term] = RankedScoring.roundedUp(maxS)
-            }
+        for part in parts {
+            let blockBase = UInt32(blockLastDoc.count), byteBase = UInt64(postings.count)
+            termFirstBlock += part.termFirstBlock.map { $0 + blockBase }
+            termDocs += part.termDocs
+            termMaxG += part.termMaxG
+            termMaxGS += part.termMaxGS
+            termMaxS += part.termMaxS
+            blockOffsets += part.blockOffsets.map { $0 + byteBase }
+            blockLastDoc += part.blockLastDoc
+            blockMaxGS += part.blockMaxGS
+            blockMaxS += part.blockMaxS
+            postings += part.postings
         }
-        }
-        }
-        }
-        }
+        assert(termDocs.count == t)
         blockOffsets.append(UInt64(postings.count))
         postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
         begin(.termFirstBlock); out.append(contentsOf: termFirstBlock)
@@ -185,6 +151,108 @@ enum SegmentEncoder {
         }
         out.set(sum, at: SegmentFormat.checksumOffset)
         return out.bytes
+    }
+
+    /// The postings of a range of terms, encoded: block offsets relative
+    /// to its own bytes, first blocks relative to its own blocks.
+    struct PostingsPart {
+        var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = []
+        var termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
+        var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
+        var postings: [UInt8] = []
+    }
+
+    /// Postings past which encoding is split over two threads.
+    static let parallelPostings = 200_000
+
+    /// Every term's postings, as one part or, when large, two (split where
+    /// half the postings are) encoded at once.
+    static func postingsInParts(_ contents: SegmentContents, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
+        let total = contents.postingDocs.count, t = contents.termCount
+        guard total >= threshold, ItemPreparation.cores > 1, t > 1 else {
+            return [postings(of: 0..<t, contents, norms: norms, bounds: bounds)]
+        }
+        // The first term whose postings start at or after the middle.
+        var low = 0, high = t
+        while low < high {
+            let mid = (low + high) / 2
+            if contents.postingStart[mid] < total / 2 { low = mid + 1 } else { high = mid }
+        }
+        let split = max(1, min(t - 1, low))
+        let ranges = [0..<split, split..<t]
+        let results = Mutex<[PostingsPart?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let part = postings(of: ranges[index], contents, norms: norms, bounds: bounds)
+            results.withLock { $0[index] = part }
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+
+    /// Encodes the postings of `terms` in blocks of ``SegmentFormat/blockSize``
+    /// with their maxima. G = tf(k1+1) / (tf + norm[doc]).
+    static func postings(of terms: Range<Int>, _ contents: SegmentContents, norms: [Double], bounds: [Double]) -> PostingsPart {
+        var part = PostingsPart()
+        let count = terms.count
+        part.termFirstBlock = [UInt32](repeating: 0, count: count)
+        part.termDocs = [UInt32](repeating: 0, count: count)
+        part.termMaxG = [Float](repeating: 0, count: count)
+        part.termMaxGS = [Float](repeating: 0, count: count)
+        part.termMaxS = [Float](repeating: 0, count: count)
+        guard count > 0 else { return part }
+        let postingRange = contents.postingStart[terms.lowerBound]..<contents.postingStart[terms.upperBound]
+        let estimatedBlocks = count + postingRange.count / SegmentFormat.blockSize
+        part.blockOffsets.reserveCapacity(estimatedBlocks)
+        part.blockLastDoc.reserveCapacity(estimatedBlocks)
+        part.blockMaxGS.reserveCapacity(estimatedBlocks)
+        part.blockMaxS.reserveCapacity(estimatedBlocks)
+        part.postings.reserveCapacity(postingRange.count * 3 + 16)
+        let k1 = RankedScoring.k1
+        contents.postingDocs.withUnsafeBufferPointer { allDocs in
+        contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
+        contents.postingColumns.withUnsafeBufferPointer { allColumns in
+        norms.withUnsafeBufferPointer { norms in
+        bounds.withUnsafeBufferPointer { bounds in
+            for term in terms {
+                let local = term - terms.lowerBound
+                let range = contents.postingStart[term]..<contents.postingStart[term + 1]
+                part.termFirstBlock[local] = UInt32(part.blockLastDoc.count)
+                part.termDocs[local] = UInt32(range.count)
+                var maxG = 0.0, maxGS = 0.0, maxS = 0.0
+                var start = range.lowerBound
+                while start < range.upperBound {
+                    let end = min(start + SegmentFormat.blockSize, range.upperBound)
+                    part.blockOffsets.append(UInt64(part.postings.count))
+                    PostingBlock.append(docs: UnsafeBufferPointer(rebasing: allDocs[start..<end]),
+                                        frequencies: UnsafeBufferPointer(rebasing: allFrequencies[start..<end]),
+                                        columns: UnsafeBufferPointer(rebasing: allColumns[start..<end]), to: &part.postings)
+                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0
+                    for index in start..<end {
+                        let doc = Int(allDocs[index])
+                        let tf = Double(allFrequencies[index]) / SegmentFormat.tfScale
+                        let g = tf * (k1 + 1) / (tf + norms[doc])
+                        let s = bounds[doc]
+                        blockG = max(blockG, g)
+                        blockGS = max(blockGS, g * s)
+                        blockS = max(blockS, s)
+                    }
+                    part.blockLastDoc.append(allDocs[end - 1])
+                    part.blockMaxGS.append(RankedScoring.roundedUp(blockGS))
+                    part.blockMaxS.append(RankedScoring.roundedUp(blockS))
+                    maxG = max(maxG, blockG)
+                    maxGS = max(maxGS, blockGS)
+                    maxS = max(maxS, blockS)
+                    start = end
+                }
+                part.termMaxG[local] = RankedScoring.roundedUp(maxG)
+                part.termMaxGS[local] = RankedScoring.roundedUp(maxGS)
+                part.termMaxS[local] = RankedScoring.roundedUp(maxS)
+            }
+        }
+        }
+        }
+        }
+        }
+        return part
     }
 
     /// Doc ids in the order of their rowids (already the case for a flush

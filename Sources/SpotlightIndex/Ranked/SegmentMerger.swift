@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Merges segments into one, leaving out their deleted documents.
 ///
@@ -8,7 +9,9 @@ import Foundation
 /// blocks are decoded straight into the output's arrays, and terms are
 /// compared in place in the inputs' bytes.
 enum SegmentMerger {
-    static func merge(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> SegmentContents {
+    /// - Parameter parallelPostings: postings past which the term merge is
+    ///   split over two threads (the result is the same either way).
+    static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
         var out = SegmentContents()
         // New doc ids: -1 for a deleted document.
         var docMaps: [[Int32]] = []
@@ -60,19 +63,72 @@ enum SegmentMerger {
             }
         }
 
+        // Dictionaries merged in byte order, postings concatenated: in two
+        // halves of the term space on two threads when there is enough.
         let postings = inputs.reduce(0) { $0 + $1.segment.blockCount * SegmentFormat.blockSize }
-        out.postingDocs.reserveCapacity(postings)
-        out.postingFrequencies.reserveCapacity(postings)
-        out.postingColumns.reserveCapacity(postings)
-        let terms = inputs.reduce(0) { $0 + $1.segment.termCount }
-        out.termStart.reserveCapacity(terms + 1)
-        out.postingStart.reserveCapacity(terms + 1)
-
-        // Dictionaries merged in byte order; postings concatenated.
-        var cursors = [Int](repeating: 0, count: inputs.count)
-        var heads: [UnsafeRawBufferPointer?] = try inputs.map { input throws(SegmentError) in
-            input.segment.termCount > 0 ? try input.segment.term(0) : nil
+        var ranges = [inputs.map { 0..<$0.segment.termCount }]
+        if postings >= parallelPostings, ItemPreparation.cores > 1,
+           let widest = inputs.max(by: { $0.segment.termCount < $1.segment.termCount }), widest.segment.termCount > 1 {
+            let key = Array(try widest.segment.term(widest.segment.termCount / 2))
+            var first: [Range<Int>] = [], second: [Range<Int>] = []
+            for input in inputs {
+                let split = try input.segment.lowerBound(key)
+                first.append(0..<split)
+                second.append(split..<input.segment.termCount)
+            }
+            ranges = [first, second]
         }
+        let parts = Mutex<[Result<TermsPart, SegmentError>?]>(Array(repeating: nil, count: ranges.count))
+        let termRanges = ranges, maps = docMaps
+        DispatchQueue.concurrentPerform(iterations: termRanges.count) { index in
+            let part = Result { () throws(SegmentError) in try mergeTerms(inputs, docMaps: maps, ranges: termRanges[index]) }
+            parts.withLock { $0[index] = part }
+        }
+        let merged = try parts.withLock { $0 }.map { result throws(SegmentError) in try result!.get() }
+        let totalPostings = merged.reduce(0) { $0 + $1.docs.count }
+        out.postingDocs.reserveCapacity(totalPostings)
+        out.postingFrequencies.reserveCapacity(totalPostings)
+        out.postingColumns.reserveCapacity(totalPostings)
+        for part in merged {
+            let byteBase = out.termBytes.count, postingBase = out.postingDocs.count
+            out.termBytes += part.termBytes
+            out.termStart += part.termEnds.map { $0 + byteBase }
+            out.postingStart += part.postingEnds.map { $0 + postingBase }
+            out.postingDocs += part.docs
+            out.postingFrequencies += part.frequencies
+            out.postingColumns += part.columns
+        }
+        return out
+    }
+
+    /// Postings past which the term merge is split over two threads.
+    static let parallelPostings = 400_000
+
+    /// The merged terms of one range per input: bytes, each term's end in
+    /// them and in the postings, and the postings.
+    struct TermsPart {
+        var termBytes: [UInt8] = []
+        var termEnds: [Int] = []
+        var postingEnds: [Int] = []
+        var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
+    }
+
+    /// Merges `ranges[i]` of input i's terms (each term once, holders'
+    /// postings in input order, deleted documents left out).
+    static func mergeTerms(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], ranges: [Range<Int>]) throws(SegmentError) -> TermsPart {
+        var out = TermsPart()
+        var postings = 0
+        for (input, range) in zip(inputs, ranges) where !range.isEmpty {
+            let first = try input.segment.blocks(of: range.lowerBound).lowerBound
+            let last = try input.segment.blocks(of: range.upperBound - 1).upperBound
+            postings += max(0, last - first) * SegmentFormat.blockSize
+        }
+        out.docs.reserveCapacity(postings)
+        out.frequencies.reserveCapacity(postings)
+        out.columns.reserveCapacity(postings)
+        var cursors = ranges.map(\.lowerBound)
+        var heads: [UnsafeRawBufferPointer?] = []
+        for (input, range) in zip(inputs, ranges) { heads.append(range.isEmpty ? nil : try input.segment.term(range.lowerBound)) }
         let capacity = SegmentFormat.blockSize
         let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
         let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
@@ -100,7 +156,7 @@ enum SegmentMerger {
                 }
             }
             guard let key = smallest else { break }
-            let before = out.postingDocs.count
+            let before = out.docs.count
             for index in holders {
                 let segment = inputs[index].segment
                 let unchanged = inputs[index].deleted.count == 0
@@ -110,31 +166,30 @@ enum SegmentMerger {
                         let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: columns)
                         if unchanged {
                             for posting in 0..<count {
-                                out.postingDocs.append(docs[posting] &+ shift)
-                                out.postingFrequencies.append(frequencies[posting])
-                                out.postingColumns.append(columns[posting])
+                                out.docs.append(docs[posting] &+ shift)
+                                out.frequencies.append(frequencies[posting])
+                                out.columns.append(columns[posting])
                             }
                         } else {
                             for posting in 0..<count {
                                 let mapped = map[Int(docs[posting])]
                                 guard mapped >= 0 else { continue }
-                                out.postingDocs.append(UInt32(bitPattern: mapped))
-                                out.postingFrequencies.append(frequencies[posting])
-                                out.postingColumns.append(columns[posting])
+                                out.docs.append(UInt32(bitPattern: mapped))
+                                out.frequencies.append(frequencies[posting])
+                                out.columns.append(columns[posting])
                             }
                         }
                     }
                 }
             }
-            if out.postingDocs.count > before {
+            if out.docs.count > before {
                 out.termBytes.append(contentsOf: key)
-                out.termStart.append(out.termBytes.count)
-                out.postingStart.append(out.postingDocs.count)
+                out.termEnds.append(out.termBytes.count)
+                out.postingEnds.append(out.docs.count)
             }
             for index in holders {
                 cursors[index] += 1
-                let segment = inputs[index].segment
-                heads[index] = cursors[index] < segment.termCount ? try segment.term(cursors[index]) : nil
+                heads[index] = cursors[index] < ranges[index].upperBound ? try inputs[index].segment.term(cursors[index]) : nil
             }
         }
         return out

@@ -24,8 +24,9 @@ enum ItemPreparation {
             let slots = SlotBuffer(buffer)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 // Each worker writes its own stride of slots: no two share one.
+                let tokens = DocumentTokens.Builder(weights: validator.columnWeights)
                 for index in stride(from: worker, to: items.count, by: workers) {
-                    slots.set(index, one(items[base + index], validator))
+                    slots.set(index, one(items[base + index], validator, tokens))
                 }
             }
         }
@@ -41,9 +42,9 @@ enum ItemPreparation {
         return (prepared, refused)
     }
 
-    static func one(_ item: SearchableItem, _ validator: ItemValidator) -> Result<PreparedItem, ItemRefusal> {
+    static func one(_ item: SearchableItem, _ validator: ItemValidator, _ tokens: DocumentTokens.Builder) -> Result<PreparedItem, ItemRefusal> {
         do {
-            return .success(try validator.prepare(item))
+            return .success(try validator.prepare(item, tokens: tokens))
         } catch let error as SpotlightIndexError {
             return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
         } catch {
@@ -51,8 +52,12 @@ enum ItemPreparation {
         }
     }
 
-    /// Chunks of prepared items, the next one prepared in the background
-    /// while the caller writes the current one. Used by one caller.
+    /// Chunks of prepared items, prepared in order in the background, all
+    /// of them as fast as the cores allow, while the caller writes the
+    /// ones ready. Each chunk uses every core: when the writer works, the
+    /// scheduler shares the cores; when it waits, none is idle (with one
+    /// worker per chunk the writer waited ~0.4 s of 2.2 s at 63,666 items).
+    /// Used by one caller.
     final class Pipeline: Sendable {
         private let items: [SearchableItem]
         private let validator: ItemValidator
@@ -60,8 +65,9 @@ enum ItemPreparation {
         private let bounds: [Int]
         private var chunkCount: Int { bounds.count - 1 }
         private let delivered = Atomic<Int>(0)
-        private let pending = Mutex<([PreparedItem], [ItemRefusal])?>(nil)
-        private let ready = DispatchSemaphore(value: 0)
+        /// Prepared chunks not yet taken, in order.
+        private let ready = Mutex<[([PreparedItem], [ItemRefusal])]>([])
+        private let available = DispatchSemaphore(value: 0)
 
         init(_ items: [SearchableItem], validator: ItemValidator) {
             self.items = items
@@ -70,18 +76,15 @@ enum ItemPreparation {
             if !items.isEmpty { bounds.append(min(items.count, ItemPreparation.firstChunkSize)) }
             while bounds.last! < items.count { bounds.append(min(items.count, bounds.last! + ItemPreparation.chunkSize)) }
             self.bounds = bounds
-            if chunkCount > 0 { start(0) }
-        }
-
-        /// Prepares a chunk in the background; the first uses every core,
-        /// the others leave one core to the writer.
-        private func start(_ index: Int) {
-            let slice = items[bounds[index]..<bounds[index + 1]]
-            let threads = index == 0 ? ItemPreparation.cores : max(1, ItemPreparation.cores - 1)
-            DispatchQueue.global().async {
-                let result = ItemPreparation.prepare(slice, validator: self.validator, threads: threads)
-                self.pending.withLock { $0 = result }
-                self.ready.signal()
+            if chunkCount > 0 {
+                DispatchQueue.global().async {
+                    for index in 0..<self.chunkCount {
+                        let slice = self.items[self.bounds[index]..<self.bounds[index + 1]]
+                        let result = WriteProfile.measure("prepare (background)") { ItemPreparation.prepare(slice, validator: self.validator, threads: ItemPreparation.cores) }
+                        self.ready.withLock { $0.append(result) }
+                        self.available.signal()
+                    }
+                }
             }
         }
 
@@ -89,13 +92,9 @@ enum ItemPreparation {
         func next() -> ([PreparedItem], [ItemRefusal])? {
             let index = delivered.load(ordering: .relaxed)
             guard index < chunkCount else { return nil }
-            ready.wait()
-            let result = pending.withLock { value in
-                defer { value = nil }
-                return value!
-            }
+            available.wait()
+            let result = ready.withLock { $0.removeFirst() }
             delivered.store(index + 1, ordering: .relaxed)
-            if index + 1 < chunkCount { start(index + 1) }
             return result
         }
     }

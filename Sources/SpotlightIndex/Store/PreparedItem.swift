@@ -9,6 +9,7 @@ struct PreparedItem: Sendable {
     var domain: String?
     var contentType: String?
     var expiration: Date?
+    /// An update's attributes, merged into the stored item's by the writer (empty otherwise).
     var attributes: [String: AttributeValue]
     /// The attributes as stored (``BlobCompression`` of ``AttributeCodec``); an update's, unpacked until merged.
     var blob: [UInt8]
@@ -100,7 +101,9 @@ struct ItemValidator: Sendable {
     /// Attributes whose newest date is the item's recency.
     static let recencyAttributes = ["lastUsedDate", "contentModificationDate", "metadataModificationDate", "contentCreationDate", "addedDate"]
 
-    func prepare(_ item: SearchableItem) throws -> PreparedItem {
+    /// Checks and encodes one item; `tokens` (reused between items of one
+    /// thread) collects its text.
+    func prepare(_ item: SearchableItem, tokens builder: DocumentTokens.Builder? = nil) throws -> PreparedItem {
         let uid = item.uniqueIdentifier
         try checkIdentifier(uid, what: "unique identifier", uid: uid)
         if let domain = item.domainIdentifier { try checkIdentifier(domain, what: "domain identifier", uid: uid) }
@@ -123,10 +126,15 @@ struct ItemValidator: Sendable {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
         }
         let blob = item.isUpdate ? encoded : BlobCompression.pack(encoded)
-        let tokens = item.isUpdate ? DocumentTokens() : DocumentTokens(attributes: item.attributes, weights: columnWeights)
+        var tokens = DocumentTokens()
+        if !item.isUpdate {
+            let builder = builder ?? DocumentTokens.Builder(weights: columnWeights)
+            builder.add(item.attributes)
+            tokens = builder.finish()
+        }
         return PreparedItem(
             uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
-            attributes: item.attributes, blob: blob,
+            attributes: item.isUpdate ? item.attributes : [:], blob: blob,
             tokens: tokens,
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),

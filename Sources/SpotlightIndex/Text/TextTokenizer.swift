@@ -47,13 +47,40 @@ enum TextTokenizer {
     /// space-joined text of the reference table (``appendIndexTokens(of:to:)``).
     static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
         var text = text
-        let handled: Bool = text.withUTF8 { bytes in
+        text.withUTF8 { bytes in
             // The common case, byte by byte, when every byte is ASCII.
-            guard Self.isASCII(bytes) else { return false }
-            asciiTokens(bytes, into: &sink)
-            return true
+            if Self.isASCII(bytes) {
+                asciiTokens(bytes, into: &sink)
+                return
+            }
+            // Otherwise run by run between ASCII spaces, which end every
+            // word, fold nothing and split no normalization sequence:
+            // the runs' tokens are the text's, and only runs that are not
+            // ASCII take the Unicode path (~30 times slower a byte).
+            var start = 0
+            let count = bytes.count
+            while start < count {
+                while start < count, Self.isASCIISpace(bytes[start]) { start += 1 }
+                var end = start
+                while end < count, !Self.isASCIISpace(bytes[end]) { end += 1 }
+                guard end > start else { break }
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if Self.isASCII(run) {
+                    asciiTokens(run, into: &sink)
+                } else {
+                    unicodeTokens(String(decoding: run, as: UTF8.self), into: &sink)
+                }
+                start = end
+            }
         }
-        if handled { return }
+    }
+
+    @inline(__always)
+    static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+
+    /// Any text: folded (``TextFolding``), split into words and CJK runs,
+    /// Korean stems and the parts of words with transitions added.
+    static func unicodeTokens<Sink: IndexTokenSink>(_ text: String, into sink: inout Sink) {
         var scratch: [UInt8] = []
         let parts = partsAtTransitions(text)
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
@@ -172,55 +199,68 @@ enum TextTokenizer {
     private static func asciiTokens<Sink: IndexTokenSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
         guard let input = text.baseAddress, !text.isEmpty else { return }
         let count = text.count
-        let word = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        // 8 bytes past the longest word, so that sinks read tokens by words.
+        let word = UnsafeMutablePointer<UInt8>.allocate(capacity: count + 8)
+        word.initialize(repeating: 0, count: count + 8)
         defer { word.deallocate() }
         var cuts: [Int] = []      // offsets in the word where a part starts
-        var length = 0            // of the current word; 0 between words
-        var previous: UInt8 = 0   // the previous byte of the word, original case
-        @inline(__always) func endWord() {
-            guard length > 0 else { return }
-            sink.take(UnsafeBufferPointer(start: word, count: length))
-            if !cuts.isEmpty {
-                var bounds = [0]
-                bounds += cuts
-                bounds.append(length)
-                let parts = bounds.count - 1
-                for first in 0..<parts {
-                    let lastPart = parts <= maxPartRuns ? parts : first + 1
-                    for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
-                        sink.take(UnsafeBufferPointer(start: word + bounds[first], count: bounds[last] - bounds[first]))
-                    }
-                }
-                cuts.removeAll(keepingCapacity: true)
-            }
-            length = 0
-        }
         var index = 0
         while index < count {
-            let byte = input[index]
-            index += 1
-            let lowered: UInt8
-            switch byte {
-            case 0x30...0x39, 0x61...0x7A: lowered = byte
-            case 0x41...0x5A: lowered = byte | 0x20
-            default:
-                endWord()
-                continue
+            // A word: letters and digits, lowercased; cuts at transitions.
+            var length = 0
+            var previous: UInt8 = 0   // the previous byte of the word, original case
+            while index < count {
+                let byte = input[index]
+                let lowered: UInt8
+                switch byte {
+                case 0x30...0x39, 0x61...0x7A: lowered = byte
+                case 0x41...0x5A: lowered = byte | 0x20
+                default: lowered = 0
+                }
+                if lowered == 0 {
+                    if length > 0 { break }
+                    index += 1
+                    continue
+                }
+                if length > 0, isTransition(previous, byte) { cuts.append(length) }
+                previous = byte
+                word[length] = lowered
+                length += 1
+                index += 1
             }
-            if length > 0, isTransition(previous, byte) { cuts.append(length) }
-            previous = byte
-            word[length] = lowered
-            length += 1
+            guard length > 0 else { continue }
+            sink.take(padded: UnsafeBufferPointer(start: word, count: length))
+            if !cuts.isEmpty {
+                emitParts(of: word, length: length, cuts: cuts, into: &sink)
+                cuts.removeAll(keepingCapacity: true)
+            }
         }
-        endWord()
     }
 
+    /// The parts of a word cut at `cuts`, and the runs of them (all runs
+    /// for up to ``maxPartRuns`` parts, else single parts), the whole word excepted.
+    private static func emitParts<Sink: IndexTokenSink>(of word: UnsafeMutablePointer<UInt8>, length: Int, cuts: [Int], into sink: inout Sink) {
+        var bounds = [0]
+        bounds += cuts
+        bounds.append(length)
+        let parts = bounds.count - 1
+        for first in 0..<parts {
+            let lastPart = parts <= maxPartRuns ? parts : first + 1
+            for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
+                sink.take(padded: UnsafeBufferPointer(start: word + bounds[first], count: bounds[last] - bounds[first]))
+            }
+        }
+    }
+
+    /// Whether a part starts at `byte` after `previous` (both ASCII letters
+    /// or digits, original case): letter↔digit, or lowercase→uppercase.
     @inline(__always)
     private static func isTransition(_ previous: UInt8, _ byte: UInt8) -> Bool {
-        let previousIsDigit = previous >= 0x30 && previous <= 0x39
-        let isDigit = byte >= 0x30 && byte <= 0x39
-        if previousIsDigit != isDigit { return true }
-        return previous >= 0x61 && previous <= 0x7A && byte >= 0x41 && byte <= 0x5A
+        // Digits are 0x30–0x39 (bit 6 clear), letters 0x41–0x7A (bit 6 set);
+        // uppercase letters have bit 5 clear, lowercase set.
+        let previousIsLetter = previous & 0x40 != 0, isLetter = byte & 0x40 != 0
+        if previousIsLetter != isLetter { return true }
+        return isLetter && previous & 0x20 != 0 && byte & 0x20 == 0
     }
 
     /// The parts, and runs of parts, of the words of `text` that have
@@ -267,6 +307,13 @@ enum TextTokenizer {
 protocol IndexTokenSink {
     /// One token's UTF-8 bytes, valid only during the call.
     mutating func take(_ token: UnsafeBufferPointer<UInt8>)
+    /// The same, with at least 8 readable bytes after the token (so that
+    /// it can be read a word at a time).
+    mutating func take(padded token: UnsafeBufferPointer<UInt8>)
+}
+
+extension IndexTokenSink {
+    mutating func take(padded token: UnsafeBufferPointer<UInt8>) { take(token) }
 }
 
 /// Tokens joined by single spaces: a column of the reference FTS5 table.
