@@ -46,6 +46,8 @@ let package = Package(
                 "SpotlightQuery",
                 "UniformTypeIdentifiers",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one statement per item of bulk indexing (ItemInserter).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -72,6 +72,15 @@ import Testing
         #expect(try store.itemCount() == 0)
     }
 
+    @Test func aNewStoreHasSixteenKilobytePages() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        let store = try fileStore(dir)
+        try store.index([item("a", title: "apple")])
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") } == StoreOpener.pageSize)
+        #expect(try fileStore(dir).search("apple").map(\.item.uniqueIdentifier) == ["a"])
+    }
+
     @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanUp() }

@@ -247,22 +247,47 @@ final class RankedIndex: Sendable {
     /// missing segments are rebuilt from the items first.
     func candidateRowids(uid: String, _ db: Database) throws -> [Int64] {
         let hash = RankedDocument.uidHash(uid)
-        let (inserted, known) = writeState.withLock { ($0.insertedUIDs[hash] ?? [], $0.segments) }
-        let segments: [SegmentSnapshot]
-        if let known {
-            segments = known
-        } else {
-            do {
-                segments = try snapshot(db)
-            } catch is SegmentError {
-                // Derived data gone bad: it is rebuilt from the rows, which
-                // hold this transaction's writes so far.
-                try rebuild(db)
-                segments = try snapshot(db)
+        return insertedRowids(uidHash: hash) + (try segmentCandidates(uidHashes: [hash], db)[0])
+    }
+
+    /// Rows this transaction inserted with identifier hash `hash`.
+    func insertedRowids(uidHash hash: UInt64) -> [Int64] {
+        writeState.withLock { $0.insertedUIDs[hash] ?? [] }
+    }
+
+    /// For each hash, the rowids of the live documents of this
+    /// transaction's segments that have it. The segments do not change
+    /// until ``flush(_:)``, so a chunk's lookups are done together, segment
+    /// by segment: independent reads, whose cache misses overlap (one at a
+    /// time they cost the writer ~3 µs an item at 1M items).
+    func segmentCandidates(uidHashes hashes: [UInt64], _ db: Database) throws -> [[Int64]] {
+        let segments = try writerSegments(db)
+        var out = [[Int64]](repeating: [], count: hashes.count)
+        for snapshot in segments {
+            let segment = snapshot.segment
+            for (index, hash) in hashes.enumerated() {
+                for doc in segment.documents(uidHash: hash) where !snapshot.deleted.contains(doc) {
+                    out[index].append(segment.rowid(doc))
+                }
             }
-            writeState.withLock { $0.segments = segments }
         }
-        return inserted + RankedLookups.candidateRowids(uid: uid, in: segments)
+        return out
+    }
+
+    /// The segments as this write transaction found them, read once.
+    private func writerSegments(_ db: Database) throws -> [SegmentSnapshot] {
+        if let known = writeState.withLock({ $0.segments }) { return known }
+        let segments: [SegmentSnapshot]
+        do {
+            segments = try snapshot(db)
+        } catch is SegmentError {
+            // Derived data gone bad: it is rebuilt from the rows, which
+            // hold this transaction's writes so far.
+            try rebuild(db)
+            segments = try snapshot(db)
+        }
+        writeState.withLock { $0.segments = segments }
+        return segments
     }
 
     /// Notes that every item was deleted.

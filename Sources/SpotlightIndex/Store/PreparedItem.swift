@@ -6,6 +6,8 @@ import Foundation
 /// lock is taken.
 struct PreparedItem: Sendable {
     var uid: String
+    /// ``RankedDocument/uidHash(_:)`` of `uid`.
+    var uidHash: UInt64
     var domain: String?
     var contentType: String?
     var expiration: Date?
@@ -133,7 +135,7 @@ struct ItemValidator: Sendable {
             tokens = builder.finish()
         }
         return PreparedItem(
-            uid: uid, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
+            uid: uid, uidHash: RankedDocument.uidHash(uid), domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.isUpdate ? item.attributes : [:], blob: blob,
             tokens: tokens,
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),

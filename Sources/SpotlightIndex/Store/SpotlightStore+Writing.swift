@@ -113,10 +113,11 @@ extension SpotlightStore {
         switch pending {
         case .index(let items):
             var count = try db.meta("item_count", as: Int.self) ?? 0
-            let inserts = try InsertStatements(db)
-            for item in items {
+            let inserts = try ItemInserter(db)
+            let stored = try WriteProfile.measure("apply.lookup") { try ranked.segmentCandidates(uidHashes: items.map(\.uidHash), db) }
+            for (item, candidates) in zip(items, stored) {
                 do {
-                    if let added = try store(item, db, inserts, now: now, count: count) {
+                    if let added = try store(item, candidates: candidates, db, inserts, now: now, count: count) {
                         count += added
                         outcome.accepted += 1
                     } else {
@@ -162,9 +163,10 @@ extension SpotlightStore {
     /// The identifier is looked up through the ranked index's hashes
     /// (``RankedIndex/candidateRowids(uid:_:)``): a new item costs no read
     /// of `items`, and `items` has no index on `uid` to write.
-    private func store(_ item: PreparedItem, _ db: Database, _ inserts: InsertStatements, now: Double, count: Int) throws -> Int? {
+    /// `candidates` are the rowids the segments hold for its identifier.
+    private func store(_ item: PreparedItem, candidates: [Int64], _ db: Database, _ inserts: ItemInserter, now: Double, count: Int) throws -> Int? {
         var item = item
-        let existing = try fetchStoredRowid(uid: item.uid, db)
+        let existing = try Self.checkedRowid(uid: item.uid, candidates: ranked.insertedRowids(uidHash: item.uidHash) + candidates, db)
         if item.isUpdate {
             guard let existing, let row = try fetchStored(rowid: existing, db) else { return nil }
             item = try validator.merge(item, into: try StoredRow.item(row).item)
@@ -175,14 +177,14 @@ extension SpotlightStore {
             if count >= options.limits.maxItemsPerStore {
                 throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
             }
-            inserts.item.setUncheckedArguments([item.uid, item.domain, item.contentType, expiration, expires, now, item.hint, item.recency])
-            try inserts.item.execute()
-            let rowid = db.lastInsertedRowID
-            inserts.attributes.setUncheckedArguments([rowid, Data(item.blob)])
-            try inserts.attributes.execute()
+            let rowid = try WriteProfile.measure("apply.insert") {
+                try inserts.insert(item, expiration: expiration, expires: expires, indexedAt: now)
+            }
+            WriteProfile.measure("apply.provide") {
             ranked.provide(RankedDocument(rowid: rowid, expires: expires, hint: item.hint, recency: item.recency,
                                           engagement: 0, engagedAt: 0, tokens: item.tokens,
-                                          uidHash: RankedDocument.uidHash(item.uid), numbers: item.numbers))
+                                          uidHash: item.uidHash, numbers: item.numbers))
+            }
             return 1
         }
         try db.cachedStatement(sql: """
@@ -190,23 +192,8 @@ extension SpotlightStore {
             WHERE rowid = ?
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
         try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
-        ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uidHash: RankedDocument.uidHash(item.uid),
-                                                                 numbers: item.numbers))
+        ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uidHash: item.uidHash, numbers: item.numbers))
         return 0
-    }
-
-    /// The two inserts of a new item, prepared once per chunk.
-    struct InsertStatements {
-        let item: Statement
-        let attributes: Statement
-
-        init(_ db: Database) throws {
-            item = try db.cachedStatement(sql: """
-                INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            attributes = try db.cachedStatement(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)")
-        }
     }
 
     /// The stored row (``StoredRow/columns``) of the item `uid`, expired or not.

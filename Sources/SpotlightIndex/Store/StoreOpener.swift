@@ -79,16 +79,22 @@ struct StoreOpener {
         return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
     }
 
+    /// Pages of 16 KB rather than SQLite's 4 KB: a commit writes each page
+    /// it changed to the WAL as one frame (two system calls), and an
+    /// indexing transaction changes mostly whole pages of appended rows, so
+    /// larger pages cut the commit's calls fourfold (commit time at 1M
+    /// items ~9 s → ~5.5 s). Reading an item reads one 16 KB page.
+    static let pageSize = 16_384
+
     /// The writer's settings for bulk indexing, measured on the benchmark
-    /// corpus (`Benchmarks/`): checkpointing every 16,384 WAL pages rather
-    /// than SQLite's 1,000 copies a page that many transactions change back
-    /// into the database once, not once per transaction (commit time −55%
-    /// at 63,666 items); a 32 MB page cache keeps the uid and typed-value
-    /// indexes' pages between transactions (−35% insert time at 1M items).
+    /// corpus (`Benchmarks/`): checkpointing every 4,096 WAL pages (64 MB)
+    /// rather than SQLite's 1,000 copies a page that many transactions
+    /// change back into the database once, not once per transaction; a
+    /// 32 MB page cache keeps the pages those transactions share.
     /// After a checkpoint the WAL file is cut back to 16 MB.
     static let writerPragmas = """
         PRAGMA cache_size = -32768;
-        PRAGMA wal_autocheckpoint = 16384;
+        PRAGMA wal_autocheckpoint = 4096;
         PRAGMA journal_size_limit = 16777216;
         """
 
@@ -97,6 +103,8 @@ struct StoreOpener {
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "\(bundleIdentifier)/\(indexName)"
         config.prepareDatabase { db in
+            // A new file only (this is before WAL mode; later it does nothing).
+            try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if !db.configuration.readonly { try db.execute(sql: Self.writerPragmas) }
         }
