@@ -5,6 +5,9 @@ protocol BenchIndexer: AnyObject {
     /// Indexes one batch (the benchmark gives 1,000 packages a call);
     /// returns how many packages the store refused.
     func index(_ packages: [DebianPackage]) throws -> Int
+    /// Waits for work the store goes on with after its last write (the
+    /// engine's background merges); timed as indexing.
+    func waitForBackgroundWork() throws
     /// Closes the store; returns its size on disk in bytes, and the bytes
     /// of the structures that answer text queries.
     func finish() throws -> (store: Int64, textIndex: Int64)
@@ -44,4 +47,8 @@ enum Backends {
             return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
         }
     }
+}
+
+extension BenchIndexer {
+    func waitForBackgroundWork() throws {}
 }

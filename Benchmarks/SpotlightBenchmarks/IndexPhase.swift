@@ -32,6 +32,9 @@ enum IndexPhase {
                 while nextReport <= done { nextReport += reportEvery }
             }
         }
+        stopwatch.restart()
+        try indexer.waitForBackgroundWork()
+        indexing += stopwatch.elapsed
         let (storeBytes, textIndexBytes) = try indexer.finish()
         let seconds = indexing.seconds
         if refused > 0 { log("\(tag) warning: \(grouped(refused)) items refused") }

@@ -239,6 +239,18 @@ struct SplitMix {
         _ = try Segment(SegmentBytes(copying: split), verifyChecksum: true)
     }
 
+    /// Building in two halves on two threads, joined, gives the contents one pass does.
+    @Test func buildingInTwoHalvesGivesTheSameSegment() throws {
+        let documents: [RankedDocument] = (0..<301).reversed().map { (index: Int) -> RankedDocument in
+            let numbers: [(String, Double)] = index % 4 == 0 ? [("a", Double(index))] : [("b", 1), ("c", Double(index))]
+            return Self.document(Int64(index) * 2, title: "t\(index % 17) only\(index)", description: "both halves \(index % 3)", numbers: numbers)
+        }
+        let one = SegmentContents(documents: documents)
+        let two = SegmentContents.building(documents, parallelDocuments: 2)
+        #expect(SegmentEncoder.encode(one, scoring: Self.scoring, buildTime: 0) == SegmentEncoder.encode(two, scoring: Self.scoring, buildTime: 0))
+        #expect(two.rowids == (0..<301).map { Int64($0) * 2 })
+    }
+
     /// Identifier hashes are found by interpolation from where each falls:
     /// every stored one (collisions included) and none absent.
     @Test func identifierHashesAreFoundWhereverTheyFall() throws {

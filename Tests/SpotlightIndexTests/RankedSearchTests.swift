@@ -179,6 +179,7 @@ import Testing
             try store.index((0..<30).map { item("i\(batch)-\($0)", title: "batch\(batch) item \($0) common") })
             if batch % 10 == 9 { try store.deleteItems(withIdentifiers: (0..<30).map { "i\(batch - 5)-\($0)" }) }
         }
+        try store.finishMerging()
         let segments = try Self.segments(store)
         #expect(segments.count < 16)
         #expect(segments.contains { ($0["file"] as String?) != nil })                   // big ones in files
@@ -370,6 +371,7 @@ import Testing
         #expect(try await reading.value > 1)
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked").path)
         #expect(!files.isEmpty)
+        try writer.finishMerging()
         #expect(try writer.rankedIndexStatistics().segments < 16)
     }
 }
@@ -390,6 +392,7 @@ import Testing
                                 ["textContent": .string((0..<150).map { words[(n * 7 + $0 * 13) % words.count] }.joined(separator: " "))])
                 })
             }
+            try store.finishMerging()
         }
         let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
         let large = try FileManager.default.contentsOfDirectory(atPath: directory.path).map { directory.appendingPathComponent($0) }

@@ -22,7 +22,8 @@ import Synchronization
 /// first, and cost 70 µs per item). At the end of each write transaction (``flush(_:)``) those rowids' old documents are
 /// marked deleted in their segments and their current versions go into one
 /// new segment; then segments are merged, eight of a size at a time
-/// (``mergePlan(_:)``), so a store has a few dozen segments at most.
+/// (``mergePlan(_:)``), off the write lock (``MergeScheduler``), so a
+/// store has a few dozen segments at most.
 ///
 /// **Rebuilding.** `meta.ranked_format` records the segment format, the
 /// tokenizer and the ranking weights the segments were built with; a store
@@ -54,7 +55,7 @@ final class RankedIndex: Sendable {
         var deleted: DeletionSet
     }
 
-    private struct WriteState {
+    struct WriteState {
         /// Rowids this transaction stored, changed or deleted.
         var changed: Set<Int64> = []
         /// Their documents, where the writer had all of them.
@@ -81,10 +82,16 @@ final class RankedIndex: Sendable {
     private let cache = Mutex<[Int64: Loaded]>([:])
     /// Segments whose background check failed: the next read rebuilds.
     private let failedChecks = Mutex<Set<Int64>>([])
-    private let writeState = Mutex(WriteState())
+    let writeState = Mutex(WriteState())
+    /// Merges running off the write lock (``MergeScheduler``).
+    let merges = MergeScheduler()
+    /// The store's writer, for the transactions that install merges.
+    let writer: any DatabaseWriter
 
-    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, clock: @escaping @Sendable () -> Date) {
+    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, writer: any DatabaseWriter,
+         clock: @escaping @Sendable () -> Date) {
         self.directory = directory
+        self.writer = writer
         self.inlineLimit = inlineLimit
         self.scoring = RankedScoring(weights: weights)
         self.clock = clock
@@ -349,10 +356,10 @@ final class RankedIndex: Sendable {
         }
         try WriteProfile.measure("flush.markDeleted") { try markDeleted(changed, db) }
         if !documents.isEmpty {
-            let contents = WriteProfile.measure("flush.contents") { SegmentContents(documents: documents) }
+            let contents = WriteProfile.measure("flush.contents") { SegmentContents.building(documents) }
             try WriteProfile.measure("flush.add") { try add(contents, db) }
         }
-        try WriteProfile.measure("flush.merge") { try merge(db) }
+        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
     }
 
     /// What the index keeps of a stored item's identifier and attributes.
@@ -406,7 +413,7 @@ final class RankedIndex: Sendable {
     }
 
     /// A segment by row, from the cache or loaded (the writer's view).
-    private func segment(_ db: Database, id: Int64, token: Int64, file: String?) throws -> Segment {
+    func segment(_ db: Database, id: Int64, token: Int64, file: String?) throws -> Segment {
         if let loaded = cache.withLock({ $0[token] }) { return loaded.segment }
         let segment = try load(db, id: id, token: token, file: file)
         cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: -1, deleted: DeletionSet(documentCount: 0, deleted: [])) }
@@ -436,11 +443,11 @@ final class RankedIndex: Sendable {
 
     /// Keeps a segment this writer just made, so that the next write or
     /// query does not read it back.
-    private func remember(_ token: Int64, _ segment: Segment) {
+    func remember(_ token: Int64, _ segment: Segment) {
         cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: -1, deleted: DeletionSet(documentCount: 0, deleted: [])) }
     }
 
-    private func drop(id: Int64, file: String?, _ db: Database) throws {
+    func drop(id: Int64, file: String?, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM ranked_segments WHERE id = ?", arguments: [id])
         if let file, let directory, Self.isSegmentFileName(file) {
             writeState.withLock { $0.droppedFiles.append(directory.appendingPathComponent(file)) }
@@ -474,24 +481,6 @@ final class RankedIndex: Sendable {
             }
         }
         return nil
-    }
-
-    private func merge(_ db: Database) throws {
-        while true {
-            let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
-            let sizes = rows.map { SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
-            guard let plan = Self.mergePlan(sizes) else { return }
-            var inputs: [SegmentSnapshot] = []
-            for row in rows where plan.contains(row["id"] as Int64) {
-                let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])
-                let deleted = DeletionSet(documentCount: segment.documentCount,
-                                          deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
-                inputs.append(SegmentSnapshot(segment: segment, deleted: deleted))
-            }
-            let contents = try WriteProfile.measure("merge.merger") { try SegmentMerger.merge(inputs) }
-            for row in rows where plan.contains(row["id"] as Int64) { try drop(id: row["id"], file: row["file"], db) }
-            try add(contents, db)
-        }
     }
 
     // MARK: - Building from the store
@@ -536,7 +525,7 @@ final class RankedIndex: Sendable {
         let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
         func finishChunk() {
             guard !chunk.isEmpty else { return }
-            built.append(SegmentContents(documents: chunk))
+            built.append(SegmentContents.building(chunk))
             chunk.removeAll(keepingCapacity: true)
         }
         while let row = try rows.next() {
@@ -582,6 +571,8 @@ final class RankedIndex: Sendable {
     func removeOrphanFiles(_ db: Database) throws {
         guard let directory else { return }
         var named = Set(try String.fetchAll(db, sql: "SELECT file FROM ranked_segments WHERE file IS NOT NULL"))
+        // Written by a merge still running or waiting to be installed.
+        named.formUnion(pendingMergeFiles)
         // Dropped by this transaction but named again if it rolls back.
         named.formUnion(writeState.withLock { $0.droppedFiles.map(\.lastPathComponent) })
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One item as the ranked index sees it: its rowid, its tokens, the
 /// signals of its static factor, its identifier's hash and its typed values.
@@ -71,6 +72,102 @@ struct SegmentContents {
     init(documents: [RankedDocument]) {
         var documents = documents
         if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
+        self.init(sorted: documents[...])
+    }
+
+    /// Documents past which ``building(_:parallelDocuments:)`` works on two threads.
+    static let parallelDocuments = 2_000
+
+    /// The same contents as ``init(documents:)``, built in two halves on
+    /// two threads when there are many documents (a flush has the cores
+    /// to itself), then joined (``concatenating(_:_:)``).
+    static func building(_ documents: [RankedDocument], parallelDocuments: Int = SegmentContents.parallelDocuments) -> SegmentContents {
+        var documents = documents
+        if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
+        guard documents.count >= max(2, parallelDocuments), ItemPreparation.cores > 1 else { return SegmentContents(sorted: documents[...]) }
+        let middle = documents.count / 2
+        let halves = [documents[..<middle], documents[middle...]]
+        let built = Mutex<[SegmentContents?]>([nil, nil])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let contents = SegmentContents(sorted: halves[index])
+            built.withLock { $0[index] = contents }
+        }
+        let (first, second) = built.withLock { ($0[0]!, $0[1]!) }
+        return concatenating(first, second)
+    }
+
+    /// `a`'s documents then `b`'s (doc ids shifted by `a`'s count): the
+    /// dictionaries merged in byte order, a term's postings `a`'s then `b`'s.
+    static func concatenating(_ a: SegmentContents, _ b: SegmentContents) -> SegmentContents {
+        var out = SegmentContents()
+        out.rowids = a.rowids + b.rowids
+        out.expires = a.expires + b.expires
+        out.hints = a.hints + b.hints
+        out.recency = a.recency + b.recency
+        out.engagement = a.engagement + b.engagement
+        out.engagedAt = a.engagedAt + b.engagedAt
+        out.lengths = a.lengths + b.lengths
+        out.uidHashes = a.uidHashes + b.uidHashes
+        let shift = UInt32(a.documentCount)
+        out.numberNames = a.numberNames
+        out.numberEntries = a.numberEntries
+        var nameIDs = Dictionary(uniqueKeysWithValues: a.numberNames.enumerated().map { ($0.element, Int32($0.offset)) })
+        let names = b.numberNames.map { name -> Int32 in
+            if let id = nameIDs[name] { return id }
+            let id = Int32(out.numberNames.count)
+            nameIDs[name] = id
+            out.numberNames.append(name)
+            return id
+        }
+        out.numberEntries += b.numberEntries.map { NumberEntry(name: names[Int($0.name)], doc: $0.doc + shift, value: $0.value) }
+        let postings = a.postingDocs.count + b.postingDocs.count
+        out.postingDocs.reserveCapacity(postings)
+        out.postingFrequencies.reserveCapacity(postings)
+        out.postingColumns.reserveCapacity(postings)
+        out.termBytes.reserveCapacity(a.termBytes.count + b.termBytes.count)
+        out.termStart.reserveCapacity(a.termCount + b.termCount + 1)
+        out.postingStart.reserveCapacity(a.termCount + b.termCount + 1)
+        a.termBytes.withUnsafeBytes { aBytes in
+        b.termBytes.withUnsafeBytes { bBytes in
+            func term(_ bytes: UnsafeRawBufferPointer, _ starts: [Int], _ index: Int) -> UnsafeRawBufferPointer {
+                UnsafeRawBufferPointer(rebasing: bytes[starts[index]..<starts[index + 1]])
+            }
+            func take(_ contents: SegmentContents, _ term: Int, shift: UInt32) {
+                let range = contents.postingStart[term]..<contents.postingStart[term + 1]
+                if shift == 0 {
+                    out.postingDocs += contents.postingDocs[range]
+                } else {
+                    out.postingDocs += contents.postingDocs[range].lazy.map { $0 + shift }
+                }
+                out.postingFrequencies += contents.postingFrequencies[range]
+                out.postingColumns += contents.postingColumns[range]
+            }
+            var i = 0, j = 0
+            while i < a.termCount || j < b.termCount {
+                let order: Int
+                if i == a.termCount { order = 1 } else if j == b.termCount { order = -1 } else {
+                    order = SegmentMerger.compare(term(aBytes, a.termStart, i), term(bBytes, b.termStart, j))
+                }
+                if order <= 0 {
+                    out.termBytes.append(contentsOf: term(aBytes, a.termStart, i))
+                    take(a, i, shift: 0)
+                    i += 1
+                    if order == 0 { take(b, j, shift: shift); j += 1 }
+                } else {
+                    out.termBytes.append(contentsOf: term(bBytes, b.termStart, j))
+                    take(b, j, shift: shift)
+                    j += 1
+                }
+                out.termStart.append(out.termBytes.count)
+                out.postingStart.append(out.postingDocs.count)
+            }
+        }
+        }
+        return out
+    }
+
+    /// Documents already ordered by rowid.
+    private init(sorted documents: ArraySlice<RankedDocument>) {
         var table = TokenTable()
         let occurrences = documents.reduce(0) { $0 + $1.tokens.count }
         var occurrenceStart: [Int] = [0]

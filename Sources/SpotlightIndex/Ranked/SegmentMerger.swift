@@ -12,6 +12,14 @@ enum SegmentMerger {
     /// - Parameter parallelPostings: postings past which the term merge is
     ///   split over two threads (the result is the same either way).
     static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
+        try mergeWithMaps(inputs, parallelPostings: parallelPostings).contents
+    }
+
+    /// ``merge(_:parallelPostings:)`` and, per input, each document's new
+    /// doc id (-1 when it was deleted): what installing a merge that ran
+    /// beside other writes needs to carry their deletions over.
+    static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
+        -> (contents: SegmentContents, docMaps: [[Int32]]) {
         var out = SegmentContents()
         // New doc ids: -1 for a deleted document.
         var docMaps: [[Int32]] = []
@@ -98,7 +106,7 @@ enum SegmentMerger {
             out.postingFrequencies += part.frequencies
             out.postingColumns += part.columns
         }
-        return out
+        return (out, docMaps)
     }
 
     /// Postings past which the term merge is split over two threads.

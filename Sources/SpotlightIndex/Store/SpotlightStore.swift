@@ -85,7 +85,7 @@ public final class SpotlightStore: Sendable {
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
-                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit, clock: options.clock)
+                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit, writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }
@@ -167,13 +167,17 @@ public final class SpotlightStore: Sendable {
                 // serial access, so no other transaction interleaves.
                 var result: T?
                 do {
-                    // Phases for WriteProfile; the commit is `transaction` less the others.
+                    // Phases for WriteProfile.
                     try WriteProfile.measure("transaction") {
-                        try db.inTransaction(.immediate) {
+                        try WriteProfile.measure("begin") { try db.beginTransaction(.immediate) }
+                        do {
                             try ranked.begin(db)
                             result = try WriteProfile.measure("body") { try body(db) }
                             try WriteProfile.measure("flush") { try ranked.flush(db) }
-                            return .commit
+                            try WriteProfile.measure("commit") { try db.commit() }
+                        } catch {
+                            try? db.rollback()
+                            throw error
                         }
                     }
                 } catch {

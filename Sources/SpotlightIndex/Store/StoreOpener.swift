@@ -91,11 +91,14 @@ struct StoreOpener {
     /// rather than SQLite's 1,000 copies a page that many transactions
     /// change back into the database once, not once per transaction; a
     /// 32 MB page cache keeps the pages those transactions share.
-    /// After a checkpoint the WAL file is cut back to 16 MB.
+    /// After a checkpoint the WAL file is cut back to 96 MB, more than a
+    /// checkpoint's worth: cut back to 16 MB, every checkpoint made the
+    /// next commits grow the file again, page by new page (commit time at
+    /// 1M items 4.2 s → 3.0 s).
     static let writerPragmas = """
         PRAGMA cache_size = -32768;
         PRAGMA wal_autocheckpoint = 4096;
-        PRAGMA journal_size_limit = 16777216;
+        PRAGMA journal_size_limit = 100663296;
         """
 
     private func configuration() -> Configuration {

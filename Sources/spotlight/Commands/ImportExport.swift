@@ -80,6 +80,8 @@ struct Import: ParsableCommand {
             if pending.count == 2_000 { flush() }
         }
         flush()
+        // Before the process exits: the index's background merges finish and are kept.
+        Output.guarded { try store.finishMerging() }
         progress.finish()
         summary.refused.sort { $0.line < $1.line }
         if json {

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// Merging segments off the write lock.
+///
+/// A write transaction ends by planning merges (``RankedIndex/mergePlan(_:)``)
+/// among the segments no merge is working on, and hands each to a
+/// background queue with the inputs as the transaction saw them (segments
+/// are immutable; only their deletion sets change). The merge is encoded,
+/// and written to a synced file if large, without any lock; then a short
+/// transaction of its own installs it: if every input is still listed, the
+/// merged segment replaces them, and the documents deleted from the inputs
+/// meanwhile are deleted in it, through the merge's doc maps. An input that
+/// is gone (a rebuild, everything deleted) discards the merge.
+///
+/// Small merges (outputs under ``RankedIndex/largeMergeDocuments``) and
+/// large ones have a queue each, so that one long merge of a large store
+/// does not let the small segments pile up behind it. A merge no longer
+/// costs the write that triggered it (the 512k-document merge of a 1M
+/// store took seconds), and on two cores it runs while the writer commits
+/// or waits. ``RankedIndex/finishMerging()`` waits for every merge, as
+/// bulk indexing tools do before they exit; a merge a process abandons
+/// leaves its inputs in place and at most an orphan file, which the next
+/// writer removes.
+final class MergeScheduler: Sendable {
+    struct Input: Sendable {
+        var id: Int64
+        var token: Int64
+        var snapshot: SegmentSnapshot
+    }
+
+    struct Completed: Sendable {
+        var inputs: [Input]
+        var docMaps: [[Int32]]
+        var documentCount: Int
+        var token: Int64
+        /// A file written and synced, or the bytes to keep inline.
+        var file: String?
+        var bytes: [UInt8]?
+        var segment: Segment
+    }
+
+    struct State {
+        /// Segments some merge is reading.
+        var inFlight: Set<Int64> = []
+        /// Files of merges not installed yet: not orphans.
+        var pendingFiles: Set<String> = []
+        var completed: [Completed] = []
+    }
+
+    let state = Mutex(State())
+    let group = DispatchGroup()
+    let small = DispatchQueue(label: "openspotlight.ranked.merge.small", qos: .utility)
+    let large = DispatchQueue(label: "openspotlight.ranked.merge.large", qos: .utility)
+}
+
+extension RankedIndex {
+    /// Live documents from which a merge goes to the queue of large ones.
+    static let largeMergeDocuments = 32_000
+
+    /// In a write transaction: installs the merges that completed, then
+    /// schedules what the plan asks of the segments no merge is reading.
+    /// A damaged segment found on the way is derived data gone bad: the
+    /// index is rebuilt from the items, which hold this transaction's writes.
+    func maintainSegments(_ db: Database) throws {
+        do {
+            try installCompletedMerges(db)
+            try scheduleMerges(db)
+        } catch is SegmentError {
+            try rebuild(db)
+        }
+    }
+
+    private func scheduleMerges(_ db: Database) throws {
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
+            let busy = merges.state.withLock { $0.inFlight }
+            let sizes = rows.filter { !busy.contains($0["id"] as Int64) }
+                .map { SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+            guard let plan = Self.mergePlan(sizes) else { return }
+            var inputs: [MergeScheduler.Input] = []
+            for row in rows where plan.contains(row["id"] as Int64) {
+                let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])
+                let deleted = DeletionSet(documentCount: segment.documentCount,
+                                          deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
+                inputs.append(MergeScheduler.Input(id: row["id"], token: row["token"], snapshot: SegmentSnapshot(segment: segment, deleted: deleted)))
+            }
+            let live = inputs.reduce(0) { $0 + $1.snapshot.segment.documentCount - $1.snapshot.deleted.count }
+            merges.group.enter()
+            merges.state.withLock { $0.inFlight.formUnion(plan) }
+            (live >= Self.largeMergeDocuments ? merges.large : merges.small).async { [self, inputs] in
+                defer { merges.group.leave() }
+                runMerge(inputs)
+            }
+        }
+    }
+
+    /// Merges and encodes off the lock, then installs in a transaction of its own.
+    private func runMerge(_ inputs: [MergeScheduler.Input]) {
+        let ids = Set(inputs.map(\.id))
+        do {
+            let (contents, docMaps) = try WriteProfile.measure("merge.merger") { try SegmentMerger.mergeWithMaps(inputs.map(\.snapshot)) }
+            let bytes = WriteProfile.measure("merge.encode") { SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970) }
+            let token = Int64.random(in: 1...Int64.max)
+            var file: String?, inline: [UInt8]?
+            let segment: Segment
+            if let directory, bytes.count > inlineLimit {
+                let name = String(UInt64(token), radix: 16) + ".seg"
+                merges.state.withLock { _ = $0.pendingFiles.insert(name) }
+                let url = directory.appendingPathComponent(name)
+                try WriteProfile.measure("merge.writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
+                file = name
+                segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
+            } else {
+                inline = bytes
+                segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false)
+            }
+            let completed = MergeScheduler.Completed(inputs: inputs, docMaps: docMaps, documentCount: contents.documentCount, token: token,
+                                                     file: file, bytes: inline, segment: segment)
+            merges.state.withLock { $0.completed.append(completed) }
+        } catch {
+            // A damaged input: the merge is dropped and the inputs stay
+            // (reading them gives the error that rebuilds the index).
+            merges.state.withLock { $0.inFlight.subtract(ids) }
+            return
+        }
+        // Installed now if the store can be written; else by the next write.
+        try? WriteProfile.measure("merge.install") { try ownTransaction { db in try maintainSegments(db) } }
+    }
+
+    /// Replaces the inputs of each completed merge by its segment, with the
+    /// deletions made to them meanwhile; drops a merge whose inputs are gone.
+    private func installCompletedMerges(_ db: Database) throws {
+        let completed = merges.state.withLock { state in
+            defer { state.completed = [] }
+            return state.completed
+        }
+        for merge in completed {
+            defer { merges.state.withLock { $0.inFlight.subtract(merge.inputs.map(\.id)) } }
+            let file = merge.file.flatMap { name in directory?.appendingPathComponent(name) }
+            // This transaction owns the file now: removed if it rolls back, or if the merge is dropped.
+            if let file, let name = merge.file {
+                merges.state.withLock { _ = $0.pendingFiles.remove(name) }
+                writeState.withLock { $0.createdFiles.append(file) }
+            }
+            var rows: [Int64: Row] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, token, file, deleted FROM ranked_segments WHERE id IN (\(merge.inputs.map { String($0.id) }.joined(separator: ",")))") {
+                rows[row["id"]] = row
+            }
+            let intact = merge.inputs.allSatisfy { rows[$0.id].map { ($0["token"] as Int64) } == $0.token }
+            guard intact, file.map({ FileManager.default.fileExists(atPath: $0.path) }) ?? true else {
+                if let file { writeState.withLock { $0.droppedFiles.append(file) } }
+                continue
+            }
+            var deleted: [UInt32] = []
+            for (index, input) in merge.inputs.enumerated() {
+                let now = try DeletionSet.decode(Array(rows[input.id]!["deleted"] as Data? ?? Data()))
+                for doc in now where Int(doc) < merge.docMaps[index].count && !input.snapshot.deleted.contains(Int(doc)) {
+                    let mapped = merge.docMaps[index][Int(doc)]
+                    if mapped >= 0 { deleted.append(UInt32(mapped)) }
+                }
+            }
+            for input in merge.inputs { try drop(id: input.id, file: rows[input.id]!["file"], db) }
+            let set = DeletionSet(documentCount: merge.documentCount, deleted: deleted)
+            guard set.count < merge.documentCount else {
+                if let file { writeState.withLock { $0.droppedFiles.append(file) } }
+                continue
+            }
+            try db.execute(sql: """
+                INSERT INTO ranked_segments(token, documents, file, data, deleted, deleted_count, deleted_version) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [merge.token, merge.documentCount, merge.file, merge.bytes.map { Data($0) },
+                                 Data(DeletionSet.encode(set.documents)), set.count, 0])
+            remember(merge.token, merge.segment)
+        }
+    }
+
+    /// A write transaction of the index's own (installing merges), as the
+    /// store's writes run: begun, flushed, committed, files cleaned up.
+    func ownTransaction(_ body: (Database) throws -> Void) throws {
+        try writer.writeWithoutTransaction { db in
+            do {
+                try db.inTransaction(.immediate) {
+                    try begin(db)
+                    try body(db)
+                    try flush(db)
+                    return .commit
+                }
+            } catch {
+                rolledBack()
+                throw error
+            }
+            committed()
+        }
+    }
+
+    /// Waits until no merge is running or waiting to be installed, and
+    /// nothing more needs merging.
+    func finishMerging() throws {
+        while true {
+            merges.group.wait()
+            let (waiting, running) = merges.state.withLock { (!$0.completed.isEmpty, !$0.inFlight.isEmpty) }
+            if running && !waiting { continue }   // a merge between its end and its install
+            try ownTransaction { db in try maintainSegments(db) }
+            let idle = merges.state.withLock { $0.inFlight.isEmpty && $0.completed.isEmpty }
+            if idle { return }
+        }
+    }
+
+    /// Files of merges not yet installed (not orphans).
+    var pendingMergeFiles: Set<String> { merges.state.withLock { $0.pendingFiles } }
+}
+
+extension SpotlightStore {
+    /// Waits until the ranked index's background merges are done and in
+    /// place. Searches are right at any time; merging keeps them fast as a
+    /// store grows. Tools that index in bulk call this before they exit, so
+    /// that the next open finds the index merged.
+    ///
+    /// ```swift
+    /// for page in pages { try store.index(page) }
+    /// try store.finishMerging()
+    /// ```
+    public func finishMerging() throws {
+        do { try ranked.finishMerging() } catch { throw Self.translate(error, fileURL: fileURL) }
+    }
+}
