@@ -222,6 +222,6 @@ extension SpotlightStore {
     /// try store.finishMerging()
     /// ```
     public func finishMerging() throws {
-        do { try ranked.finishMerging() } catch { throw Self.translate(error, fileURL: fileURL) }
+        do { try WriteProfile.measure("finishMerging") { try ranked.finishMerging() } } catch { throw Self.translate(error, fileURL: fileURL) }
     }
 }

@@ -17,11 +17,12 @@ enum AttributeCodec {
 
     static func encode(_ attributes: [String: AttributeValue]) -> [UInt8] {
         var out: [UInt8] = [version]
-        out.reserveCapacity(256)
+        out.reserveCapacity(1_024)
         writeVarint(UInt64(attributes.count), &out)
-        for name in attributes.keys.sorted() {
+        // Pairs sorted once (no second lookup per name).
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
             writeString(name, &out)
-            switch attributes[name]! {
+            switch value {
             case .string(let value):
                 out.append(Kind.string.rawValue); writeString(value, &out)
             case .strings(let values):
@@ -100,12 +101,15 @@ enum AttributeCodec {
     }
 
     static func writeFixed(_ value: UInt64, _ out: inout [UInt8]) {
-        for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     static func writeString(_ value: String, _ out: inout [UInt8]) {
-        writeVarint(UInt64(value.utf8.count), &out)
-        out.append(contentsOf: value.utf8)
+        var value = value
+        value.withUTF8 { bytes in
+            writeVarint(UInt64(bytes.count), &out)
+            out.append(contentsOf: bytes)
+        }
     }
 
     static func writeNumber(_ value: AttributeNumber, _ out: inout [UInt8]) {

@@ -178,12 +178,17 @@ struct ItemValidator: Sendable {
     }
 
     private func checkName(_ name: String, uid: String) throws {
+        _ = try checkedName(name, uid: uid)
+    }
+
+    /// Checks an attribute name; returns what it is (one vocabulary lookup).
+    private func checkedName(_ name: String, uid: String) throws -> NameKind {
         if name.isEmpty { throw refuse(uid, .invalidItem, "an attribute name is empty") }
         if name.utf8.count > limits.maxAttributeNameBytes {
             throw refuse(uid, .limitExceeded, "attribute name \(StoreName.quoted(name)) is \(name.utf8.count) bytes; the limit is \(limits.maxAttributeNameBytes) (StoreLimits.maxAttributeNameBytes)")
         }
-        if AttributeVocabulary.kinds[name] != nil || AttributeVocabulary.isPersonCompanion(name)
-            || name == AttributeVocabulary.activityRecord { return }
+        if let kind = AttributeVocabulary.kinds[name] { return .vocabulary(kind) }
+        if AttributeVocabulary.isPersonCompanion(name) || name == AttributeVocabulary.activityRecord { return .encoded }
         let valid = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
         if !valid {
             throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) is not a CSSearchableItemAttributeSet property, and a custom key may only use ASCII letters, digits and '_'")
@@ -191,14 +196,25 @@ struct ItemValidator: Sendable {
         if name.hasPrefix("kMD") {
             throw refuse(uid, .invalidItem, "attribute name \(StoreName.quoted(name)) starts with 'kMD', which is reserved")
         }
+        return .custom
+    }
+
+    /// What a valid attribute name is.
+    private enum NameKind {
+        /// One of Apple's properties, with the kind its values must have (nil: any).
+        case vocabulary(AttributeKind?)
+        /// A person companion or the activity record: a data value.
+        case encoded
+        /// A custom key.
+        case custom
     }
 
     private func check(name: String, value: AttributeValue, uid: String) throws {
-        try checkName(name, uid: uid)
-        if AttributeVocabulary.isPersonCompanion(name) || name == AttributeVocabulary.activityRecord, value.kind != .data {
+        let nameKind = try checkedName(name, uid: uid)
+        if case .encoded = nameKind, value.kind != .data {
             throw refuse(uid, .invalidItem, "attribute \(name) must be a data value (\(name == AttributeVocabulary.activityRecord ? "an encoded activity" : "encoded persons")), not a \(value.kind.rawValue)")
         }
-        if let expected = AttributeVocabulary.kinds[name], let expected {
+        if case .vocabulary(let expected?) = nameKind {
             let ok = value.kind == expected || (expected == .number && value.kind == .bool)
             if !ok {
                 throw refuse(uid, .invalidItem, "attribute \(name) must be a \(expected.rawValue) value, not a \(value.kind.rawValue)")

@@ -67,7 +67,7 @@ extension SpotlightStore {
         }
         // Tokenizing the next chunk overlaps writing this one, in one transaction.
         let pipeline = ItemPreparation.Pipeline(items, validator: validator)
-        return try write { db in
+        return try WriteProfile.measure("index call") { try write { db in
             var report = IndexReport()
             while let (prepared, refused) = WriteProfile.measure("wait-prepare", { pipeline.next() }) {
                 report.refused += refused
@@ -77,7 +77,7 @@ extension SpotlightStore {
                 report.refused += outcome.refused
             }
             return report
-        }
+        } }
     }
 
     /// Deletes the items with these identifiers; unknown ones are ignored.
