@@ -61,6 +61,8 @@ enum QueryPhase {
         }
         let peakRSSMB = ResourceUsage.peakRSSMB()
         ResourceUsage.logLargestMappings(tag: tag)
+        // `SPOTLIGHT_BENCH_PAUSE=seconds` waits here, so that another shell can read /proc/PID/smaps.
+        if let pause = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_PAUSE"].flatMap({ Double($0) }) { Thread.sleep(forTimeInterval: pause) }
 
         var querylang: QueryLangReport?
         if let engineSearcher = searcher as? EngineSearcher {

@@ -14,8 +14,10 @@ enum ResourceUsage {
     /// mappings with the most resident memory (from `/proc/self/smaps`):
     /// what peak RSS is made of.
     static func logLargestMappings(tag: String) {
+        // /proc files report no size: read to the end (String(contentsOfFile:) stops short).
         guard let count = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_SMAPS"].flatMap({ Int($0) }), count > 0,
-              let text = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return }
+              let handle = FileHandle(forReadingAtPath: "/proc/self/smaps"),
+              let data = try? handle.readToEnd(), let text = String(data: data, encoding: .utf8) else { return }
         var mappings: [(name: String, kilobytes: Int)] = []
         var name = ""
         for line in text.split(separator: "\n") {

@@ -58,6 +58,32 @@ struct SplitMix {
         #expect(try segment.terms(matching: Array("".utf8), prefix: true) == 0..<8)
     }
 
+    /// Lookups search the groups by their first term's first 16 bytes, then
+    /// one group: the same answers as a scan of the whole dictionary, for
+    /// keys between terms, prefixes of many, and terms sharing more than 16
+    /// bytes across a group's boundary.
+    @Test func lookupsThroughTheGroupsAgreeWithAScan() throws {
+        var words: [String] = []
+        for index in 0..<150 { words.append("w" + String(index * 7919 % 1000)) }
+        for index in 0..<150 { words.append("internationalization" + String(UnicodeScalar(97 + index % 26)!) + String(index)) }
+        words += ["a", "ab", "abc", "internationalizatio", "internationalization", "zz"]
+        let documents = stride(from: 0, to: words.count, by: 10).map { start in
+            Self.document(Int64(start), title: words[start..<min(start + 10, words.count)].joined(separator: " "))
+        }
+        let segment = try Self.segment(documents)
+        let all = try terms(segment)
+        #expect(segment.termCount > 4 * SegmentFormat.termGroupSize)
+        let keys = all + ["", "0", "a", "aa", "w5", "w99", "internationalizationa", "internationalizationb1", "internationalization", "internationalizationz",
+                          "internationalizationzzz", "internationalizatioo", "intern", "zzz", "~"]
+        for key in keys {
+            let bytes = Array(key.utf8)
+            let scanned = all.firstIndex { !$0.utf8.lexicographicallyPrecedes(bytes) } ?? all.count
+            #expect(try segment.lowerBound(bytes) == scanned, "\(key)")
+            let past = all.firstIndex { !$0.utf8.lexicographicallyPrecedes(bytes) && !$0.hasPrefix(key) } ?? all.count
+            #expect(try segment.lowerBound(bytes, pastPrefix: true) == past, "\(key) as a prefix")
+        }
+    }
+
     /// Each group of 64 consecutive terms sums their postings and keeps
     /// their maxima; the last group may be short.
     @Test(arguments: [1, 63, 64, 65, 200])

@@ -204,6 +204,11 @@ final class RankedIndex: Sendable {
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             offset += off_t(count)
         }
+        // Read in bulk, the file is in the page cache as large folios (2 MB
+        // on ext4), and a query that maps one byte of a folio maps all of
+        // it: pages nobody has mapped yet are dropped, so that queries bring
+        // them back a page at a time (the maps are MADV_RANDOM).
+        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
         return hasher.value
     }
 

@@ -42,14 +42,16 @@ enum RankedLookups {
     /// there once). Expiry is not checked.
     ///
     /// A segment gives few matches as a list, sorted; many (a sixteenth of
-    /// its documents or more) as a bitmap read in rowid order, so a range
-    /// holding most of a large store costs no sort.
+    /// its documents or more) as a bitmap read in doc order (rowid order
+    /// unless the segment holds replaced items), so a range holding most
+    /// of a large store costs no sort.
     static func rowids(named name: String, in range: NumberRange, segments: [SegmentSnapshot]) throws(SegmentError) -> [Int64] {
         var runs: [[Int64]] = []
         for snapshot in segments {
             let segment = snapshot.segment
             let values = try segment.numberValues(named: name, in: range)
             guard !values.isEmpty else { continue }
+            defer { segment.releaseNumbers(values) }
             var run: [Int64] = []
             if values.count * 16 < segment.documentCount {
                 run.reserveCapacity(values.count)
@@ -66,12 +68,14 @@ enum RankedLookups {
                     guard doc < segment.documentCount else { throw .corrupt("a typed value names document \(doc)") }
                     bits.insert(doc)
                 }
+                // In doc order, which is rowid order but where a segment holds
+                // replaced items: then the standard library's sort, which
+                // finds the ascending runs, sets it right.
                 run.reserveCapacity(values.count)
-                for position in 0..<segment.documentCount {
-                    let doc = segment.documentInRowidOrder(position)
-                    guard doc < segment.documentCount else { throw .corrupt("the rowid order names document \(doc)") }
-                    if bits.contains(doc), !snapshot.deleted.contains(doc) { run.append(segment.rowid(doc)) }
+                for doc in 0..<segment.documentCount where bits.contains(doc) && !snapshot.deleted.contains(doc) {
+                    run.append(segment.rowid(doc))
                 }
+                if zip(run, run.dropFirst()).contains(where: { $0 > $1 }) { run.sort() }
             }
             if !run.isEmpty { runs.append(run) }
         }

@@ -39,6 +39,24 @@ final class SegmentBytes: @unchecked Sendable {
         mapped = true
     }
 
+    /// Drops the pages of `range` (byte offsets) from this process's
+    /// resident memory, when the bytes are a mapped file: they stay in the
+    /// kernel's page cache, and touching them again maps them back (a
+    /// minor fault a page). For long scans a query makes once (every term
+    /// of a dictionary, a large range of typed values), which would
+    /// otherwise keep the whole section resident.
+    func release(_ range: Range<Int>) {
+        guard mapped, range.count >= Self.releaseMinimum, let base = buffer.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + range.lowerBound + page - 1) / page * page
+        let end = (Int(bitPattern: base) + min(range.upperBound, buffer.count)) / page * page
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_DONTNEED)
+    }
+
+    /// Ranges shorter than this are left resident: releasing them saves little.
+    static let releaseMinimum = 1 << 20
+
     deinit {
         if mapped {
             munmap(UnsafeMutableRawPointer(mutating: buffer.baseAddress), buffer.count)

@@ -92,18 +92,19 @@ enum SegmentEncoder {
             out.append(group.reduce(Float(0)) { max($0, termMaxG[$1]) })
             out.append(group.reduce(Float(0)) { max($0, termMaxGS[$1]) })
             out.append(group.reduce(Float(0)) { max($0, termMaxS[$1]) })
+            // The group's first term: its length, then its first 16 bytes (zero-padded).
+            let first = contents.termStart[start]..<contents.termStart[start + 1]
+            out.append(UInt32(first.count))
+            out.append(UInt32(0))
+            let key = contents.termBytes[first.lowerBound..<min(first.upperBound, first.lowerBound + SegmentFormat.termGroupKeySize)]
+            out.bytes.append(contentsOf: key)
+            out.bytes.append(contentsOf: repeatElement(0, count: SegmentFormat.termGroupKeySize - key.count))
         }
         begin(.blockOffsets); out.append(contentsOf: blockOffsets)
         begin(.blockLastDoc); out.append(contentsOf: blockLastDoc)
         begin(.blockMaxGS); out.append(contentsOf: blockMaxGS)
         begin(.blockMaxS); out.append(contentsOf: blockMaxS)
         begin(.postingsData); out.bytes.append(contentsOf: postings)
-
-        // Unique identifiers: hashes ascending, each with its doc.
-        var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
-        uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
-        begin(.uidHashes); out.append(contentsOf: uids.map(\.hash))
-        begin(.uidDocs); out.append(contentsOf: uids.map(\.doc))
 
         // Typed values: names in byte order, values ascending within each.
         let nameOrder = contents.numberNames.indices.sorted { contents.numberNames[$0].utf8.lexicographicallyPrecedes(contents.numberNames[$1].utf8) }
@@ -128,6 +129,13 @@ enum SegmentEncoder {
         begin(.numberNameStarts); out.append(contentsOf: nameStarts)
         begin(.numberValues); out.append(contentsOf: entries.map(\.value))
         begin(.numberDocs); out.append(contentsOf: entries.map(\.doc))
+
+        // Unique identifiers: hashes ascending, each with its doc.
+        var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
+        uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
+        begin(.uidHashes); out.append(contentsOf: uids.map(\.hash))
+        begin(.uidDocs); out.append(contentsOf: uids.map(\.doc))
+
         out.align8()
 
         out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)

@@ -16,18 +16,18 @@ import Foundation
 /// | `termBytes` | UTF-8 tokens in byte order | — |
 /// | `termFirstBlock`, `termDocs` | UInt32 | term |
 /// | `termMaxG`, `termMaxGS`, `termMaxS` | Float32 | term |
-/// | `termGroups` | 24 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS | 64 terms (``termGroupSize``) |
+/// | `termGroups` | 48 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded) | 64 terms (``termGroupSize``) |
 /// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
 /// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16, column masks; 8 zero bytes after | — |
-/// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
-/// | `uidDocs` | UInt32 the doc of each of `uidHashes` | document |
 /// | `numberNameOffsets` | UInt64 (k + 1) into `numberNameBytes` | typed attribute name |
 /// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
 /// | `numberNameStarts` | UInt64 (k + 1) into `numberValues` | typed attribute name |
 /// | `numberValues` | Float64, ascending within each name | typed value |
 /// | `numberDocs` | UInt32 the doc of each of `numberValues` | typed value |
+/// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
+/// | `uidDocs` | UInt32 the doc of each of `uidHashes` | document |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. G is the BM25 term-frequency factor
@@ -54,14 +54,22 @@ enum SegmentFormat {
     /// 5: term groups.
     /// 6: bit-packed posting blocks.
     /// 7: unique identifier hashes and typed values; a 512-byte header.
-    static let version: UInt32 = 7
+    /// 8: term groups carry their first term's first bytes (dictionary lookups
+    ///    search the groups first: see ``Segment/lowerBound(_:pastPrefix:)``);
+    ///    identifier hashes last in the file.
+    static let version: UInt32 = 8
     static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128
     /// Consecutive term ids per entry of `termGroups`.
     static let termGroupSize = 64
     /// Bytes per entry of `termGroups`.
-    static let termGroupStride = 24
+    static let termGroupStride = 48
+    /// Leading bytes of a group's first term kept in its entry.
+    static let termGroupKeySize = 16
+    /// Where in a group entry the first term's length and bytes are.
+    static let termGroupKeyLengthOffset = 24
+    static let termGroupKeyOffset = 32
     /// Weighted term frequencies are stored as integers of 1/16.
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
@@ -73,8 +81,9 @@ enum SegmentFormat {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
-        case uidHashes, uidDocs
         case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
+        /// Last: only writers read them (a store's queries map what they touch by 2 MB).
+        case uidHashes, uidDocs
     }
 
     // Header fields (byte offsets).
