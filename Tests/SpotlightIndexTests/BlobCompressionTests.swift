@@ -11,7 +11,7 @@ import Testing
     static let samples: [[UInt8]] = {
         var seed: UInt64 = 42
         let words = ["the", "package", "library", "python", "module", "data", "files", "for", "a", "and"]
-        let text = (0..<400).map { _ in words[Int(lcg(&seed) % 10)] }.joined(separator: " ")
+        let text = (0..<1_000).map { _ in words[Int(lcg(&seed) % 10)] }.joined(separator: " ")   // ~5 KB: compressed
         return [
             Array(text.utf8),
             Array(repeating: 0x61, count: 10_000),                                // one long match

@@ -14,9 +14,10 @@ enum BlobCompression {
     static let compressedTag: UInt8 = 0xC1
     /// Blobs shorter than this are stored as they are: a few hundred bytes
     /// of text hold few repeats (the Debian corpus's ~600-byte items
-    /// shrank by 15%) and compressing them was a quarter of preparing an
-    /// item for indexing.
-    static let minimumToCompress = 1_024
+    /// shrank by 15%), compressing them was a quarter of preparing an item
+    /// for indexing, and inflating a 1–2 KB blob of short sequences cost a
+    /// search result ~40k instructions, more than the rest of reading it.
+    static let minimumToCompress = 4_096
     /// A raw length above this is damage, not data.
     static let maximumRawLength = 1 << 30
     private static let minMatch = 4
@@ -109,21 +110,32 @@ enum BlobCompression {
         let rawLength = try reader.varint()
         guard rawLength <= UInt64(maximumRawLength) else { throw DamageError(description: "compressed attributes claim \(rawLength) bytes") }
         let start = reader.offset
-        let out = try stored.withUnsafeBufferPointer { input in
-            try [UInt8](unsafeUninitializedCapacity: Int(rawLength)) { output, initialized in
-                initialized = try inflate(input, from: start, into: UnsafeMutableBufferPointer(rebasing: output[..<Int(rawLength)]))
+        let length = Int(rawLength)
+        // Room past the end, so that short copies are whole machine words.
+        var out = try stored.withUnsafeBufferPointer { input in
+            try [UInt8](unsafeUninitializedCapacity: length + slack) { output, initialized in
+                initialized = try inflate(input, from: start, into: output, length: length)
             }
         }
+        out.removeLast(out.count - length)
         return out
     }
 
-    /// Inflates the sequences of `input[start...]` into `output`, which must
-    /// be filled exactly; returns its count.
+    /// Bytes after the output that short copies may write (then dropped).
+    private static let slack = 32
+
+    /// Inflates the sequences of `input[start...]` into the first `length`
+    /// bytes of `output` (which has ``slack`` more), which must be filled
+    /// exactly; returns how many bytes of `output` were written (the
+    /// slack that copies overran included). Every length is checked before
+    /// its copy; a literal of up to 16 bytes with 16 readable after it is
+    /// copied as two words, and a match at least 8 back, 8 bytes at a
+    /// time (each word's source is written before it is read).
     private static func inflate(_ input: UnsafeBufferPointer<UInt8>, from start: Int,
-                                into output: UnsafeMutableBufferPointer<UInt8>) throws(DamageError) -> Int {
-        guard let source = input.baseAddress else { throw DamageError(description: "compressed attributes end too soon") }
+                                into output: UnsafeMutableBufferPointer<UInt8>, length capacity: Int) throws(DamageError) -> Int {
+        guard let source = input.baseAddress, let target = output.baseAddress else { throw DamageError(description: "compressed attributes end too soon") }
+        (target + capacity).initialize(repeating: 0, count: output.count - capacity)
         let end = input.count
-        let capacity = output.count
         var at = start
         var written = 0
         @inline(__always) func length(_ code: Int) throws(DamageError) -> Int {
@@ -138,6 +150,8 @@ enum BlobCompression {
                 if next < 255 { return value }
             }
         }
+        @inline(__always) func word(_ pointer: UnsafePointer<UInt8>) -> UInt64 { UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self) }
+        @inline(__always) func store(_ value: UInt64, _ pointer: UnsafeMutablePointer<UInt8>) { UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: UInt64.self) }
         while at < end {
             let token = Int(source[at])
             at += 1
@@ -146,7 +160,12 @@ enum BlobCompression {
                 throw DamageError(description: "compressed literals run past the end")
             }
             if literalCount > 0 {
-                (output.baseAddress! + written).update(from: source + at, count: literalCount)
+                if literalCount <= 16, end - at >= 16 {
+                    store(word(source + at), target + written)
+                    store(word(source + at + 8), target + written + 8)
+                } else {
+                    (target + written).update(from: source + at, count: literalCount)
+                }
                 written += literalCount
                 at += literalCount
             }
@@ -158,15 +177,20 @@ enum BlobCompression {
             guard offset > 0, offset <= written, matchLength <= capacity - written else {
                 throw DamageError(description: "compressed match points outside the data")
             }
-            let target = output.baseAddress! + written
-            if offset >= matchLength {
-                target.update(from: target - offset, count: matchLength)
+            let destination = target + written
+            if offset >= 8 {
+                // Whole words, overrunning by under 8 bytes into the slack.
+                var copied = 0
+                while copied < matchLength {
+                    store(word(destination - offset + copied), destination + copied)
+                    copied += 8
+                }
             } else {
-                for index in 0..<matchLength { target[index] = target[index - offset] }
+                for index in 0..<matchLength { destination[index] = destination[index - offset] }
             }
             written += matchLength
         }
         guard written == capacity else { throw DamageError(description: "compressed attributes inflate to \(written) bytes, not \(capacity)") }
-        return written
+        return min(output.count, capacity + slack)
     }
 }
