@@ -210,6 +210,47 @@ struct SplitMix {
         }
     }
 
+    /// A term's cursor answers the same frequencies, and bounds that hold,
+    /// whether its tokens are walked lazily, read densely (every one, or a
+    /// tail past the eight largest), or densely only near candidates.
+    @Test(arguments: [(tokens: 5, asked: 0), (tokens: 5, asked: 1_000_000), (tokens: 12, asked: 0), (tokens: 12, asked: 1_000_000),
+                      (tokens: 12, asked: 30)])
+    func termCursorsAgreeLazyOrDense(tokens: Int, asked: Int) throws {
+        var random = SplitMix(seed: 7)
+        var documents: [RankedDocument] = []
+        for index in 1...700 {
+            // Token t is in about one document in t + 1, some of them twice.
+            let words = (0..<tokens).filter { random.next() % UInt64($0 + 1) == 0 }.map { "alp\(String(UnicodeScalar(UInt8(97 + $0))))" }
+            documents.append(Self.document(Int64(index), title: words.prefix(2).joined(separator: " "),
+                                           description: (words + words.suffix(1)).joined(separator: " ") + " other"))
+        }
+        let segment = try Self.segment(documents)
+        let range = try segment.terms(matching: Array("alp".utf8), prefix: true)
+        #expect(range.count == tokens)
+        var expected = [UInt32](repeating: 0, count: segment.documentCount)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        for id in range {
+            for block in try segment.blocks(of: id) {
+                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                for (doc, frequency) in zip(docs, frequencies) { expected[Int(doc)] = max(expected[Int(doc)], frequency) }
+            }
+        }
+        var candidates = DocumentBitmap(documentCount: segment.documentCount)
+        for doc in stride(from: 3, to: segment.documentCount, by: 37) { candidates.insert(doc) }
+        for bits in [nil, candidates] {
+            var cursor = try TermCursor(segment: segment, ranges: [range], asked: asked, candidates: bits)
+            for doc in 0..<segment.documentCount where bits?.contains(doc) != false {
+                let want: UInt32? = expected[doc] > 0 ? expected[doc] : nil
+                #expect(try cursor.frequency(at: UInt32(doc)) == want, "doc \(doc)")
+                if want != nil {
+                    #expect(try cursor.maxGS(from: UInt32(doc), through: UInt32(doc)) != nil, "doc \(doc)")
+                }
+            }
+            cursor.rewind()
+            #expect(try cursor.frequency(at: 0) == (expected[0] > 0 ? expected[0] : nil))
+        }
+    }
+
     /// Bounds stored at the segment's average length, rescaled to a longer
     /// store average, stay above every exact score there, and are tighter
     /// than scaling by the ratio of the averages.

@@ -203,14 +203,16 @@ struct RankedSearcher {
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         docs.reserveCapacity(SegmentFormat.blockSize)
         frequencies.reserveCapacity(SegmentFormat.blockSize)
-        var cursors: [[TermCursor?]] = []
+        var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
             let segment = segments[entry.index].segment
             let driver = drivers[position]
             // A term of many tokens is read whole, but only in the blocks
-            // that can hold one of the driver's documents.
+            // that can hold one of the driver's documents (when these are
+            // few enough to leave blocks out).
             var candidates: DocumentBitmap?
-            if (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.ranges[$0]) }) {
+            if entry.documents[driver] <= segment.documentCount / 32,
+               (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.ranges[$0]) }) {
                 var bits = DocumentBitmap(documentCount: segment.documentCount)
                 for range in entry.ranges[driver] {
                     for id in range {
@@ -222,9 +224,20 @@ struct RankedSearcher {
                 }
                 candidates = bits
             }
-            var row: [TermCursor?] = []
+            // The driver's place holds an empty cursor: optionals would be
+            // copied out to be mutated, and their arrays with them.
+            // A term is asked about the driver's documents that the terms
+            // checked before it kept (as if terms were independent).
+            var asked = [Int](repeating: 0, count: termCount)
+            var share = Double(entry.documents[driver])
+            for term in checkOrder[position] {
+                asked[term] = Int(share.rounded(.up))
+                share *= min(1, Double(entry.documents[term]) / Double(max(segment.documentCount, 1)))
+            }
+            var row: [TermCursor] = []
             for term in 0..<termCount {
-                row.append(term == driver ? nil : try TermCursor(segment: segment, ranges: entry.ranges[term], candidates: candidates))
+                row.append(term == driver ? TermCursor() : try TermCursor(segment: segment, ranges: entry.ranges[term],
+                                                                          asked: asked[term], candidates: candidates))
             }
             cursors.append(row)
         }
@@ -254,12 +267,12 @@ struct RankedSearcher {
             let trustsBounds = now >= segment.buildTime
             let scale = boundScale(segment)
             let ratio = segment.avgLength / avgLength
-            for index in cursors[list.resolved].indices { cursors[list.resolved][index]?.rewind() }
+            for index in cursors[list.resolved].indices { cursors[list.resolved][index].rewind() }
             let termBlocks = try segment.blocks(of: list.term)
             let order = checkOrder[list.resolved]
             // Taken out while this list is read, and walked through a buffer:
             // each document asks its cursors in place (no uniqueness checks).
-            var taken: [TermCursor?] = []
+            var taken: [TermCursor] = []
             swap(&taken, &cursors[list.resolved])
             defer { swap(&taken, &cursors[list.resolved]) }
             try taken.withUnsafeMutableBufferPointer { row in
@@ -274,7 +287,7 @@ struct RankedSearcher {
                             let first = segment.blockFirstDoc(block, of: termBlocks)
                             var others = 0.0
                             for term in 0..<termCount where term != driver {
-                                guard let gs = try row[term]!.maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                                guard let gs = try row[term].maxGS(from: first, through: segment.blockLastDoc(block)) else {
                                     statistics.blocksSkipped += 1
                                     continue blocks
                                 }
@@ -309,7 +322,7 @@ struct RankedSearcher {
                         // cursors', rarest term first: most documents fail there.
                         best[driver] = frequencies[position]
                         for term in order {
-                            guard let frequency = try row[term]!.frequency(at: doc32) else { continue documents }
+                            guard let frequency = try row[term].frequency(at: doc32) else { continue documents }
                             best[term] = frequency
                         }
                         statistics.documentsScored += 1
@@ -468,15 +481,28 @@ struct PostingCursor {
 }
 
 /// A term other than the driver, in one segment: the most frequent of its
-/// tokens in a document. Up to ``unionLimit`` tokens are walked as posting
-/// cursors. A term of more (a short prefix) keeps its ``unionLimit``
-/// largest tokens as cursors, which decode only the blocks a search asks
-/// about, and reads its long tail of smaller tokens once into a frequency
-/// per document, skipping the blocks that hold none of `candidates` (the
-/// driver's documents). For `email for`, `for` and `format` stay lazy
-/// cursors while the hundreds of rarer `for…` tokens are read densely.
+/// tokens in a document. A token is either walked as a posting cursor,
+/// which decodes only the blocks a search asks about but is asked about
+/// each document that reaches it, or read once into a frequency per
+/// document ("dense"), which costs its postings. A token goes dense when
+/// its postings cost less than the documents it will be asked about (the
+/// driver's, less those the terms checked before it drop: `asked`), by
+/// ``denseCost`` against ``cursorCost``, and only when the tokens going
+/// dense save more than the per-document array costs; past the
+/// ``unionLimit`` largest tokens it always does: a term of many tokens (a
+/// short prefix) reads its long tail densely, skipping the blocks that
+/// hold none of `candidates` (the driver's documents). For `email for`,
+/// `for` and `format` stay lazy cursors while the hundreds of rarer `for…`
+/// tokens are read densely; in the typo tier of `library feature serde`,
+/// driven by `feature~` (7,205 postings), `serde~` is read densely (its
+/// `server` alone would be asked 7,205 times) while `library` stays a
+/// cursor, asked only about the ~900 documents `serde~` keeps.
 struct TermCursor {
     static let unionLimit = 8
+    /// Instructions, roughly, for one posting read densely…
+    static let denseCost = 12
+    /// …and for one ``PostingCursor/frequency(at:)`` call.
+    static let cursorCost = 64
     private var members: [PostingCursor] = []
     /// The tail's largest frequency per document (0: none of its tokens).
     private var dense: [UInt32] = []
@@ -488,17 +514,22 @@ struct TermCursor {
 
     static func isDense(_ ranges: [Range<Int>]) -> Bool { ranges.reduce(0) { $0 + $1.count } > unionLimit }
 
-    init(segment: Segment, ranges: [Range<Int>], candidates: DocumentBitmap? = nil) throws {
-        var tail: [Int] = []
-        if Self.isDense(ranges) {
-            // The largest tokens first, by document count (then id, for a stable split).
-            var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
-            sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
-            for size in sizes.prefix(Self.unionLimit) { members.append(try PostingCursor(segment: segment, term: size.id)) }
-            tail = sizes.dropFirst(Self.unionLimit).map(\.id)
-        } else {
-            for range in ranges { for id in range { members.append(try PostingCursor(segment: segment, term: id)) } }
-        }
+    /// A cursor of no tokens (the driver's place in a row of cursors).
+    init() {}
+
+    /// - Parameter asked: about how many documents the search will ask.
+    init(segment: Segment, ranges: [Range<Int>], asked: Int, candidates: DocumentBitmap? = nil) throws {
+        // The largest tokens first, by document count (then id, for a stable split).
+        var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
+        sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
+        let askedCost = asked * Self.cursorCost
+        var lazy = sizes.prefix { $0.documents * Self.denseCost > askedCost }.count
+        let saved = sizes[lazy...].prefix(Self.unionLimit).reduce(0) { $0 + askedCost - $1.documents * Self.denseCost }
+        // Without a forced tail, a few small tokens do not pay for the array.
+        if sizes.count <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = sizes.count }
+        lazy = min(lazy, Self.unionLimit)
+        for size in sizes.prefix(lazy) { members.append(try PostingCursor(segment: segment, term: size.id)) }
+        let tail = sizes.dropFirst(lazy).map(\.id)
         guard !tail.isEmpty else { return }
         dense = [UInt32](repeating: 0, count: segment.documentCount)
         windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
@@ -530,6 +561,8 @@ struct TermCursor {
     mutating func frequency(at doc: UInt32) throws -> UInt32? {
         var found: UInt32?
         if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
+        // (An empty array is a shared one: taking its buffer mutably would allocate.)
+        guard !members.isEmpty else { return found }
         try members.withUnsafeMutableBufferPointer { members in
             for index in members.indices {
                 if let frequency = try members[index].frequency(at: doc) { found = max(found ?? 0, frequency) }
