@@ -218,7 +218,7 @@ struct SplitMix {
     func termCursorsAgreeLazyOrDense(tokens: Int, asked: Int) throws {
         var random = SplitMix(seed: 7)
         var documents: [RankedDocument] = []
-        for index in 1...700 {
+        for index in 1...2_500 {
             // Token t is in about one document in t + 1, some of them twice.
             let words = (0..<tokens).filter { random.next() % UInt64($0 + 1) == 0 }.map { "alp\(String(UnicodeScalar(UInt8(97 + $0))))" }
             documents.append(Self.document(Int64(index), title: words.prefix(2).joined(separator: " "),

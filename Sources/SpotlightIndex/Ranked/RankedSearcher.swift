@@ -15,9 +15,10 @@ struct RankedHit: Sendable {
 /// Top-k retrieval over the segments of a store.
 ///
 /// Every term must match (the prefix term by any token starting with it).
-/// In each segment the term with the fewest postings drives: its tokens'
-/// posting lists are read in decreasing order of their upper bound
-/// (the most a document in the list can score, static factor included),
+/// In each segment one term drives, chosen by an estimate of the work
+/// (mostly the one with the fewest postings): its tokens' posting lists
+/// are read in decreasing order of their upper bound (the most a
+/// document in the list can score, static factor included),
 /// block by block, skipping blocks whose own bound cannot reach the k-th
 /// best score so far, and stopping once no list can. Every other term is
 /// checked, and its frequency found, by a ``TermCursor`` over its tokens'
@@ -64,17 +65,30 @@ struct RankedSearcher {
             /// Each term's most frequent token's documents (its IDF).
             var blended: [Int]
             var maxG: [Double]
-            /// The term whose postings are read: the one with the fewest
-            /// postings, unless another within 8× of it leaves only terms of
-            /// few tokens to the cursors (a union over a prefix of many
-            /// tokens is read whole).
-            var driver: Int {
-                let fewest = documents.indices.min { documents[$0] < documents[$1] }!
-                let cheap = ranges.indices.filter { ranges[$0].reduce(0) { $0 + $1.count } <= TermCursor.unionLimit }
-                let candidates = documents.indices.filter { term in
-                    documents[term] <= 8 * documents[fewest] && documents.indices.allSatisfy { $0 == term || cheap.contains($0) }
+            /// The term whose postings are read: the one that makes the
+            /// search cheapest, each driver document costing
+            /// ``TermCursor/driverCost`` and each other term, checked rarest
+            /// first, the cheaper of reading it densely and walking its
+            /// largest token lazily (``TermCursor``). `source files` is
+            /// driven by `source` (5,860 postings), not by the 14,541 of
+            /// `files…`, which cost less read densely than driven through.
+            func driver(documentCount: Int) -> Int {
+                let n = Double(max(documentCount, 1))
+                let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
+                var best = byPostings[0], bestCost = Double.infinity
+                for candidate in byPostings {
+                    var asked = Double(documents[candidate])
+                    var cost = asked * Double(TermCursor.driverCost)
+                    for term in byPostings where term != candidate {
+                        let postings = Double(documents[term])
+                        let dense = postings * Double(TermCursor.denseCost)
+                        let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
+                        cost += min(dense, lazy)
+                        asked *= min(1, postings / n)
+                    }
+                    if cost < bestCost { (best, bestCost) = (candidate, cost) }
                 }
-                return candidates.min { documents[$0] < documents[$1] } ?? fewest
+                return best
             }
         }
         var resolved: [Resolved] = []
@@ -158,7 +172,7 @@ struct RankedSearcher {
         // and only a group that can reach the top is opened into its terms.
         struct List { var bound: Double; var resolved: Int; var term: Int; var span: Int; var others: Double }
         var lists: [List] = []
-        let drivers = resolved.map(\.driver)
+        let drivers = resolved.map { $0.driver(documentCount: segments[$0.index].segment.documentCount) }
         // Per segment, the other terms by postings, fewest first.
         let checkOrder = resolved.indices.map { position in
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
@@ -499,10 +513,13 @@ struct PostingCursor {
 /// cursor, asked only about the ~900 documents `serde~` keeps.
 struct TermCursor {
     static let unionLimit = 8
-    /// Instructions, roughly, for one posting read densely…
-    static let denseCost = 12
-    /// …and for one ``PostingCursor/frequency(at:)`` call.
-    static let cursorCost = 64
+    /// Instructions, roughly, for one posting read densely (decoded and
+    /// stored)…
+    static let denseCost = 30
+    /// …for one ``PostingCursor/frequency(at:)`` call…
+    static let cursorCost = 80
+    /// …and for one of the driver's documents (decoded, bounded, checked).
+    static let driverCost = 130
     private var members: [PostingCursor] = []
     /// The tail's largest frequency per document (0: none of its tokens).
     private var dense: [UInt32] = []
