@@ -70,6 +70,17 @@ final class RankedIndex: Sendable {
         var removedAll = false
         var createdFiles: [URL] = []
         var droppedFiles: [URL] = []
+
+        /// Forgets the changes noted so far (the files stay noted until
+        /// the transaction ends).
+        mutating func forgetChanges() {
+            changed = []
+            documents = [:]
+            contents = [:]
+            insertedUIDs = [:]
+            segments = nil
+            removedAll = false
+        }
     }
 
     /// What an item's text and values give the index, apart from its signals.
@@ -317,12 +328,7 @@ final class RankedIndex: Sendable {
     func flush(_ db: Database) throws {
         let (changedSet, provided, providedContents, removedAll) = writeState.withLock { state in
             let taken = (state.changed, state.documents, state.contents, state.removedAll)
-            state.changed = []
-            state.documents = [:]
-            state.contents = [:]
-            state.insertedUIDs = [:]
-            state.segments = nil
-            state.removedAll = false
+            state.forgetChanges()
             return taken
         }
         if removedAll {
@@ -503,14 +509,7 @@ final class RankedIndex: Sendable {
     /// could have written, as from segment bytes damaged before their
     /// checksum was read) are settled first: the later row is the item.
     func rebuild(_ db: Database) throws {
-        writeState.withLock { state in
-            state.changed = []
-            state.documents = [:]
-            state.contents = [:]
-            state.insertedUIDs = [:]
-            state.segments = nil
-            state.removedAll = false
-        }
+        writeState.withLock { $0.forgetChanges() }
         try Self.removeDuplicateIdentifiers(db)
         let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
         for row in old { try drop(id: row["id"], file: row["file"], db) }
