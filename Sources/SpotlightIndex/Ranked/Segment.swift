@@ -389,6 +389,34 @@ struct Segment: @unchecked Sendable {
         return low
     }
 
+    /// The first term id from `start` on whose bytes are not less than
+    /// `key`, given that term `start - 1` is: galloping forward, then binary
+    /// search, so that a key a few terms ahead costs a few comparisons.
+    func lowerBound(_ key: UnsafeRawBufferPointer, from start: Int) throws(SegmentError) -> Int {
+        @inline(__always) func isBelow(_ id: Int) throws(SegmentError) -> Bool {
+            let bytes = try term(id)
+            let common = min(bytes.count, key.count)
+            var index = 0
+            while index < common {
+                if bytes[index] != key[index] { return bytes[index] < key[index] }
+                index += 1
+            }
+            return bytes.count < key.count
+        }
+        var low = start, high = start, step = 1
+        while high < termCount, try isBelow(high) {
+            low = high + 1
+            high += step
+            step *= 2
+        }
+        high = min(high, termCount)
+        while low < high {
+            let mid = (low + high) / 2
+            if try isBelow(mid) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Term ids equal to `token`, or starting with it for a prefix.
     func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
         let low = try lowerBound(token)

@@ -5,8 +5,13 @@ import Foundation
 /// previous one reuse its Levenshtein rows, and once no continuation of a
 /// prefix can come back under the bound (or, for a prefix typo, every
 /// continuation matches) the walk jumps past all terms with that prefix by
-/// galloping search. The cost grows with the prefixes near the word, not
-/// with the dictionary.
+/// galloping search. Once a row has spent every edit (no cell below the
+/// bound), only a letter of the word can follow, where a cell sits at the
+/// bound: the walk seeks the next such letter among a prefix's children
+/// instead of visiting each child (after `la`, `library` with one edit
+/// wants `lai…` or `lab…`, not the 20-odd `la?` the dictionary holds).
+/// The cost grows with the prefixes near the word, not with the
+/// dictionary.
 ///
 /// A walk runs in every segment for every long word of a query, so it is
 /// kept lean: rows are computed only in the band of cells within `edits`
@@ -36,14 +41,21 @@ enum TypoWalk {
         let scalars = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
         // The typed word's scalars.
         let letters = UnsafeMutablePointer<UInt32>.allocate(capacity: m)
+        // The smallest cell of each row.
+        let smallest = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 1)
+        // A prefix's bytes and the letter sought after it.
+        let key = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * (maxDepth + 1))
         defer {
             rows.deallocate()
             path.deallocate()
             scalars.deallocate()
             letters.deallocate()
+            smallest.deallocate()
+            key.deallocate()
         }
         rows.initialize(repeating: outside, count: (maxDepth + 1) * width)
         for i in 0...min(m, k) { rows[i] = i }
+        smallest[0] = 0
         letters.initialize(from: word, count: m)
         var pathCount = 0
         var out: [Range<Int>] = []
@@ -72,17 +84,35 @@ enum TypoWalk {
             while common < shared, path[common] == scalars[common] { common += 1 }
             pathCount = common
 
-            // Extend the rows along this term until it matches, dies or ends.
-            var stop: (depth: Int, matchesAll: Bool)?
+            // Extend the rows along this term until it matches, dies, ends
+            // or takes a letter that cannot follow.
+            enum Stop { case matchesAll, dies, needs(UInt32?) }
+            var stop: (depth: Int, reason: Stop)?
             var depth = common
             extend: while depth < count {
                 let scalar = scalars[depth]
                 let previous = depth * width, current = previous + width
+                if smallest[depth] == k {
+                    // Every edit is spent: the next letter must be the word's
+                    // letter after a cell at the bound (cells |i − depth| ≤ k).
+                    var fits = false
+                    var next = UInt32.max
+                    var i = max(0, depth - k)
+                    while i < min(m, depth + k + 1) {
+                        if rows[previous + i] == k {
+                            let letter = letters[i]
+                            if letter == scalar { fits = true; break }
+                            if letter > scalar, letter < next { next = letter }
+                        }
+                        i += 1
+                    }
+                    if !fits { stop = (depth, .needs(next == .max ? nil : next)); break extend }
+                }
                 let j = depth + 1
                 let low = max(1, j - k), high = min(m, j + k)
                 rows[current] = j <= k ? j : outside
                 if low > 1 { rows[current + low - 1] = outside }
-                var smallest = rows[current]
+                var least = rows[current]
                 if low <= high {
                     // Wrapping arithmetic: values stay within 0...m + k + 1.
                     var left = rows[current &+ low &- 1], diagonal = rows[previous &+ low &- 1]
@@ -91,33 +121,47 @@ enum TypoWalk {
                         let cost = letters[i &- 1] == scalar ? 0 : 1
                         let value = min(min(up, left) &+ 1, diagonal &+ cost)
                         rows[current &+ i] = value
-                        smallest = min(smallest, value)
+                        least = min(least, value)
                         left = value
                         diagonal = up
                     }
                 }
                 if high < m { rows[current + high + 1] = outside }
+                smallest[j] = least
                 path[depth] = scalar
                 depth = j
                 pathCount = j
-                if typo.isPrefix, abs(m - j) <= k, rows[current + m] <= k { stop = (j, true); break extend }
-                if smallest > k { stop = (j, false); break extend }
+                if typo.isPrefix, abs(m - j) <= k, rows[current + m] <= k { stop = (j, .matchesAll); break extend }
+                if least > k { stop = (j, .dies); break extend }
             }
-            guard let (depth, matchesAll) = stop else {
+            guard let (depth, reason) = stop else {
                 // The term ended alive (one cut at maxDepth scalars always dies first).
                 if !typo.isPrefix, abs(m - count) <= k, rows[count * width + m] <= k { out.append(id..<(id + 1)) }
                 id += 1
                 continue
             }
-            // Every term starting with the first `depth` scalars matches, or none does.
+            // The bytes of the term's first `depth` scalars: every term
+            // starting with them matches, or none does, or (`needs`) only
+            // those going on with a letter not below the one sought.
             var prefixLength = depth
             if !ascii {
                 prefixLength = 0
                 for index in 0..<depth { prefixLength += UTF8.width(Unicode.Scalar(scalars[index])!) }
             }
-            let end = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength]), from: id)
-            if matchesAll { out.append(id..<end) }
-            id = end
+            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength])
+            switch reason {
+            case .matchesAll:
+                let end = try segment.prefixEnd(prefix, from: id)
+                out.append(id..<end)
+                id = end
+            case .dies, .needs(nil):
+                id = try segment.prefixEnd(prefix, from: id)
+            case .needs(let letter?):
+                var length = prefixLength
+                if prefixLength > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: prefixLength) }
+                for byte in String(Unicode.Scalar(letter)!).utf8 { key[length] = byte; length += 1 }
+                id = try segment.lowerBound(UnsafeRawBufferPointer(start: key, count: length), from: id + 1)
+            }
         }
         return out
     }
