@@ -25,10 +25,17 @@ struct RankedHit: Sendable {
 /// postings, whose blocks also tighten each driver block's bound
 /// (block-max WAND); a document reached again through another of the
 /// driver's tokens keeps its best score.
+///
+/// A segment whose terms are all common but share few documents is
+/// answered the other way: intersected first, then every match scored
+/// (``searchConjunction(_:ranges:postings:idf:avgLength:query:excluding:top:verify:)``,
+/// chosen by ``prefersConjunction(postings:documentCount:)``).
 struct RankedSearcher {
     var segments: [SegmentSnapshot]
     var scoring: RankedScoring
     var now: Double
+    /// How each segment's matches are found (tests force each plan).
+    var plan = Plan.automatic
 
     /// Work done by the last search, for tests and the benchmark.
     struct Statistics: Sendable {
@@ -39,7 +46,7 @@ struct RankedSearcher {
         var documentsScored = 0
     }
 
-    private(set) var statistics = Statistics()
+    var statistics = Statistics()
 
     init(segments: [SegmentSnapshot], scoring: RankedScoring, now: Double) {
         self.segments = segments
@@ -173,6 +180,17 @@ struct RankedSearcher {
         struct List { var bound: Double; var resolved: Int; var term: Int; var span: Int; var others: Double }
         var lists: [List] = []
         let drivers = resolved.map { $0.driver(documentCount: segments[$0.index].segment.documentCount) }
+        // Segments whose terms are intersected first (``searchConjunction``).
+        let intersected = resolved.indices.map { position -> Bool in
+            guard termCount > 1 else { return false }
+            switch plan {
+            case .drivers: return false
+            case .conjunctions: return true
+            case .automatic:
+                return Self.prefersConjunction(postings: resolved[position].documents,
+                                               documentCount: segments[resolved[position].index].segment.documentCount)
+            }
+        }
         // Per segment, the other terms by postings, fewest first.
         let checkOrder = resolved.indices.map { position in
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
@@ -184,7 +202,7 @@ struct RankedSearcher {
             return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength)
                 + maxS * others
         }
-        for (position, entry) in resolved.enumerated() {
+        for (position, entry) in resolved.enumerated() where !intersected[position] {
             let segment = segments[entry.index].segment
             let driver = drivers[position]
             let ratio = segment.avgLength / avgLength
@@ -219,6 +237,10 @@ struct RankedSearcher {
         frequencies.reserveCapacity(SegmentFormat.blockSize)
         var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
+            guard !intersected[position] else {
+                cursors.append([])
+                continue
+            }
             let segment = segments[entry.index].segment
             let driver = drivers[position]
             // A term of many tokens is read whole, but only in the blocks
@@ -257,6 +279,10 @@ struct RankedSearcher {
         }
 
         var top = TopHits(limit: limit)
+        for (position, entry) in resolved.enumerated() where intersected[position] {
+            try searchConjunction(segments[entry.index], ranges: entry.ranges, postings: entry.documents, idf: idf,
+                                  avgLength: avgLength, query: query, excluding: excluding, top: &top, verify: verify)
+        }
         var accumulated: [Int: Double] = [:]
         var best = [UInt32](repeating: 0, count: termCount)
 
@@ -550,20 +576,31 @@ struct TermCursor {
         guard !tail.isEmpty else { return }
         dense = [UInt32](repeating: 0, count: segment.documentCount)
         windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
-        for id in tail {
-            let blocks = try segment.blocks(of: id)
-            for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
-                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                // The block's own maximum bounds its windows: no per-document score.
-                let blockMax = segment.blockMaxGS(block)
-                var window = -1
-                for (doc, frequency) in zip(docs, frequencies) {
-                    let doc = Int(doc)
-                    if frequency > dense[doc] { dense[doc] = frequency }
-                    if doc >> Self.windowShift != window {
-                        window = doc >> Self.windowShift
-                        if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+        // Unpacked into fixed buffers: a tail is mostly tokens of a few
+        // postings, for which sizing arrays per block cost more than unpacking.
+        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
+        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
+        defer {
+            docs.deallocate()
+            frequencies.deallocate()
+        }
+        try dense.withUnsafeMutableBufferPointer { dense throws(SegmentError) in
+            try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
+                for id in tail {
+                    let blocks = try segment.blocks(of: id)
+                    for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
+                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
+                        // The block's own maximum bounds its windows: no per-document score.
+                        let blockMax = segment.blockMaxGS(block)
+                        var window = -1
+                        for index in 0..<count {
+                            let doc = Int(docs[index]), frequency = frequencies[index]
+                            if frequency > dense[doc] { dense[doc] = frequency }
+                            if doc >> Self.windowShift != window {
+                                window = doc >> Self.windowShift
+                                if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+                            }
+                        }
                     }
                 }
             }

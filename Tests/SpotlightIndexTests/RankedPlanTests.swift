@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+
+/// The two ways a segment answers a query of several terms, a driving
+/// term with cursors and intersecting first (``RankedSearcher/Plan``),
+/// return the same hits with the same scores: over two segments, with
+/// deleted and expired documents, excluded rowids, prefixes, typos and
+/// pages from one hit to all of them.
+@Suite struct RankedPlanTests {
+    static let words = ["alpha", "alpine", "alpaca", "beta", "betray", "gamma", "gambit", "delta", "deltoid", "epsilon", "zeta", "omega"]
+
+    /// Documents of 2–9 words drawn with skew (earlier words more often), so
+    /// that pairs share from a few documents to hundreds.
+    static func documents(_ rowids: ClosedRange<Int64>, seed: UInt64) -> [RankedDocument] {
+        var random = SplitMix(seed: seed)
+        return rowids.map { rowid in
+            let count = 2 + Int(random.next() % 8)
+            let picked = (0..<count).map { _ in words[Int(random.next() % UInt64(words.count)) * Int(random.next() % 3 + 1) / 3] }
+            var document = RankedSegmentTests.document(rowid, title: picked.prefix(2).joined(separator: " "),
+                                                       description: picked.dropFirst(2).joined(separator: " "),
+                                                       hint: Double(random.next() % 100))
+            // Some expired before the searches' `now`.
+            if rowid % 17 == 0 { document.expires = 500 }
+            return document
+        }
+    }
+
+    static func snapshots() throws -> [SegmentSnapshot] {
+        let first = try RankedSegmentTests.segment(documents(1...3_000, seed: 11))
+        let second = try RankedSegmentTests.segment(documents(3_001...4_200, seed: 12))
+        // Every 5th document of the first segment and every 9th of the second replaced or deleted.
+        return [
+            SegmentSnapshot(segment: first, deleted: DeletionSet(documentCount: first.documentCount,
+                                                                 deleted: stride(from: 0, to: first.documentCount, by: 5).map(UInt32.init))),
+            SegmentSnapshot(segment: second, deleted: DeletionSet(documentCount: second.documentCount,
+                                                                  deleted: stride(from: 4, to: second.documentCount, by: 9).map(UInt32.init))),
+        ]
+    }
+
+    static let queries = ["alpha beta", "alpha gamma delta", "alpha bet", "beta alpha zeta omeg", "epsilon zeta", "gamma gam",
+                          "alpga betta", "deltoid gammma alpin", "omega omega"]
+
+    @Test(arguments: queries)
+    func bothPlansFindTheSameHits(_ text: String) throws {
+        let segments = try Self.snapshots()
+        let exact = RankedQuery(TextTokenizer.queryTerms(text))
+        var tiers = [exact]
+        if let typos = exact.allowingTypos() { tiers.append(typos) }
+        var compared = 0
+        for query in tiers {
+            for limit in [1, 5, 20, 10_000] {
+                func hits(_ plan: RankedSearcher.Plan, excluding: Set<Int64> = []) throws -> [RankedHit] {
+                    var searcher = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+                    searcher.plan = plan
+                    return try searcher.search(query, limit: limit, excluding: excluding, verify: { _ in true })
+                }
+                let drivers = try hits(.drivers)
+                let excluded = Set(drivers.prefix(2).map(\.rowid))
+                for excluding in [[], excluded] as [Set<Int64>] {
+                    let expected = try hits(.drivers, excluding: excluding)
+                    for plan in [RankedSearcher.Plan.conjunctions, .automatic] {
+                        let found = try hits(plan, excluding: excluding)
+                        #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(plan)")
+                        #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(plan)")
+                    }
+                    #expect(expected.allSatisfy { !excluding.contains($0.rowid) && $0.rowid % 17 != 0 })
+                    compared += expected.count
+                }
+            }
+        }
+        #expect(compared > 0, "\(text) matches nothing: the comparison would be empty")
+    }
+
+    /// Common terms that share few documents are intersected first; a rare
+    /// term, or many expected matches, keep a driver.
+    @Test(arguments: [
+        (postings: [7_205, 7_785, 29_036], documents: 63_666, intersects: true),   // typo tier of `library feature serde`
+        (postings: [4_280, 7_251, 7_772], documents: 63_666, intersects: true),
+        (postings: [5_860, 14_541], documents: 63_666, intersects: false),          // ~1,300 expected to score
+        (postings: [455, 63_392], documents: 63_666, intersects: false),            // a rare driver
+        (postings: [2_186, 63_392], documents: 63_666, intersects: false),           // the next term far larger
+        (postings: [9_000], documents: 63_666, intersects: false),                  // one term
+    ])
+    func conjunctionsAreChosenWhenNoTermIsRare(postings: [Int], documents: Int, intersects: Bool) {
+        #expect(RankedSearcher.prefersConjunction(postings: postings, documentCount: documents) == intersects)
+    }
+}
