@@ -375,18 +375,7 @@ struct Segment: @unchecked Sendable {
             }
             return true
         }
-        var low = start + 1, high = start + 1, step = 1
-        while high < termCount, try begins(high) {
-            low = high + 1
-            high += step
-            step *= 2
-        }
-        high = min(high, termCount)
-        while low < high {
-            let mid = (low + high) / 2
-            if try begins(mid) { low = mid + 1 } else { high = mid }
-        }
-        return low
+        return try firstTerm(from: start + 1, where: { id throws(SegmentError) in try !begins(id) })
     }
 
     /// The first term id from `start` on whose bytes are not less than
@@ -403,8 +392,16 @@ struct Segment: @unchecked Sendable {
             }
             return bytes.count < key.count
         }
+        return try firstTerm(from: start, where: { id throws(SegmentError) in try !isBelow(id) })
+    }
+
+    /// The first term id from `start` on for which `reached` holds (or
+    /// `termCount`), given that it holds for every term after one it
+    /// holds for: galloping forward, then binary search.
+    @inline(__always)
+    private func firstTerm(from start: Int, where reached: (Int) throws(SegmentError) -> Bool) throws(SegmentError) -> Int {
         var low = start, high = start, step = 1
-        while high < termCount, try isBelow(high) {
+        while high < termCount, try !reached(high) {
             low = high + 1
             high += step
             step *= 2
@@ -412,7 +409,7 @@ struct Segment: @unchecked Sendable {
         high = min(high, termCount)
         while low < high {
             let mid = (low + high) / 2
-            if try isBelow(mid) { low = mid + 1 } else { high = mid }
+            if try reached(mid) { high = mid } else { low = mid + 1 }
         }
         return low
     }
