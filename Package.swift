@@ -65,9 +65,13 @@ let package = Package(
         .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
-            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "UniformTypeIdentifiers", "greengrocer"],
+            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
+                           "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
+        // An app in a process of its own, for the tests of writes from another process.
+        .executableTarget(name: "openspotlight-app-helper", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
+                          path: "Tests/AppHelper", swiftSettings: strictSettings),
         // Web markup: page metadata, schema.org, Smart App Banner, apple-app-site-association,
         // robots.txt and sitemaps. No dependency on the engine; libxml2 and zlib from Debian.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

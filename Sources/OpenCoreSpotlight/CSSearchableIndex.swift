@@ -25,7 +25,10 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     let bundleIdentifier: String
     private let location: StoreLocation
     let queue: DispatchQueue
-    private let opened = Mutex<SpotlightStore?>(nil)
+    /// The store and the file it was opened on (``StoreFileIdentity``).
+    private let opened = Mutex<(store: SpotlightStore, file: StoreFileIdentity?)?>(nil)
+    /// Set when the store's file was replaced while a batch was open on the old one.
+    private let batchLost = Mutex(false)
     private let batchOnDefault = Mutex(false)
     /// Domains deleted inside the open batch: their activities go when it ends.
     private let batchActivityDomains = Mutex<[String]>([])
@@ -35,18 +38,42 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         didSet { if indexDelegate != nil { queue.async { self.signalDelegate() } } }
     }
 
+    /// The shared default indexes, one per app and store location: an app
+    /// configured anew (``OpenSpotlightConfiguration/configure(bundleIdentifier:storeDirectory:)``)
+    /// gets the default index of its new location, not the one it had before.
     private static let defaults = Mutex<[String: CSSearchableIndex]>([:])
 
     /// The app's default index (batching is not available on it, as on Apple's).
+    ///
+    /// ```swift
+    /// CSSearchableIndex.default().indexSearchableItems([item]) { error in … }
+    /// ```
     open class func `default`() -> Self {
         let bundle = OpenSpotlightConfiguration.bundleIdentifier
+        let key = "\(bundle)\u{0}\(OpenSpotlightConfiguration.location)"
         let index = defaults.withLock { defaults in
-            if let index = defaults[bundle] { return index }
+            if let index = defaults[key] { return index }
             let index = CSSearchableIndex(name: "default", protectionClass: nil, isDefault: true)
-            defaults[bundle] = index
+            defaults[key] = index
             return index
         }
         return index as! Self
+    }
+
+    /// A new index object for the app's unnamed index: the store ``default()``
+    /// writes, reached through an object of your own. As on Apple's (where
+    /// `-init` makes an index without a name), it is not the shared
+    /// ``default()`` object, and it can batch: only the object `default()`
+    /// returns refuses batches.
+    ///
+    /// ```swift
+    /// let index = CSSearchableIndex()
+    /// index.beginBatch()
+    /// index.indexSearchableItems(items)
+    /// index.endBatch(withClientState: state)
+    /// ```
+    public override convenience init() {
+        self.init(name: "default", protectionClass: nil, isDefault: false)
     }
 
     /// A named index private to the app.
@@ -85,12 +112,26 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     // MARK: - The store
 
-    /// The store, opened on first use; a lost or damaged one signals the delegate.
+    /// The store, opened on first use and again whenever its file was
+    /// replaced on disk (lost, moved aside as damaged, made anew by another
+    /// process): a request never writes into a file that is no longer the
+    /// store. A lost store is made anew empty, asking the delegate for a
+    /// reindex. A batch open on a lost store is lost with it: the batch's
+    /// end fails and applies nothing.
     func store() throws -> SpotlightStore {
-        if let store = opened.withLock({ $0 }) { return store }
+        let file = StoreFileIdentity(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+        let previous = opened.withLock { $0 }
+        if let previous, previous.file == file, file != nil || location.rootDirectory == nil { return previous.store }
         do {
             let store = try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
-            opened.withLock { $0 = store }
+            if let previous, previous.store.isBatchOpen {
+                previous.store.discardBatch()
+                try store.beginBatch()
+                batchLost.withLock { $0 = true }
+            }
+            let openedFile = StoreFileIdentity(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+            opened.withLock { $0 = (store, openedFile) }
+            if previous != nil { queue.async { self.signalDelegate() } }
             return store
         } catch let error as SpotlightIndexError where error.code == .invalidStoreName {
             throw CSIndexError(.indexUnavailableError, "index \"\(name)\" of \"\(bundleIdentifier)\" cannot be opened: \(error.message)")
@@ -143,7 +184,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         submit(completionHandler) { store in try Self.check(try store.index(engineItems)) }
     }
 
-    /// Adds or replaces items.
+    /// Adds or replaces items; returns once the store is durable.
     open func indexSearchableItems(_ items: [CSSearchableItem]) async throws {
         try await awaiting { indexSearchableItems(items, completionHandler: $0) }
     }
@@ -153,6 +194,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         submit(completionHandler) { store in try self.cascading(store) { try store.deleteItems(withIdentifiers: identifiers) } }
     }
 
+    /// Deletes items by identifier; returns once the store is durable.
     open func deleteSearchableItems(withIdentifiers identifiers: [String]) async throws {
         try await awaiting { deleteSearchableItems(withIdentifiers: identifiers, completionHandler: $0) }
     }
@@ -169,6 +211,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Deletes the items of domains and of their sub-domains; returns once the store is durable.
     open func deleteSearchableItems(withDomainIdentifiers domainIdentifiers: [String]) async throws {
         try await awaiting { deleteSearchableItems(withDomainIdentifiers: domainIdentifiers, completionHandler: $0) }
     }
@@ -178,6 +221,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         submit(completionHandler) { store in try self.cascading(store) { try store.deleteAllItems() } }
     }
 
+    /// Deletes every item of this index, and its batch client state.
     open func deleteAllSearchableItems() async throws {
         try await awaiting { deleteAllSearchableItems(completionHandler: $0) }
     }
@@ -185,13 +229,24 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     // MARK: - Batches
 
     /// Starts a batch: the requests that follow are applied together when it ends.
-    open func beginIndexBatch() {
+    ///
+    /// ```swift
+    /// let index = CSSearchableIndex(name: "notes")
+    /// index.beginBatch()
+    /// index.indexSearchableItems(items)
+    /// index.endBatch(withClientState: Data("page-7".utf8)) { error in … }
+    /// ```
+    ///
+    /// Not available on ``default()``: its ``endBatch(withClientState:completionHandler:)``
+    /// fails with `.invalidClientStateError`, as on Apple's.
+    open func beginBatch() {
         if isDefault {
             batchOnDefault.withLock { $0 = true }
             return
         }
         submit(nil) { store in
             if store.isBatchOpen { store.discardBatch() }
+            self.batchLost.withLock { $0 = false }
             self.batchActivityDomains.withLock { $0 = [] }
             try store.beginBatch()
         }
@@ -208,7 +263,11 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
         submit(completionHandler) { store in
             guard store.isBatchOpen else {
-                throw CSIndexError(.invalidClientStateError, "no batch is open on this index; call beginIndexBatch() first")
+                throw CSIndexError(.invalidClientStateError, "no batch is open on this index; call beginBatch() first")
+            }
+            if self.batchLost.withLock({ lost in defer { lost = false }; return lost }) {
+                store.discardBatch()
+                throw CSIndexError(.indexUnavailableError, "the store of index \"\(self.name)\" was lost while the batch was open; nothing of the batch was applied: index its items again")
             }
             let domains = self.batchActivityDomains.withLock { domains in defer { domains = [] }; return domains }
             do {
@@ -222,12 +281,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     }
 
     /// Applies the batch and stores `clientState` (at most 250 bytes) with it, atomically.
-    open func endIndexBatch(withClientState clientState: Data, completionHandler: (((any Error)?) -> Void)? = nil) {
+    open func endBatch(withClientState clientState: Data, completionHandler: (((any Error)?) -> Void)? = nil) {
         endBatch(completionHandler) { store in try store.endBatch(clientState: clientState) }
     }
 
-    open func endIndexBatch(withClientState clientState: Data) async throws {
-        try await awaiting { endIndexBatch(withClientState: clientState, completionHandler: $0) }
+    /// Applies the batch and stores `clientState` with it; see ``endBatch(withClientState:completionHandler:)``.
+    open func endBatch(withClientState clientState: Data) async throws {
+        try await awaiting { endBatch(withClientState: clientState, completionHandler: $0) }
     }
 
     /// Applies the batch only if the stored client state is `expectedClientState`
@@ -236,6 +296,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         endBatch(completionHandler) { store in try store.endBatch(expectedClientState: expectedClientState, newClientState: newClientState) }
     }
 
+    /// Applies the batch if the stored client state is `expectedClientState`; see the completion-handler form.
     open func endIndexBatch(expectedClientState: Data?, newClientState: Data) async throws {
         try await awaiting { endIndexBatch(expectedClientState: expectedClientState, newClientState: newClientState, completionHandler: $0) }
     }
@@ -252,6 +313,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The client state stored by the last batch; see ``fetchLastClientState(completionHandler:)``.
     open func fetchLastClientState() async throws -> Data? {
         try await withCheckedThrowingContinuation { continuation in
             fetchLastClientState { data, error in

@@ -20,7 +20,8 @@ import Synchronization
 /// text, `rankingHint`, engagement, recency). An activity tied to an item
 /// (`relatedUniqueIdentifier`) is never a result of its own: the item is; one
 /// tied weakly is hidden while that item exists. Stores are opened once per
-/// `SystemSearch` and kept: keep one for a front end's lifetime.
+/// `SystemSearch` and kept (a store replaced on disk is opened anew): keep
+/// one for a front end's lifetime; every search sees every committed write.
 public final class SystemSearch: Sendable {
     /// The apps searched.
     public let registry: AppRegistry
@@ -99,9 +100,11 @@ public final class SystemSearch: Sendable {
         }
     }
 
-    /// The store of an app's index (or of its activities), opened once.
+    /// The store of an app's index (or of its activities), opened once per
+    /// file: a store replaced on disk since (lost, moved aside, made anew by
+    /// the app) is opened afresh, never read from its old, unlinked file.
     func store(_ bundleIdentifier: String, _ indexName: String) throws -> SpotlightStore {
-        try stores.store(bundleIdentifier + "/" + indexName) {
+        try stores.store(bundleIdentifier: bundleIdentifier, indexName: indexName, location: registry.location) {
             indexName == UserActivityStore.indexName
                 ? try UserActivityStore(bundleIdentifier: bundleIdentifier, location: registry.location, options: options).store
                 : try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: registry.location, options: options)

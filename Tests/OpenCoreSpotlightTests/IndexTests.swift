@@ -47,11 +47,11 @@ extension OpenCoreSpotlightTests {
             let app = try TestApp()
             defer { app.cleanUp() }
             let index = CSSearchableIndex(name: "batched")
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.indexSearchableItems([makeItem("a", title: "one")])
-            try await index.endIndexBatch(withClientState: Data("v1".utf8))
+            try await index.endBatch(withClientState: Data("v1".utf8))
             #expect(try await index.fetchLastClientState() == Data("v1".utf8))
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.indexSearchableItems([makeItem("b", title: "two")])
             do {
                 try await index.endIndexBatch(expectedClientState: Data("v0".utf8), newClientState: Data("v2".utf8))
@@ -62,7 +62,7 @@ extension OpenCoreSpotlightTests {
             }
             #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a"])
             #expect(try await index.fetchLastClientState() == Data("v1".utf8))
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.indexSearchableItems([makeItem("b", title: "two")])
             try await index.endIndexBatch(expectedClientState: Data("v1".utf8), newClientState: Data("v2".utf8))
             #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a", "b"])
@@ -75,10 +75,10 @@ extension OpenCoreSpotlightTests {
             defer { app.cleanUp() }
             let index = CSSearchableIndex.default()
             #expect(CSSearchableIndex.default() === index)
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.indexSearchableItems([makeItem("a", title: "kept")])
             await #expect(throws: CSIndexError(.invalidClientStateError, "batching is not supported on the default index; use CSSearchableIndex(name:)")) {
-                try await index.endIndexBatch(withClientState: Data())
+                try await index.endBatch(withClientState: Data())
             }
             #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a"])
         }

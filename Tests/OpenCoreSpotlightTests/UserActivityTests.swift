@@ -147,7 +147,7 @@ extension OpenCoreSpotlightTests {
             view("x1", domain: "drafts")
             view("x2", domain: "drafts.old")
             view("x3", domain: "published")
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.deleteSearchableItems(withDomainIdentifiers: ["drafts"])
             #expect(try donated().count == 3)
             do {
@@ -155,9 +155,9 @@ extension OpenCoreSpotlightTests {
                 Issue.record("the batch must fail on its client state")
             } catch {}
             #expect(try donated().count == 3, "a failed batch deletes nothing")
-            index.beginIndexBatch()
+            index.beginBatch()
             try await index.deleteSearchableItems(withDomainIdentifiers: ["drafts"])
-            try await index.endIndexBatch(withClientState: Data("v1".utf8))
+            try await index.endBatch(withClientState: Data("v1".utf8))
             #expect(try donated().compactMap(\.relatedUniqueIdentifier) == ["x3"])
         }
 

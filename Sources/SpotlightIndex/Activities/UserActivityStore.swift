@@ -123,7 +123,7 @@ public final class UserActivityStore: Sendable {
     }
 
     private func itemStore(named name: String) throws -> SpotlightStore {
-        try itemStores.store(name) {
+        try itemStores.store(bundleIdentifier: bundleIdentifier, indexName: name, location: location) {
             try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: location, options: options)
         }
     }

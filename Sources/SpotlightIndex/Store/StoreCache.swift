@@ -1,27 +1,46 @@
 import Synchronization
 
-/// Stores opened once and kept, by key: opening a store checks its file,
-/// so code that reaches many stores again and again keeps them here.
+/// Stores opened once and kept: opening a store checks its file, so code
+/// that reaches many stores again and again keeps them here.
 ///
 /// ```swift
 /// let cache = StoreCache()
-/// let store = try cache.store("com.example.notes/default") {
+/// let store = try cache.store(bundleIdentifier: "com.example.notes", indexName: "default", location: .automatic) {
 ///     try SpotlightStore(bundleIdentifier: "com.example.notes")
 /// }
 /// ```
+///
+/// A store is kept for its file as it is on disk (``StoreFileIdentity``):
+/// when the file is replaced (lost and made anew, moved aside as damaged,
+/// deleted and indexed again by another process), the next call opens the
+/// new file and forgets the old handle, instead of reading the old,
+/// unlinked file forever. A ``SpotlightStore`` itself is bound to the file
+/// it opened: keep stores here to follow their files.
 public final class StoreCache: Sendable {
-    private let stores = Mutex<[String: SpotlightStore]>([:])
+    private struct Kept {
+        let store: SpotlightStore
+        let identity: StoreFileIdentity?
+    }
+
+    private let stores = Mutex<[String: Kept]>([:])
 
     public init() {}
 
-    /// The store kept under `key`, or the one `open` gives, kept from now on.
-    /// Two callers racing on a new key both open; the first kept wins.
-    public func store(_ key: String, open: () throws -> SpotlightStore) rethrows -> SpotlightStore {
-        if let store = stores.withLock({ $0[key] }) { return store }
+    /// The store of `indexName` of an app, kept for its file as it is now;
+    /// `open` opens it when it is new or its file was replaced.
+    public func store(bundleIdentifier: String, indexName: String, location: StoreLocation,
+                      open: () throws -> SpotlightStore) rethrows -> SpotlightStore {
+        let key = "\(bundleIdentifier)/\(indexName)\u{0}\(location)"
+        let identity = StoreFileIdentity(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
+        if let kept = stores.withLock({ $0[key] }), kept.identity == identity, identity != nil || location.rootDirectory == nil {
+            return kept.store
+        }
         let store = try open()
+        // Opening may have created the file: keep the store under the identity it has now.
+        let opened = StoreFileIdentity(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
         return stores.withLock { stores in
-            if let existing = stores[key] { return existing }
-            stores[key] = store
+            if let kept = stores[key], kept.identity == opened, opened != nil { return kept.store }
+            stores[key] = Kept(store: store, identity: opened)
             return store
         }
     }
