@@ -69,6 +69,9 @@ let package = Package(
                            "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
+        // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
+        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
+                    swiftSettings: strictSettings),
         // An app in a process of its own, for the tests of writes from another process.
         .executableTarget(name: "openspotlight-app-helper", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
                           path: "Tests/AppHelper", swiftSettings: strictSettings),

@@ -34,9 +34,18 @@ public struct CSIndexError: CustomNSError, LocalizedError, Hashable, Sendable {
         self.message = message
     }
 
+    /// Apple's initializer of an error with a code, as code that throws
+    /// Core Spotlight's errors itself writes it (`throw CSIndexError(.invalidItemError)`);
+    /// the message is `userInfo`'s `NSLocalizedDescriptionKey`, or names the code.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.init(code, userInfo[NSLocalizedDescriptionKey] as? String ?? "Core Spotlight index error \(code) (\(code.rawValue))")
+    }
+
     public static var errorDomain: String { CSIndexErrorDomain }
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// The error's user info, as on Apple's error structs.
+    public var userInfo: [String: Any] { errorUserInfo }
     public var errorDescription: String? { message }
 
     public static var unknownError: Code { .unknownError }
@@ -85,9 +94,17 @@ public struct CSSearchQueryError: CustomNSError, LocalizedError, Hashable, Senda
         self.message = message
     }
 
+    /// Apple's initializer of an error with a code (`CSSearchQueryError(.cancelled)`);
+    /// the message is `userInfo`'s `NSLocalizedDescriptionKey`, or names the code.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.init(code, userInfo[NSLocalizedDescriptionKey] as? String ?? "Core Spotlight query error \(code) (\(code.rawValue))")
+    }
+
     public static var errorDomain: String { CSSearchQueryErrorDomain }
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    /// The error's user info, as on Apple's error structs.
+    public var userInfo: [String: Any] { errorUserInfo }
     public var errorDescription: String? { message }
 
     public static var unknown: Code { .unknown }

@@ -18,6 +18,8 @@ open class CSSearchQueryContext: NSObject, NSCopying, @unchecked Sendable {
     public struct SourceOptions: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The app's own items only (no option).
+        public static let `default`: SourceOptions = []
         /// Include Mail's items (an entitlement on macOS).
         public static let allowMail = SourceOptions(rawValue: 1 << 0)
     }

@@ -52,7 +52,7 @@ extension CSUserQuery {
     /// }
     /// ```
     /// Iterating starts the query; leaving the loop early cancels it.
-    public var responses: Responses<Response> {
+    public var responses: Responses {
         Responses(stream: stream({ items, continuation in
             for item in items { continuation.yield(.item(Item(item: item))) }
         }, suggestions: { suggestions, continuation in
@@ -61,18 +61,41 @@ extension CSUserQuery {
     }
 
     /// Only the suggestions of the query, as an asynchronous sequence.
-    public var suggestions: Responses<Suggestion> {
-        Responses(stream: stream({ _, _ in }, suggestions: { suggestions, continuation in
+    ///
+    /// ```swift
+    /// for try await suggestion in query.suggestions { print(suggestion.suggestion.localizedAttributedSuggestion) }
+    /// ```
+    public var suggestions: Suggestions {
+        Suggestions(stream: stream({ _, _ in }, suggestions: { suggestions, continuation in
             for suggestion in suggestions { continuation.yield(Suggestion(suggestion: suggestion)) }
         }))
     }
 
-    /// An asynchronous sequence of a user query's responses or suggestions.
-    public struct Responses<Element>: AsyncSequence, @unchecked Sendable {
-        let stream: AsyncThrowingStream<Element, any Error>
+    /// The asynchronous sequence of a user query's ``Response``s (Apple's `CSUserQuery.Responses`).
+    public struct Responses: AsyncSequence, @unchecked Sendable {
+        public typealias Element = Response
+        let stream: AsyncThrowingStream<Response, any Error>
 
-        public func makeAsyncIterator() -> AsyncThrowingStream<Element, any Error>.Iterator {
-            stream.makeAsyncIterator()
+        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+
+        /// Produces the responses.
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Response, any Error>.Iterator
+            public mutating func next() async throws -> Response? { try await base.next() }
+        }
+    }
+
+    /// The asynchronous sequence of a user query's ``Suggestion``s (Apple's `CSUserQuery.Suggestions`).
+    public struct Suggestions: AsyncSequence, @unchecked Sendable {
+        public typealias Element = Suggestion
+        let stream: AsyncThrowingStream<Suggestion, any Error>
+
+        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+
+        /// Produces the suggestions.
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Suggestion, any Error>.Iterator
+            public mutating func next() async throws -> Suggestion? { try await base.next() }
         }
     }
 

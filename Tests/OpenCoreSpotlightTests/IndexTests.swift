@@ -83,6 +83,34 @@ extension OpenCoreSpotlightTests {
             #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["a"])
         }
 
+        /// The iOS 9 sample's code, in Swift 2's spellings, on `CSSearchableIndex()`:
+        /// it batches, keeps the client state, and writes the store `default()` writes.
+        @available(*, deprecated, message: "uses the Swift 2 spellings on purpose")
+        @Test func swift2SpellingsBehaveAsTodaysOnAnUnnamedIndex() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            #expect(CSSearchableIndex.defaultSearchableIndex() === CSSearchableIndex.default())
+            let index = CSSearchableIndex()
+            #expect(index !== CSSearchableIndex.default() && index.name == "default")
+            index.beginIndexBatch()
+            index.indexSearchableItems([makeItem("a", title: "one", domain: "d"), makeItem("b", title: "two")], completionHandler: nil)
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids.isEmpty, "nothing applied before the batch ends")
+            let error: (any Error)? = await withCheckedContinuation { done in
+                index.endIndexBatchWithClientState(Data("v1".utf8)) { done.resume(returning: $0) }
+            }
+            #expect(error == nil)
+            let state: Data? = await withCheckedContinuation { done in
+                CSSearchableIndex().fetchLastClientStateWithCompletionHandler { state, _ in done.resume(returning: state) }
+            }
+            #expect(state == Data("v1".utf8))
+            await withCheckedContinuation { done in
+                CSSearchableIndex.defaultSearchableIndex().deleteSearchableItemsWithDomainIdentifiers(["d"]) { _ in done.resume() }
+            }
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["b"])
+            await withCheckedContinuation { done in index.deleteAllSearchableItemsWithCompletionHandler { _ in done.resume() } }
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids.isEmpty)
+        }
+
         /// Refusals and their codes: one bad item is refused, the others are indexed.
         @Test(arguments: [
             ("big", CSIndexError.Code.invalidItemError),
