@@ -55,9 +55,17 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     public var score: Double
     /// How the score was made.
     public var explanation: String
+    /// Where the result is (its `latitude` and `longitude`), if it says.
+    public var coordinate: GeoPoint?
+    /// With a search near a place: how far the result is from it, in meters.
+    public var distance: Double?
 
     init(_ result: SearchResult, bundleIdentifier: String, indexName: String) {
-        let item = result.item
+        self.init(result.item, score: result.score.total, explanation: result.score.explanation,
+                  bundleIdentifier: bundleIdentifier, indexName: indexName)
+    }
+
+    init(_ item: SearchableItem, score: Double, explanation: String, bundleIdentifier: String, indexName: String) {
         reference = ResultReference(bundleIdentifier: bundleIdentifier, indexName: indexName, itemIdentifier: item.uniqueIdentifier)
         title = item.displayTitle ?? item.uniqueIdentifier
         description = item.attributes["contentDescription"]?.texts?.first
@@ -65,8 +73,9 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
         hasThumbnailData = item.attributes["thumbnailData"] != nil
         contentType = item.contentType
         actions = ResultAction.actions(for: item.attributes)
-        score = result.score.total
-        explanation = result.score.explanation
+        self.score = score
+        self.explanation = explanation
+        coordinate = GeoPoint(attributes: item.attributes)
     }
 }
 

@@ -21,6 +21,9 @@ public struct SystemSearchError: Error, Sendable, Hashable, CustomStringConverti
         case launchFailed
         /// The app ran and said (non-zero exit) that it did not handle the activity.
         case notHandled
+        /// A result's action (call, email, navigate, open) could not be carried out:
+        /// the opener (`xdg-open`) is missing, or no application handles the URI.
+        case actionFailed
     }
 
     /// The kind of error.
