@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .library(name: "WebMarkup", targets: ["WebMarkup"]),
+        .library(name: "SpotlightServer", targets: ["SpotlightServer"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "colleagues", targets: ["colleagues"]),
         .executable(name: "greengrocer", targets: ["greengrocer"]),
@@ -31,6 +32,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The query language: parser, printer, reference evaluator. No dependencies.
@@ -110,11 +117,46 @@ let package = Package(
         // The system side: registered apps, search across apps, opening results in the app.
         .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
+        // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
+        // systemd's sd-bus (libsystemd-dev): see ARCHITECTURE.md for why sd-bus rather than GDBus.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "SpotlightDBus",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        // The resident service `spotlight serve`: HTTP API, search page, WebSocket search as you
+        // type, metrics, scheduled maintenance, the GNOME provider. Depends on the system layer only.
+        .target(
+            name: "SpotlightServer",
+            dependencies: [
+                "SpotlightService", "SpotlightDBus",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SpotlightServerTests",
+            dependencies: [
+                "SpotlightServer", "SpotlightService", "SpotlightDBus", "SpotlightIndex", "spotlight",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The `spotlight` command line.
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
+                "SpotlightIndex", "SpotlightService", "SpotlightServer", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -54,7 +54,8 @@ public enum ResultAction: Sendable, Hashable, Encodable {
         return actions
     }
 
-    private static func addressLine(_ attributes: [String: AttributeValue]) -> String? {
+    /// The address parts an item has, joined; nil when it has none.
+    static func addressLine(_ attributes: [String: AttributeValue]) -> String? {
         let parts = ["thoroughfare", "subThoroughfare", "postalCode", "city", "stateOrProvince", "country", "namedLocation"]
             .compactMap { attributes[$0]?.texts?.first }.filter { !$0.isEmpty }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")

@@ -46,24 +46,36 @@ public final class SystemSearch: Sendable {
     ///   those within it. With empty `text`, every result with coordinates
     ///   in the area (50 km unless a radius is given), nearest first.
     /// - Throws: ``SystemSearchError`` `.registryUnavailable`; a store that
-    ///   cannot be read is reported in ``SystemSearchResults/problems``.
+    ///   cannot be read is reported in ``SystemSearchResults/problems`` and
+    ///   ``SystemSearchResults/unavailableApps``. `CancellationError` when the
+    ///   calling task is cancelled (checked before each app: a front end
+    ///   answering as the user types drops a search the next keystroke replaced).
     public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil) throws -> SystemSearchResults {
         let (apps, registryProblems) = try registry.scan()
         var problems = registryProblems
         var groups: [AppResultGroup] = []
+        var unavailable: [String] = []
         let perApp = max(1, resultsPerApp)
         for app in apps {
+            try Task.checkCancellation()
             do {
                 let found = try results(of: app, text, limit: perApp + 1, near: near)
-                guard !found.isEmpty else { continue }
+                guard !found.isEmpty else {
+                    if let reason = try awaitingReindex(app) {
+                        problems.append("\(app.displayName) (\(app.bundleIdentifier)): its index is empty until the app indexes again (\(reason.rawValue); a reindex was requested)")
+                        unavailable.append(app.bundleIdentifier)
+                    }
+                    continue
+                }
                 groups.append(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
                                              offersSearchInApp: app.supportsSearchContinuation))
             } catch {
                 problems.append("\(app.displayName) (\(app.bundleIdentifier)): \(error)")
+                unavailable.append(app.bundleIdentifier)
             }
         }
         groups.sort { ($0.results[0].score, $1.app.displayName) > ($1.results[0].score, $0.app.displayName) }
-        var results = SystemSearchResults(query: text, groups: groups, problems: problems)
+        var results = SystemSearchResults(query: text, groups: groups, problems: problems, unavailableApps: unavailable)
         if webResults > 0, near == nil || !text.isEmpty, WebStore.exists(location: registry.location) {
             do {
                 results.web = try webStore().search(text, limit: webResults).map { WebResult($0.page, score: $0.score.total, explanation: $0.score.explanation, apps: apps) }
@@ -112,6 +124,14 @@ public final class SystemSearch: Sendable {
         if let area { merged = area.rank(merged) }
         merged.sort { ($0.score, $1.reference.description) > ($1.score, $0.reference.description) }
         return Array(merged.prefix(limit))
+    }
+
+    /// Why an app's index came back empty (lost or damaged, recreated), if one did.
+    func awaitingReindex(_ app: AppRegistration) throws -> ReindexReason? {
+        for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
+            if let reason = try store(app.bundleIdentifier, name).pendingReindex { return reason }
+        }
+        return nil
     }
 
     /// The public web index, opened once.

@@ -59,6 +59,14 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     public var coordinate: GeoPoint?
     /// With a search near a place: how far the result is from it, in meters.
     public var distance: Double?
+    /// `rating`, 0 to 5 stars, when the item has one.
+    public var rating: Double?
+    /// `ratingDescription` ("4.5 stars from 120 reviews").
+    public var ratingDescription: String?
+    /// The item's `price` (a custom attribute as apps set it; Core Spotlight has no price of its own).
+    public var price: Double?
+    /// `fullyFormattedAddress`, else the address parts joined (street, city, country…).
+    public var address: String?
 
     init(_ result: SearchResult, bundleIdentifier: String, indexName: String) {
         self.init(result.item, score: result.score.total, explanation: result.score.explanation,
@@ -76,6 +84,10 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
         self.score = score
         self.explanation = explanation
         coordinate = GeoPoint(attributes: item.attributes)
+        if let stars = item.attributes["rating"]?.doubleValue, stars.isFinite { rating = min(5, max(0, stars)) }
+        ratingDescription = item.attributes["ratingDescription"]?.texts?.first
+        if let amount = item.attributes["price"]?.doubleValue, amount.isFinite, amount >= 0 { price = amount }
+        address = item.attributes["fullyFormattedAddress"]?.texts?.first { !$0.isEmpty } ?? ResultAction.addressLine(item.attributes)
     }
 }
 
@@ -101,4 +113,7 @@ public struct SystemSearchResults: Sendable, Hashable, Encodable {
     public var web: [WebResult] = []
     /// Stores or registrations that could not be read (the search went on without them).
     public var problems: [String]
+    /// The bundle identifiers of the apps whose stores could not be read this time
+    /// (deleted, damaged, locked): their results are missing, the others are here.
+    public var unavailableApps: [String] = []
 }

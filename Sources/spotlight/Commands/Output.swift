@@ -1,5 +1,6 @@
 import Foundation
 import SpotlightIndex
+import SpotlightService
 
 /// Printing for people and JSON for programs.
 enum Output {
@@ -40,21 +41,7 @@ enum Output {
     }
 
     /// An attribute value as `mdls` prints one.
-    static func text(_ value: AttributeValue) -> String {
-        func quoted(_ text: String) -> String { text.debugDescription }
-        func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
-        switch value {
-        case .string(let text): return quoted(text)
-        case .strings(let texts): return "(" + texts.map(quoted).joined(separator: ", ") + ")"
-        case .number(let number): return number.description
-        case .numbers(let numbers): return "(" + numbers.map(\.description).joined(separator: ", ") + ")"
-        case .date(let value): return date(value)
-        case .dates(let values): return "(" + values.map(date).joined(separator: ", ") + ")"
-        case .bool(let flag): return flag ? "1" : "0"
-        case .url(let url): return url.absoluteString
-        case .data(let data): return "<\(data.count) bytes>"
-        }
-    }
+    static func text(_ value: AttributeValue) -> String { AttributeText.text(value) }
 
     /// Fails with the message when `body` throws.
     static func guarded<T>(_ body: () throws -> T) -> T {

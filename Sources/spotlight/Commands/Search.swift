@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SpotlightIndex
 import SpotlightService
+import SpotlightServer
 
 /// `spotlight search TEXT`: system-wide search, grouped by app.
 struct Search: ParsableCommand {
@@ -38,9 +39,12 @@ struct Search: ParsableCommand {
         guard perApp >= 1 else { throw ValidationError("--per-app must be 1 or more") }
     }
 
+    @Flag(name: .customLong("no-service"), help: "Search the stores directly even when `spotlight serve` is running.")
+    var noService = false
+
     func run() throws {
         if let app { return try searchOneApp(app) }
-        let found = Output.guarded { try SystemSearch().search(text, resultsPerApp: perApp) }
+        let found = Output.guarded { try Self.systemSearch(text, perApp: perApp, useService: !noService) }
         if json { return print(try Output.json(encoding: found)) }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
         if found.groups.isEmpty && found.web.isEmpty {
@@ -52,6 +56,11 @@ struct Search: ParsableCommand {
             print(group.app.displayName + (group.offersSearchInApp ? "    [Search in App: spotlight open --search-in-app \(group.app.bundleIdentifier) \(shellQuoted(text))]" : ""))
             for result in group.results {
                 print("  \(result.title)\(result.description.map { " — \($0)" } ?? "")")
+                var details: [String] = []
+                if let rating = result.rating { details.append(String(repeating: "★", count: Int(rating.rounded())) + String(repeating: "☆", count: 5 - Int(rating.rounded()))) }
+                if let price = result.price { details.append(String(format: "%.2f", price)) }
+                if let address = result.address, result.description?.contains(address) != true { details.append(address) }
+                if !details.isEmpty { print("    \(details.joined(separator: "  "))") }
                 print("    \(result.reference)")
                 for action in result.actions { print("    · \(action.label)") }
             }
@@ -60,15 +69,33 @@ struct Search: ParsableCommand {
         if !found.web.isEmpty { print("Web") }
         for page in found.web {
             print("  \(page.title)\(page.description.map { " — \($0)" } ?? "")")
-            print("    \(page.url.absoluteString)")
-            if let app = page.app {
-                print("    · open in \(app.displayName) (\(page.appMatch ?? "")): spotlight open --web \(shellQuoted(page.url.absoluteString))")
+            print("    \(page.url)")
+            if let app = page.appName {
+                print("    · open in \(app) (\(page.appMatch ?? "")): spotlight open --web \(shellQuoted(page.url))")
             } else if let id = page.appStoreID {
                 print("    · get the app: App Store id \(id)")
             } else if let app = page.associatedApps.first {
                 print("    · opens in \(app) when it is installed (universal link)")
             }
         }
+    }
+
+    /// System search through the running service when there is one for the same
+    /// stores (it keeps them open: no store is opened or checked per keystroke),
+    /// else in this process.
+    static func systemSearch(_ text: String, perApp: Int, useService: Bool) throws -> API.SearchResponse {
+        let registry = AppRegistry()
+        let root = registry.location.rootDirectory?.path ?? ""
+        if useService, let paths = try? ServicePaths(create: false), FileManager.default.fileExists(atPath: paths.socket.path),
+           let answer = try? ServiceClient(paths: paths, timeout: 2).search(text, resultsPerApp: perApp), answer.root == root {
+            return answer
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let found = try SystemSearch(registry: registry).search(text, resultsPerApp: perApp)
+        let elapsed = clock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+        return API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3)
     }
 
     private func searchOneApp(_ app: String) throws {
@@ -111,6 +138,7 @@ struct Open: ParsableCommand {
               spotlight open org.openspotlight.examples.GreenGrocer/default/p-pear
               spotlight open --search-in-app org.openspotlight.examples.GreenGrocer "pears"
               spotlight open --web https://shop.example.com/pear
+              spotlight open --action call org.openspotlight.examples.Colleagues/default/e03
             """
     )
 
@@ -119,6 +147,9 @@ struct Open: ParsableCommand {
 
     @Flag(help: "The target is a web page's URL (a web result): open it in the app that handles it.")
     var web = false
+
+    @Option(help: "Carry out one of the result's actions instead: call, email, navigate or openURL (through xdg-open, or $OPENSPOTLIGHT_OPEN_COMMAND).")
+    var action: String?
 
     @Option(help: "How long the app may run, in seconds.")
     var timeout: Double = 30
@@ -130,6 +161,7 @@ struct Open: ParsableCommand {
     var target: String
 
     func run() throws {
+        if let action { return try perform(action) }
         let launcher = AppLauncher(timeout: timeout)
         let outcome = Output.guarded {
             if let searchInApp { return try launcher.searchInApp(searchInApp, text: target) }
@@ -143,5 +175,20 @@ struct Open: ParsableCommand {
         print("opened in \(outcome.app.displayName) (\(outcome.activity.activityType))\(outcome.recordedSelection ? "; selection recorded" : "")")
         let said = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
         if !said.isEmpty { print(said.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")) }
+    }
+
+    /// `--action KIND`: the result's own action of that kind, through the desktop's opener.
+    private func perform(_ kind: String) throws {
+        let done: ActionOutcome = Output.guarded {
+            let reference = try ResultReference(parsing: target)
+            let attributes = try SystemSearch().details(of: reference).item.item.attributes
+            let offered = ResultAction.actions(for: attributes)
+            guard let chosen = offered.first(where: { $0.kind == kind }) else {
+                throw ValidationError("\(reference) offers no \(kind) action; it offers \(offered.isEmpty ? "none" : offered.map(\.kind).joined(separator: ", "))")
+            }
+            return try ActionRunner().perform(chosen)
+        }
+        if json { return print(try Output.json(encoding: done)) }
+        print("\(done.label): \(done.command.joined(separator: " ")) \(done.uri.absoluteString)")
     }
 }

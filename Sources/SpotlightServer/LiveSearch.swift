@@ -1,0 +1,82 @@
+import Foundation
+import HummingbirdWebSocket
+import Synchronization
+
+/// Search as you type over one WebSocket (`/v1/search/live`): the client sends
+/// each keystroke's text, the service answers the latest one. A keystroke
+/// cancels the search still running for the previous one (its answer is never
+/// sent); a client that goes away cancels whatever it had asked.
+///
+/// Client → service, one JSON text message per keystroke:
+/// `{"id": 7, "q": "pea", "perApp": 3, "web": 3}` (`perApp`, `web` optional).
+/// Service → client: `{"id": 7, "type": "results", "results": <SearchResponse>}`
+/// or `{"id": 7, "type": "error", "error": {"code": …, "message": …}}`.
+struct LiveSearch: Sendable {
+    let api: SpotlightAPI
+
+    struct Keystroke: Decodable, Sendable {
+        var id: Int
+        var q: String
+        var perApp: Int?
+        var web: Int?
+    }
+
+    struct Answer: Encodable, Sendable {
+        var id: Int
+        var type: String
+        var results: API.SearchResponse?
+        var error: APIError.Body.Detail?
+    }
+
+    /// Serves one connection until the client closes it.
+    func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        api.metrics.liveConnections(1)
+        let current = Mutex<Task<Void, Never>?>(nil)
+        defer {
+            current.withLock { $0?.cancel() }
+            api.metrics.liveConnections(-1)
+        }
+        for try await message in inbound.messages(maxSize: api.limits.maximumMessageBytes) {
+            guard case .text(let text) = message else {
+                try await send(Answer(id: 0, type: "error", error: .init(code: APIError.Code.invalidRequest.rawValue, message: "send JSON text messages")), outbound)
+                continue
+            }
+            let keystroke: Keystroke
+            do {
+                keystroke = try JSONBody.decode(Keystroke.self, Data(text.utf8))
+            } catch {
+                let problem = APIError(error)
+                try await send(Answer(id: 0, type: "error", error: .init(code: problem.code.rawValue, message: problem.message)), outbound)
+                continue
+            }
+            let api = self.api
+            let task = Task {
+                let answer: Answer
+                do {
+                    let found = try api.search(keystroke.q, resultsPerApp: keystroke.perApp ?? 3, webResults: keystroke.web ?? 3, via: "live")
+                    answer = Answer(id: keystroke.id, type: "results", results: found)
+                } catch is CancellationError {
+                    api.metrics.searchCancelled()
+                    return
+                } catch {
+                    let problem = APIError(error)
+                    answer = Answer(id: keystroke.id, type: "error", error: .init(code: problem.code.rawValue, message: problem.message))
+                }
+                guard !Task.isCancelled else {
+                    api.metrics.searchCancelled()
+                    return
+                }
+                try? await send(answer, outbound)
+            }
+            let previous = current.withLock { kept in
+                defer { kept = task }
+                return kept
+            }
+            previous?.cancel()
+        }
+    }
+
+    private func send(_ answer: Answer, _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(String(decoding: try JSONBody.encoder.encode(answer), as: UTF8.self)))
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+import Dispatch
+
+/// Where the service listens and keeps its token: a private directory of the
+/// user's runtime directory.
+///
+/// ```swift
+/// let paths = try ServicePaths()                  // $XDG_RUNTIME_DIR/openspotlight
+/// print(paths.socket.path)                        // …/openspotlight/spotlight.sock
+/// ```
+///
+/// The directory is `$OPENSPOTLIGHT_RUNTIME_DIR`, else
+/// `$XDG_RUNTIME_DIR/openspotlight`, else `/tmp/openspotlight-<uid>`; it is
+/// created `0700` and refused when it is a link or belongs to someone else,
+/// so the socket (`0600`) and the token (`0600`) inside it are the user's alone.
+public struct ServicePaths: Sendable, Hashable {
+    /// The variable naming the runtime directory outright (tests set it).
+    public static let directoryVariable = "OPENSPOTLIGHT_RUNTIME_DIR"
+
+    /// The private directory.
+    public let directory: URL
+    /// The Unix socket the service listens on.
+    public var socket: URL { directory.appendingPathComponent("spotlight.sock") }
+    /// The per-user token POST requests carry (`Authorization: Bearer …`).
+    public var tokenFile: URL { directory.appendingPathComponent("token") }
+    /// The port the service listens on at 127.0.0.1, written while it runs (for `spotlight` to find the page).
+    public var portFile: URL { directory.appendingPathComponent("port") }
+
+    /// The directory for `environment`, created if missing.
+    /// - Throws: ``ServiceError`` `.unsafeRuntimeDirectory` when it is not a private directory of this user.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, create: Bool = true) throws {
+        if let explicit = environment[Self.directoryVariable], !explicit.isEmpty {
+            directory = URL(fileURLWithPath: explicit, isDirectory: true)
+        } else if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            directory = URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("openspotlight", isDirectory: true)
+        } else {
+            directory = URL(fileURLWithPath: "/tmp/openspotlight-\(getuid())", isDirectory: true)
+        }
+        if create { try Self.makePrivate(directory) }
+    }
+
+    /// The directory as given, not created nor checked (for tests).
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// Creates `url` `0700` if missing; refuses a link, a non-directory, another owner, or group/other access.
+    static func makePrivate(_ url: URL) throws {
+        var status = stat()
+        if lstat(url.path, &status) != 0 {
+            guard errno == ENOENT else { throw ServiceError(.unsafeRuntimeDirectory, "cannot examine \(url.path): \(String(cString: strerror(errno)))") }
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServiceError(.unsafeRuntimeDirectory, "cannot create \(url.path): \(error.localizedDescription)")
+            }
+            guard lstat(url.path, &status) == 0 else { throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) vanished as it was made") }
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) is not a directory (a link or a file); remove it")
+        }
+        guard status.st_uid == getuid() else {
+            throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) belongs to another user; set \(directoryVariable) to a directory of yours")
+        }
+        if status.st_mode & 0o077 != 0, chmod(url.path, 0o700) != 0 {
+            throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) is open to other users and cannot be made private")
+        }
+    }
+}
