@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Where a request came in, and so which hosts and origins are the service's own.
@@ -7,7 +8,7 @@ import HTTPTypes
 /// carrying an `Origin` is refused. On 127.0.0.1 a web page of any site can
 /// make the browser send requests, so the `Host` must be the service's own
 /// (no DNS rebinding) and an `Origin`, when sent, must be the service's own
-/// page; no CORS header is ever sent, so no other origin reads an answer.
+/// page (or a local WebSocket client's `ws://` loopback origin); no CORS header is ever sent, so no other origin reads an answer.
 enum Listener: Sendable, Hashable {
     case unixSocket
     case loopback(port: Int)
@@ -20,6 +21,15 @@ enum Listener: Sendable, Hashable {
         }
     }
 
+    /// Whether an `Origin` is the service's own page, or a local WebSocket client
+    /// naming the loopback host it dialled (`ws://127.0.0.1`, as non-browser
+    /// clients do; a browser always sends its page's http(s) origin).
+    func allows(origin: String) -> Bool {
+        if ownOrigins.contains(origin) { return true }
+        guard let url = URL(string: origin), let scheme = url.scheme, scheme == "ws" || scheme == "wss" else { return false }
+        return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host ?? "")
+    }
+
     /// Why a request with this Host (`authority`) and these headers is refused, or nil when it may go on.
     func refusal(authority: String?, _ fields: HTTPFields) -> APIError? {
         if case .loopback(let port) = self {
@@ -28,7 +38,7 @@ enum Listener: Sendable, Hashable {
                 return APIError(.forbiddenOrigin, "the Host \(host.debugDescription) is not this service's (use http://127.0.0.1:\(port)/)")
             }
         }
-        if let origin = fields[.origin], !ownOrigins.contains(origin.lowercased()) {
+        for origin in fields[values: .origin] where !allows(origin: origin.lowercased()) {
             return APIError(.forbiddenOrigin, "requests from \(origin.debugDescription) are not allowed: the service answers its own page and local programs only")
         }
         if let site = fields[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" {

@@ -44,6 +44,13 @@ public struct ServicePaths: Sendable, Hashable {
         self.directory = directory
     }
 
+    /// Whether the file at `url` (not followed if a link) is a socket; nil when there is none.
+    static func isSocket(_ url: URL) -> Bool? {
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT == S_IFSOCK
+    }
+
     /// Creates `url` `0700` if missing; refuses a link, a non-directory, another owner, or group/other access.
     static func makePrivate(_ url: URL) throws {
         var status = stat()

@@ -123,7 +123,7 @@ public struct SpotlightServer: Sendable {
         let live = LiveSearch(api: api)
         let routes = Routes(api: api, token: token, listener: listener)
         var logger = configuration.logger
-        logger.logLevel = .warning
+        logger.logLevel = max(logger.logLevel, .warning) // Hummingbird's per-request lines are noise here
         let maximumMessage = configuration.limits.maximumMessageBytes
         return Application(
             router: routes.router(),
@@ -158,9 +158,8 @@ public struct SpotlightServer: Sendable {
     /// Makes the socket path free: a dead socket (its service killed) is removed,
     /// a live one means another service runs.
     static func claimSocket(_ paths: ServicePaths) throws {
-        var status = stat()
-        guard lstat(paths.socket.path, &status) == 0 else { return }
-        guard status.st_mode & S_IFMT == S_IFSOCK else {
+        guard let isSocket = ServicePaths.isSocket(paths.socket) else { return }
+        guard isSocket else {
             throw ServiceError(.alreadyRunning, "\(paths.socket.path) exists and is not a socket; remove it")
         }
         if ServiceClient(paths: paths, timeout: 1).isRunning() {

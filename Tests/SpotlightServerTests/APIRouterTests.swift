@@ -206,6 +206,9 @@ import Testing
             (loopback, nil, [:], false),
             (loopback, "127.0.0.1:7780", [.origin: "http://evil.example"], false),
             (loopback, "127.0.0.1:7780", [.origin: "null"], false),
+            (loopback, "127.0.0.1:7780", [.origin: "ws://127.0.0.1"], true),
+            (loopback, "127.0.0.1:7780", [.origin: "ws://evil.example"], false),
+            (loopback, "127.0.0.1:7780", [.origin: "http://127.0.0.1:7781"], false),
             (loopback, "127.0.0.1:7780", [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], false),
         ]
         for (listener, host, fields, allowed) in table {

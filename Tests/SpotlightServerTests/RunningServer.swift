@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import Testing
+@testable import SpotlightServer
+
+/// A ``SpotlightServer`` running in this process for a test: real socket,
+/// real 127.0.0.1 port; stopped (and its socket removed) by `stop()`.
+struct RunningServer {
+    let task: Task<Void, any Error>
+    let endpoints: SpotlightServer.Endpoints
+    let server: SpotlightServer
+
+    static func start(_ fixture: ServerFixture, port: Int? = 0, configure: (inout SpotlightServer.Configuration) -> Void = { _ in }) async throws -> RunningServer {
+        var configuration = SpotlightServer.Configuration(paths: fixture.paths)
+        configuration.registry = fixture.registry
+        configuration.port = port
+        configuration.runner = fixture.runner
+        configuration.maintenanceFirstDelay = nil
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        configuration.logger = logger
+        configure(&configuration)
+        let server = SpotlightServer(configuration)
+        let (ready, continuation) = AsyncStream<SpotlightServer.Endpoints>.makeStream()
+        let task = Task { try await server.run { continuation.yield($0) } }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(20))
+            continuation.finish()
+        }
+        defer { timeout.cancel() }
+        var iterator = ready.makeAsyncIterator()
+        guard let endpoints = await iterator.next() else {
+            task.cancel()
+            _ = await task.result
+            throw ServiceError(.notRunning, "the server did not start")
+        }
+        return RunningServer(task: task, endpoints: endpoints, server: server)
+    }
+
+    var client: ServiceClient { ServiceClient(paths: ServicePaths(directory: endpoints.socket.deletingLastPathComponent())) }
+
+    var port: Int { endpoints.page?.port ?? 0 }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
