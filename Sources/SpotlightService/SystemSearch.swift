@@ -61,8 +61,8 @@ public final class SystemSearch: Sendable {
             do {
                 let found = try results(of: app, text, limit: perApp + 1, near: near)
                 guard !found.isEmpty else {
-                    if let reason = try awaitingReindex(app) {
-                        problems.append("\(app.displayName) (\(app.bundleIdentifier)): its index is empty until the app indexes again (\(reason.rawValue); a reindex was requested)")
+                    if let why = try missingIndex(app) {
+                        problems.append("\(app.displayName) (\(app.bundleIdentifier)): \(why)")
                         unavailable.append(app.bundleIdentifier)
                     }
                     continue
@@ -126,10 +126,19 @@ public final class SystemSearch: Sendable {
         return Array(merged.prefix(limit))
     }
 
-    /// Why an app's index came back empty (lost or damaged, recreated), if one did.
-    func awaitingReindex(_ app: AppRegistration) throws -> ReindexReason? {
-        for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
-            if let reason = try store(app.bundleIdentifier, name).pendingReindex { return reason }
+    /// Why an app that found nothing may have lost results: an index whose file
+    /// is gone (deleted; maintenance asks the app to index again), or one that
+    /// came back empty after it was lost or damaged and awaits the app's reindex.
+    func missingIndex(_ app: AppRegistration) throws -> String? {
+        let location = registry.location
+        let existing = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
+        if let lost = SpotlightStore.knownIndexNames(bundleIdentifier: app.bundleIdentifier, location: location).first(where: { !existing.contains($0) }) {
+            return "its index \(lost) is gone (deleted?); maintenance asks the app to index it again"
+        }
+        for name in existing {
+            if let reason = try store(app.bundleIdentifier, name).pendingReindex {
+                return "its index \(name) is empty until the app indexes again (\(reason.rawValue); a reindex was requested)"
+            }
         }
         return nil
     }
