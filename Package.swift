@@ -181,7 +181,7 @@ let package = Package(
         .executableTarget(
             name: "SpotlightBenchmarks",
             dependencies: [
-                "SpotlightIndex",
+                "SpotlightIndex", "SpotlightServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",

@@ -40,6 +40,8 @@ struct BenchOptions: Sendable {
           --work-dir   where the temporary stores go (default: the system temporary directory)
           --keep       keep the stores instead of deleting them at the end
           --ql-workloads  the engine's query-language workloads to run (default: all four)
+
+        spotlight-bench service --help: the resident service under typists' load, beside a process per keystroke
         """
 
     /// Parses the arguments after the executable's name.

@@ -8,11 +8,15 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     if arguments.first == "--child" {
         try ChildCommand.run(arguments)
+    } else if arguments.first == "service" {
+        try ServiceBench.parse(arguments.dropFirst()).run()
     } else {
         let options = try BenchOptions.parse(arguments)
         setenv(QueryLangWorkload.environmentKey, options.queryLanguageWorkloads.map(\.rawValue).joined(separator: ","), 1)
         try BenchmarkRunner(options: options).run()
     }
+} catch BenchError.usage("") {
+    print(ServiceBench.usage)
 } catch BenchError.help {
     print(BenchOptions.usage)
 } catch {

@@ -22,7 +22,8 @@ final class MaintenanceStatus: Sendable {
 
 /// Runs index maintenance on a schedule inside the service, instead of
 /// waiting for someone to run `spotlight maintain`: apps whose store was lost
-/// or damaged are asked to index everything again, items about to expire are
+/// or damaged are asked to index everything again (every store is checked
+/// with `quick_check` first: front ends skip that check when they open stores), items about to expire are
 /// handed to their app's index extension to refresh (``IndexMaintenance``).
 ///
 /// ```swift
@@ -59,7 +60,10 @@ struct MaintenanceService: Service {
     func pass() async {
         let maintenance = self.maintenance
         do {
-            let deliveries = try await SpotlightAPI.offThread { try maintenance.deliverPendingRequests() }
+            let (checks, deliveries) = try await SpotlightAPI.offThread { (try maintenance.verifyStores(), try maintenance.deliverPendingRequests()) }
+            for check in checks {
+                logger.warning("maintenance: \(check.bundleIdentifier)/\(check.indexName) \(check.movedAside.map { "was damaged, moved aside to \($0)" } ?? check.error ?? "")")
+            }
             let failures = deliveries.filter { !$0.succeeded }.count
             status.record(.init(at: Date(), deliveries: deliveries.count, failures: failures))
             metrics.maintenance(deliveries: deliveries.count, failed: failures > 0)

@@ -17,7 +17,8 @@ enum SearchPage {
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
         let nonce = Data(bytes).base64EncodedString()
         let html = template.replacingOccurrences(of: "{{NONCE}}", with: nonce).replacingOccurrences(of: "{{TOKEN}}", with: token.value)
-        let sockets = listener.ownOrigins.map { $0.replacingOccurrences(of: "http://", with: "ws://") }.sorted().joined(separator: " ")
+        // CSP sources cannot name an IPv6 literal: the page is served as 127.0.0.1 or localhost.
+        let sockets = listener.ownOrigins.filter { !$0.contains("[") }.map { $0.replacingOccurrences(of: "http://", with: "ws://") }.sorted().joined(separator: " ")
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8"]
         headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src 'self' data:; "
             + "connect-src 'self' \(sockets); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -31,6 +32,7 @@ enum SearchPage {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="openspotlight-token" content="{{TOKEN}}">
+    <link rel="icon" href="data:,">
     <title>Spotlight Search</title>
     <style nonce="{{NONCE}}">
     :root { color-scheme: light dark; --bg: #f4f4f6; --panel: #ffffffee; --text: #1d1d1f; --muted: #6e6e73; --accent: #0a63d6; --selected: #0a63d6; --line: #d9d9de; }

@@ -1,5 +1,4 @@
 public import Foundation
-import Dispatch
 
 /// Where the service listens and keeps its token: a private directory of the
 /// user's runtime directory.
@@ -44,32 +43,35 @@ public struct ServicePaths: Sendable, Hashable {
         self.directory = directory
     }
 
+    /// The file at `url` as it is (a link is not followed): type, owner, permissions; nil when there is none.
+    static func examine(_ url: URL) -> (type: FileAttributeType, owner: UInt32, permissions: Int)? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              let type = attributes[.type] as? FileAttributeType else { return nil }
+        return (type, (attributes[.ownerAccountID] as? NSNumber)?.uint32Value ?? UInt32.max, (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0o777)
+    }
+
     /// Whether the file at `url` (not followed if a link) is a socket; nil when there is none.
     static func isSocket(_ url: URL) -> Bool? {
-        var status = stat()
-        guard lstat(url.path, &status) == 0 else { return nil }
-        return status.st_mode & S_IFMT == S_IFSOCK
+        examine(url).map { $0.type == .typeSocket }
     }
 
     /// Creates `url` `0700` if missing; refuses a link, a non-directory, another owner, or group/other access.
     static func makePrivate(_ url: URL) throws {
-        var status = stat()
-        if lstat(url.path, &status) != 0 {
-            guard errno == ENOENT else { throw ServiceError(.unsafeRuntimeDirectory, "cannot examine \(url.path): \(String(cString: strerror(errno)))") }
+        if examine(url) == nil {
             do {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw ServiceError(.unsafeRuntimeDirectory, "cannot create \(url.path): \(error.localizedDescription)")
             }
-            guard lstat(url.path, &status) == 0 else { throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) vanished as it was made") }
         }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
+        guard let found = examine(url) else { throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) vanished as it was made") }
+        guard found.type == .typeDirectory else {
             throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) is not a directory (a link or a file); remove it")
         }
-        guard status.st_uid == getuid() else {
+        guard found.owner == getuid() else {
             throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) belongs to another user; set \(directoryVariable) to a directory of yours")
         }
-        if status.st_mode & 0o077 != 0, chmod(url.path, 0o700) != 0 {
+        if found.permissions & 0o077 != 0, chmod(url.path, 0o700) != 0 {
             throw ServiceError(.unsafeRuntimeDirectory, "\(url.path) is open to other users and cannot be made private")
         }
     }

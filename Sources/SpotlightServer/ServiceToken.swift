@@ -1,5 +1,4 @@
 public import Foundation
-import Dispatch
 
 /// The per-user secret that every POST to the service carries
 /// (`Authorization: Bearer <token>`): only a process that can read the
@@ -39,9 +38,8 @@ public struct ServiceToken: Sendable, Hashable {
 
     /// The token in `file`, or nil when there is none (or it is not private to the user).
     public static func load(from file: URL) throws -> ServiceToken? {
-        var status = stat()
-        guard lstat(file.path, &status) == 0 else { return nil }
-        guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {
+        guard let found = ServicePaths.examine(file) else { return nil }
+        guard found.type == .typeRegular, found.owner == getuid(), found.permissions & 0o077 == 0 else {
             unlink(file.path)
             return nil
         }

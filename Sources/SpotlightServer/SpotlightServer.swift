@@ -1,5 +1,4 @@
 public import Foundation
-import Dispatch
 import Hummingbird
 import HummingbirdWebSocket
 public import Logging

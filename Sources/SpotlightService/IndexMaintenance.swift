@@ -41,6 +41,49 @@ public struct IndexMaintenance: Sendable {
         public var acknowledged: Bool
     }
 
+    /// A store that maintenance found damaged (moved aside, made anew empty
+    /// with a reindex requested) or could not open.
+    public struct StoreCheck: Sendable, Encodable {
+        public var bundleIdentifier: String
+        public var indexName: String
+        /// Where the damaged file was moved, when it was.
+        public var movedAside: String?
+        /// Why the store could not be opened, when it could not.
+        public var error: String?
+    }
+
+    /// Checks every registered app's stores with SQLite's `quick_check` (the
+    /// full check that front ends skip when they open stores to search), so a
+    /// damaged one is moved aside and its app asked to index again by
+    /// ``deliverPendingRequests()``. Returns the stores that were not sound.
+    ///
+    /// ```swift
+    /// for check in try IndexMaintenance().verifyStores() { print(check.bundleIdentifier, check.movedAside ?? check.error ?? "") }
+    /// ```
+    public func verifyStores() throws -> [StoreCheck] {
+        var checking = options
+        checking.checksIntegrityOnOpen = true
+        var found: [StoreCheck] = []
+        let location = registry.location
+        for app in try registry.apps() {
+            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
+            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
+            for name in names {
+                do {
+                    let store = name == UserActivityStore.indexName
+                        ? try UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: location, options: checking).store
+                        : try SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: location, options: checking)
+                    if let aside = store.movedAsideFile {
+                        found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, movedAside: aside.path))
+                    }
+                } catch {
+                    found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, error: "\(error)"))
+                }
+            }
+        }
+        return found
+    }
+
     /// Runs every registered app's index extension once per pending request.
     public func deliverPendingRequests() throws -> [Delivery] {
         var deliveries: [Delivery] = []

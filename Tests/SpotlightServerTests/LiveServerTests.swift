@@ -21,9 +21,9 @@ import Testing
         #expect(try mode(running.endpoints.tokenFile) == 0o600)
         #expect(running.endpoints.page == nil)
 
-        let found = try running.client.search("pear")
+        let found = try await running.search("pear")
         #expect(found.groups.first?.results.first?.reference == "com.example.grocer/default/p-pear")
-        let opened = try running.client.request("POST", "/v1/open", json: try JSONEncoder().encode(API.OpenRequest(reference: "com.example.grocer/default/p-pear")))
+        let opened = try await running.request("POST", "/v1/open", json: try JSONEncoder().encode(API.OpenRequest(reference: "com.example.grocer/default/p-pear")))
             .decode(API.OpenResponse.self)
         #expect(opened.recordedSelection && fixture.lines(fixture.appLog).count == 1)
 
@@ -134,10 +134,10 @@ import Testing
             }
         }
         // The service still answers, and holds no connection for the clients that left.
-        #expect(try running.client.search("pear").groups.count == 2)
+        #expect(try await running.search("pear").groups.count == 2)
         var open = -1.0
         for _ in 0..<50 {
-            let metrics = String(decoding: try running.client.request("GET", "/v1/metrics").body, as: UTF8.self)
+            let metrics = String(decoding: try await running.request("GET", "/v1/metrics").body, as: UTF8.self)
             open = metrics.split(separator: "\n").first { $0.hasPrefix("openspotlight_live_connections ") }
                 .flatMap { Double($0.split(separator: " ").last ?? "") } ?? -1
             if open == 0 { break }

@@ -41,6 +41,18 @@ struct RunningServer {
 
     var port: Int { endpoints.page?.port ?? 0 }
 
+    /// A request over the socket, made off the concurrency pool (the client
+    /// blocks, and the server in this process needs the pool to answer).
+    func request(_ method: String, _ path: String, json body: Data? = nil) async throws -> ServiceClient.Answer {
+        let client = self.client
+        return try await SpotlightAPI.offThread { try client.request(method, path, json: body) }
+    }
+
+    func search(_ text: String) async throws -> API.SearchResponse {
+        let client = self.client
+        return try await SpotlightAPI.offThread { try client.search(text) }
+    }
+
     func stop() async {
         task.cancel()
         _ = await task.result

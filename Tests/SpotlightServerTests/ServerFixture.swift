@@ -12,7 +12,7 @@ struct ServerFixture {
     static let grocer = "com.example.grocer"
     static let people = "com.example.people"
     /// A 1×1 PNG, the pear's thumbnail.
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52])
+    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")!
 
     let url: URL
     let registry: AppRegistry

@@ -8,8 +8,9 @@ struct Maintain: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run apps' index extensions for lost stores and items about to expire.",
         discussion: """
-            Run it periodically (a systemd timer, cron): apps that are not running rebuild \
-            a lost index and refresh expiring items through their registered index extension.
+            Checks every store (SQLite's quick_check, which searches skip), then runs apps' \
+            index extensions: apps that are not running rebuild a lost or damaged index and \
+            refresh expiring items. `spotlight serve` does this on a schedule.
 
             Example:
               spotlight maintain
@@ -20,8 +21,16 @@ struct Maintain: ParsableCommand {
     @Flag(help: "Print JSON instead of text.") var json = false
 
     func run() throws {
-        let deliveries = Output.guarded { try IndexMaintenance().deliverPendingRequests() }
-        if json { return print(try Output.json(encoding: ["deliveries": deliveries])) }
+        let maintenance = IndexMaintenance()
+        let checks = Output.guarded { try maintenance.verifyStores() }
+        let deliveries = Output.guarded { try maintenance.deliverPendingRequests() }
+        if json {
+            struct Report: Encodable { var damaged: [IndexMaintenance.StoreCheck]; var deliveries: [IndexMaintenance.Delivery] }
+            return print(try Output.json(encoding: Report(damaged: checks, deliveries: deliveries)))
+        }
+        for check in checks {
+            print("\(check.bundleIdentifier)/\(check.indexName): " + (check.movedAside.map { "damaged; moved aside to \($0), a reindex is requested" } ?? "cannot be opened: \(check.error ?? "")"))
+        }
         if deliveries.isEmpty { return print("nothing to do: no index asks for a reindex, nothing expires within a day") }
         for delivery in deliveries {
             let what = delivery.request.kind == .reindexAll

@@ -92,7 +92,11 @@ struct Search: ParsableCommand {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let found = try SystemSearch(registry: registry).search(text, resultsPerApp: perApp)
+        // No full quick_check of every store on every keystroke: maintenance
+        // (`spotlight maintain`, the service's schedule) checks them.
+        var options = StoreOptions()
+        options.checksIntegrityOnOpen = false
+        let found = try SystemSearch(registry: registry, options: options).search(text, resultsPerApp: perApp)
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         return API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3)

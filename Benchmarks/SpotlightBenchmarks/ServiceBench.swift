@@ -1,0 +1,318 @@
+import Foundation
+import SpotlightIndex
+import SpotlightServer
+
+/// `spotlight-bench service`: the resident service under load, beside one
+/// `spotlight search` process per keystroke, on the same stores in one run.
+///
+/// Builds (once, kept in the work directory) `--apps` registered apps of
+/// `--items-per-app` items each from the Debian corpus (the scaled corpus of
+/// the engine benchmark, cut into one slice per app), starts `spotlight serve`
+/// on them, and lets `--typists` typists each type the query set's queries
+/// one letter at a time at `--rate` keystrokes a second for `--seconds`
+/// seconds, every keystroke a `GET /v1/search` over the Unix socket, timed
+/// from the keystroke's scheduled moment to the complete JSON answer (a
+/// typist who falls behind sends at once: queueing counts). Then, with the
+/// service stopped, `--cli-keystrokes` of the same keystrokes each run as a
+/// `spotlight search --json --no-service` process, and as a
+/// `spotlight search --json` process asking a running service.
+struct ServiceBench {
+    var apps = 20
+    var itemsPerApp = 50_000
+    var typists = 16
+    var rate = 10.0
+    var seconds = 60.0
+    var cliKeystrokes = 100
+    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora", isDirectory: true)
+    var workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-bench", isDirectory: true)
+    var spotlight: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlight")
+    var jsonFile: URL?
+
+    static let usage = """
+        usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16] [--rate 10]
+                                       [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
+                                       [--work-dir DIR] [--spotlight PATH] [--json FILE]
+        The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
+        """
+
+    static func parse(_ arguments: ArraySlice<String>) throws -> ServiceBench {
+        var bench = ServiceBench()
+        var remaining = arguments
+        func value(_ flag: String) throws -> String {
+            guard let value = remaining.popFirst() else { throw BenchError.usage("\(flag) needs a value") }
+            return value
+        }
+        func positive(_ flag: String) throws -> Int {
+            guard let number = Int(try value(flag)), number > 0 else { throw BenchError.usage("\(flag) must be a positive integer") }
+            return number
+        }
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "--apps": bench.apps = try positive(flag)
+            case "--items-per-app": bench.itemsPerApp = try positive(flag)
+            case "--typists": bench.typists = try positive(flag)
+            case "--rate": bench.rate = Double(try positive(flag))
+            case "--seconds": bench.seconds = Double(try positive(flag))
+            case "--cli-keystrokes": bench.cliKeystrokes = try positive(flag)
+            case "--corpus-dir": bench.corpusDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
+            case "--work-dir": bench.workDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
+            case "--spotlight": bench.spotlight = URL(fileURLWithPath: try value(flag))
+            case "--json": bench.jsonFile = URL(fileURLWithPath: try value(flag))
+            case "--help", "-h": throw BenchError.usage("")
+            default: throw BenchError.usage("unknown option \(flag)")
+            }
+        }
+        return bench
+    }
+
+    var stores: URL { workDirectory.appendingPathComponent("stores-\(apps)x\(itemsPerApp)", isDirectory: true) }
+    var runtime: URL { workDirectory.appendingPathComponent("run", isDirectory: true) }
+
+    func run() throws {
+        guard FileManager.default.isExecutableFile(atPath: spotlight.path) else {
+            throw BenchError.failed("no spotlight binary at \(spotlight.path); build it (swift build -c release) or pass --spotlight")
+        }
+        try buildStores()
+        let keystrokes = try Self.keystrokes(from: corpusDirectory)
+        log("\(grouped(keystrokes.count)) distinct keystrokes from \(QuerySet.fileName)")
+
+        let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime)
+        let client = ServiceClient(paths: ServicePaths(directory: runtime), timeout: 30)
+        _ = try client.search("warm")
+        let typed = try typeAlong(client: client, keystrokes: keystrokes)
+        let serviceRSS = service.peakResidentKilobytes()
+        let viaCLI = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: [])
+        service.stop()
+        let direct = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: ["--no-service"])
+
+        let report = ServiceBenchReport(
+            apps: apps, itemsPerApp: itemsPerApp, typists: typists, rate: rate, seconds: seconds,
+            service: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty, meanResults: typed.meanResults),
+            sent: typed.latencies.count, failed: typed.failed, serviceRSSKilobytes: serviceRSS,
+            processViaService: .init(samples: viaCLI.latencies, count: viaCLI.latencies.count, nonEmpty: viaCLI.nonEmpty, meanResults: viaCLI.meanResults),
+            processDirect: .init(samples: direct.latencies, count: direct.latencies.count, nonEmpty: direct.nonEmpty, meanResults: direct.meanResults),
+            processDirectRSSKilobytes: direct.peakKilobytes)
+        print(report.table)
+        if let jsonFile {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: jsonFile)
+        }
+    }
+
+    /// Registers the apps and indexes their slices, once.
+    func buildStores() throws {
+        let done = stores.appendingPathComponent(".complete")
+        if FileManager.default.fileExists(atPath: done.path) {
+            log("reusing the stores in \(stores.path)")
+            return
+        }
+        try? FileManager.default.removeItem(at: stores)
+        try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
+        let base = try DebianCorpus.load(from: corpusDirectory, limit: DebianCorpus.packageCount)
+        let corpus = ScaledCorpus(base: base, count: apps * itemsPerApp)
+        let registry = AppRegistry(location: .directory(stores))
+        let started = Date()
+        for app in 0..<apps {
+            let bundle = String(format: "org.openspotlight.bench.app%02d", app)
+            try registry.register(AppRegistration(bundleIdentifier: bundle, displayName: String(format: "Bench %02d", app),
+                                                  launchCommand: ["/bin/true"]))
+            var options = StoreOptions()
+            options.checksIntegrityOnOpen = false
+            let store = try SpotlightStore(bundleIdentifier: bundle, location: .directory(stores), options: options)
+            var next = app * itemsPerApp
+            let end = next + itemsPerApp
+            while next < end {
+                let upper = min(end, next + 5_000)
+                _ = try store.index(corpus.packages(next..<upper).map(EngineStore.item))
+                next = upper
+            }
+            try store.finishMerging()
+            log("indexed \(bundle): \(grouped(itemsPerApp)) items (\(Int(Date().timeIntervalSince(started))) s so far)")
+        }
+        _ = FileManager.default.createFile(atPath: done.path, contents: Data())
+    }
+
+    /// Every prefix of the word, prefix and multi-word queries: what typists type.
+    static func keystrokes(from directory: URL) throws -> [String] {
+        var seen = Set<String>(), typed: [String] = []
+        for query in try QuerySet.load(from: directory) where [.word, .prefix, .multi].contains(query.kind) {
+            let text = query.text.trimmingCharacters(in: .whitespaces)
+            for length in 1...text.count {
+                let prefix = String(text.prefix(length))
+                if !prefix.hasSuffix(" "), seen.insert(prefix).inserted { typed.append(prefix) }
+            }
+        }
+        return typed
+    }
+
+    struct Measured {
+        var latencies: [Double] = []
+        var failed = 0
+        var nonEmpty = 0
+        var meanResults = 0.0
+        var peakKilobytes = 0
+    }
+
+    /// The typists, each on a thread of its own, open loop.
+    func typeAlong(client: ServiceClient, keystrokes: [String]) throws -> Measured {
+        let perTypist = Int(rate * seconds)
+        let interval = 1 / rate
+        let results = Locked([Measured](repeating: Measured(), count: typists))
+        let group = DispatchGroup()
+        let start = Date().addingTimeInterval(0.2)
+        log("\(typists) typists × \(Int(rate)) keystrokes/s × \(Int(seconds)) s = \(grouped(typists * perTypist)) searches…")
+        for typist in 0..<typists {
+            group.enter()
+            Thread.detachNewThread {
+                var measured = Measured()
+                var results_ = 0
+                for index in 0..<perTypist {
+                    let due = start.addingTimeInterval(Double(index) * interval + Double(typist) * interval / Double(typists))
+                    let wait = due.timeIntervalSinceNow
+                    if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                    let text = keystrokes[(typist * 97 + index) % keystrokes.count]
+                    do {
+                        let found = try client.search(text, resultsPerApp: 3, webResults: 0)
+                        measured.latencies.append(-due.timeIntervalSinceNow * 1_000)
+                        let count = found.groups.reduce(0) { $0 + $1.results.count }
+                        results_ += count
+                        if count > 0 { measured.nonEmpty += 1 }
+                    } catch {
+                        measured.failed += 1
+                    }
+                }
+                measured.meanResults = Double(results_) / Double(max(1, measured.latencies.count))
+                results.withLock { $0[typist] = measured }
+                group.leave()
+            }
+        }
+        group.wait()
+        let all = results.withLock { $0 }
+        var merged = Measured()
+        merged.latencies = all.flatMap(\.latencies)
+        merged.failed = all.reduce(0) { $0 + $1.failed }
+        merged.nonEmpty = all.reduce(0) { $0 + $1.nonEmpty }
+        merged.meanResults = all.reduce(0) { $0 + $1.meanResults } / Double(typists)
+        return merged
+    }
+
+    /// One `spotlight search --json` process per keystroke, one after another.
+    func cliSearches(_ keystrokes: [String], extra: [String]) throws -> Measured {
+        var measured = Measured()
+        var total = 0
+        log("\(keystrokes.count) keystrokes as spotlight search \(extra.joined(separator: " ")) processes…")
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSPOTLIGHT_HOME"] = stores.path
+        environment[ServicePaths.directoryVariable] = runtime.path
+        for text in keystrokes {
+            let process = Process()
+            process.executableURL = spotlight
+            process.arguments = ["search", "--json"] + extra + [text]
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            let started = Date()
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            measured.latencies.append(Date().timeIntervalSince(started) * 1_000)
+            guard process.terminationStatus == 0, let found = try? JSONDecoder().decode(API.SearchResponse.self, from: data) else {
+                measured.failed += 1
+                continue
+            }
+            let count = found.groups.reduce(0) { $0 + $1.results.count }
+            total += count
+            if count > 0 { measured.nonEmpty += 1 }
+        }
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+        measured.peakKilobytes = usage.ru_maxrss
+        measured.meanResults = Double(total) / Double(max(1, keystrokes.count))
+        return measured
+    }
+}
+
+/// A lock around a value, for the typists' results.
+final class Locked<Value>: @unchecked Sendable { // @unchecked: every access holds the lock
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+/// `spotlight serve` on the benchmark's stores.
+final class ServiceProcess {
+    let process = Process()
+
+    init(spotlight: URL, stores: URL, runtime: URL) throws {
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        process.executableURL = spotlight
+        process.arguments = ["serve", "--no-gnome-provider", "--maintenance-every", "0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["OPENSPOTLIGHT_HOME"] = stores.path
+        environment[ServicePaths.directoryVariable] = runtime.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let client = ServiceClient(paths: ServicePaths(directory: runtime), timeout: 1)
+        for _ in 0..<600 where !client.isRunning() {
+            guard process.isRunning else { throw BenchError.failed("spotlight serve exited with status \(process.terminationStatus)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard client.isRunning() else { throw BenchError.failed("spotlight serve did not start") }
+    }
+
+    /// The service's peak resident memory (`VmHWM`), in kilobytes.
+    func peakResidentKilobytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// What `spotlight-bench service` measured.
+struct ServiceBenchReport: Codable {
+    var apps: Int
+    var itemsPerApp: Int
+    var typists: Int
+    var rate: Double
+    var seconds: Double
+    var service: LatencyStats
+    var sent: Int
+    var failed: Int
+    var serviceRSSKilobytes: Int
+    var processViaService: LatencyStats
+    var processDirect: LatencyStats
+    var processDirectRSSKilobytes: Int
+
+    var table: String {
+        func row(_ name: String, _ stats: LatencyStats, _ memory: String) -> String {
+            name.padding(toLength: 44, withPad: " ", startingAt: 0)
+                + String(format: "%9.2f %9.2f %9.2f %9d   %@", stats.p50, stats.p99, stats.max, stats.samples, memory)
+        }
+        let ratio50 = processDirect.p50 / max(service.p50, 0.001), ratio99 = processDirect.p99 / max(service.p99, 0.001)
+        return """
+            \(apps) apps × \(grouped(itemsPerApp)) items = \(grouped(apps * itemsPerApp)) items; \(typists) typists × \(Int(rate))/s × \(Int(seconds)) s
+            keystroke → complete JSON (ms)                    p50       p99       max   samples   peak RSS
+            \(row("service, GET /v1/search over the socket", service, "\(serviceRSSKilobytes / 1024) MB (the service)"))
+            \(row("spotlight search process (asks the service)", processViaService, "-"))
+            \(row("spotlight search process (--no-service)", processDirect, "\(processDirectRSSKilobytes / 1024) MB (one process)"))
+            failed: \(failed) of \(sent) service searches
+            process per keystroke / service: p50 ×\(String(format: "%.0f", ratio50)), p99 ×\(String(format: "%.0f", ratio99))
+            """
+    }
+}

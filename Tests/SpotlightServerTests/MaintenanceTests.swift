@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+@testable import SpotlightServer
+@testable import SpotlightService
+
+/// Index maintenance inside the service: stores checked, lost and damaged ones
+/// handed to their app's index extension, on a schedule.
+@Suite(.timeLimit(.minutes(2))) struct MaintenanceTests {
+    /// Registers an app whose index extension records each request it gets.
+    func extensionApp(_ fixture: ServerFixture) throws -> URL {
+        let log = fixture.url.appendingPathComponent("extension.log")
+        try fixture.registry.register(AppRegistration(
+            bundleIdentifier: "com.example.notes", displayName: "Notes", launchCommand: ["/bin/true"],
+            indexExtensionCommand: ["/bin/sh", "-c", "printf '%s\\n' \"$OPENSPOTLIGHT_INDEX_REQUEST\" >> '\(log.path)'", "sh"]))
+        try fixture.store("com.example.notes").index([SearchableItem(uniqueIdentifier: "n1", attributes: ["title": .string("Note")])])
+        return log
+    }
+
+    @Test func verifyingMovesADamagedStoreAsideAndAsksForAReindex() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        _ = try extensionApp(fixture)
+        let maintenance = IndexMaintenance(registry: fixture.registry)
+        #expect(try maintenance.verifyStores().isEmpty, "sound stores pass")
+        // Damage in place: the same file, its pages overwritten.
+        let file = fixture.storesDirectory.appendingPathComponent("com.example.notes/default.sqlite")
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 60_000))
+        try handle.close()
+        let checks = try maintenance.verifyStores()
+        #expect(checks.map(\.bundleIdentifier) == ["com.example.notes"] && checks.first?.movedAside?.contains(".corrupt-") == true, "\(checks)")
+        #expect(try fixture.store("com.example.notes").pendingReindex == .storeCorrupt)
+        #expect(try maintenance.verifyStores().isEmpty, "the new store is sound")
+    }
+
+    @Test func theServiceRunsMaintenanceOnItsSchedule() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        let log = try extensionApp(fixture)
+        try FileManager.default.removeItem(at: fixture.storesDirectory.appendingPathComponent("com.example.notes/default.sqlite"))
+        let running = try await RunningServer.start(fixture, port: nil) {
+            $0.maintenanceFirstDelay = .milliseconds(50)
+            $0.maintenanceInterval = .milliseconds(200)
+        }
+        defer { Task { await running.stop() } }
+        var health = try await running.request("GET", "/v1/health").decode(API.Health.self)
+        for _ in 0..<100 where health.lastMaintenance == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            health = try await running.request("GET", "/v1/health").decode(API.Health.self)
+        }
+        #expect(health.lastMaintenance != nil && health.lastMaintenanceDeliveries == 1, "\(health)")
+        let request = try JSONDecoder().decode(IndexRequest.self, from: Data(try #require(fixture.lines(log).first).utf8))
+        #expect(request.kind == .reindexAll && request.indexName == "default" && request.reason == "storeMissing")
+        // Not acknowledged by the extension (it only records): delivered again on the next pass.
+        #expect(try await waitFor { fixture.lines(log).count >= 2 })
+        let metrics = String(decoding: try await running.request("GET", "/v1/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"openspotlight_maintenance_runs_total{outcome="ok"}"#))
+    }
+
+    func waitFor(_ condition: () throws -> Bool) async throws -> Bool {
+        for _ in 0..<100 {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try condition()
+    }
+}
