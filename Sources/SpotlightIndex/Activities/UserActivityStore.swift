@@ -48,7 +48,7 @@ public final class UserActivityStore: Sendable {
     public static func exists(bundleIdentifier: String, location: StoreLocation = .automatic) -> Bool {
         guard let root = location.rootDirectory, (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil else { return false }
         let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return FileManager.default.fileExists(atPath: file.path)
+        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
     }
 
     // MARK: - Donating

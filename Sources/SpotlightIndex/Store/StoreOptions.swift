@@ -29,6 +29,12 @@ public struct StoreOptions: Sendable {
     /// Ranked-index segments up to this many bytes stay inside the SQLite
     /// file; larger ones get a file of their own (tests lower it).
     var rankedInlineLimit = 1 << 20
+    /// Segments up to this many bytes are checksummed whole as they are
+    /// loaded; larger files once per change (``SegmentVerification``). Tests lower it.
+    var rankedChecksumLimit = 1 << 20
+    /// Whether verified segment files are checked again in the background
+    /// (tests of the load-time checks turn it off).
+    var rankedBackgroundChecks = true
 
     public init() {}
 }
