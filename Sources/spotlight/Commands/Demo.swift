@@ -105,11 +105,11 @@ struct Demo: ParsableCommand {
             text += "\nsearch \"\(found.query)\"\n"
             if found.groups.isEmpty { text += "  no results\n" }
             for group in found.groups {
-                text += "  \(group.app.displayName)\(group.offersSearchInApp ? "    [Search in App]" : "")\n"
+                text += "  \(group.app.displayName.terminalSafe)\(group.offersSearchInApp ? "    [Search in App]" : "")\n"
                 for result in group.results {
-                    text += "    \(result.title)\(result.description.map { " — \($0)" } ?? "")\n"
-                    text += "      \(result.reference)  score \(result.explanation)\n"
-                    for action in result.actions { text += "      · \(action.label)\n" }
+                    text += "    \(result.title.terminalSafe)\(result.description.map { " — \($0.terminalSafe)" } ?? "")\n"
+                    text += "      \(result.reference.description.terminalSafe)  score \(result.explanation)\n"
+                    for action in result.actions { text += "      · \(action.label.terminalSafe)\n" }
                 }
             }
         }
@@ -120,8 +120,8 @@ struct Demo: ParsableCommand {
             text += "Search in App \"pear\" → \(searchInApp.output.trimmingCharacters(in: .whitespacesAndNewlines))\n"
         }
         for place in report.places?.suggestions ?? [] {
-            text += "\"\(Self.placeContext)\" → suggest \(place.name), \(place.address ?? "")    \(place.attribution)\n"
-            for action in place.actions { text += "  · \(action.label): \(action.uri.absoluteString)\n" }
+            text += "\"\(Self.placeContext)\" → suggest \(place.name.terminalSafe), \((place.address ?? "").terminalSafe)    \(place.attribution.terminalSafe)\n"
+            for action in place.actions { text += "  · \(action.label.terminalSafe): \(action.uri.absoluteString)\n" }
         }
         text += "\nNext: spotlight search TEXT · spotlight open REFERENCE · spotlight suggest places · spotlight apps · spotlight stats\n"
         return text

@@ -34,14 +34,14 @@ enum Output {
 
     /// One result as a line for a terminal.
     static func line(_ result: SearchResult) -> String {
-        let title = result.item.displayTitle ?? result.item.uniqueIdentifier
-        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0)" } ?? ""
+        let title = (result.item.displayTitle ?? result.item.uniqueIdentifier).terminalSafe
+        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0.terminalSafe)" } ?? ""
         return "    \(title)\(description)\n      score \(result.score.explanation)"
     }
 
     /// An attribute value as `mdls` prints one.
     static func text(_ value: AttributeValue) -> String {
-        func quoted(_ text: String) -> String { text.debugDescription }
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").terminalSafe + "\"" }
         func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
         switch value {
         case .string(let text): return quoted(text)
@@ -51,7 +51,7 @@ enum Output {
         case .date(let value): return date(value)
         case .dates(let values): return "(" + values.map(date).joined(separator: ", ") + ")"
         case .bool(let flag): return flag ? "1" : "0"
-        case .url(let url): return url.absoluteString
+        case .url(let url): return url.absoluteString.terminalSafe
         case .data(let data): return "<\(data.count) bytes>"
         }
     }

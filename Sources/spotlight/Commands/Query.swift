@@ -46,7 +46,7 @@ struct Query: ParsableCommand {
             print(try Output.json(["query": query, "count": total, "items": items]))
             return
         }
-        for (index, item) in found { print("\(item.uniqueIdentifier)\t\(item.displayTitle ?? "")\t(\(index))") }
+        for (index, item) in found { print("\(item.uniqueIdentifier.terminalSafe)\t\((item.displayTitle ?? "").terminalSafe)\t(\(index.terminalSafe))") }
         print("\(total) item\(total == 1 ? "" : "s")\(total > found.count ? " (\(found.count) shown; raise --limit)" : "")")
     }
 }

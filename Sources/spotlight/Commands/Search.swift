@@ -77,25 +77,25 @@ struct Search: ParsableCommand {
             return
         }
         for group in found.groups {
-            print(group.app.displayName + (group.offersSearchInApp && !text.isEmpty ? "    [Search in App: spotlight open --search-in-app \(group.app.bundleIdentifier) \(shellQuoted(text))]" : ""))
+            print(group.app.displayName.terminalSafe + (group.offersSearchInApp && !text.isEmpty ? "    [Search in App: spotlight open --search-in-app \(group.app.bundleIdentifier) \(shellQuoted(text))]" : ""))
             for result in group.results {
-                print("  \(result.title)\(result.description.map { " — \($0)" } ?? "")")
-                print("    \(result.reference)")
+                print("  \(result.title.terminalSafe)\(result.description.map { " — \($0.terminalSafe)" } ?? "")")
+                print("    \(result.reference.description.terminalSafe)")
                 if let distance = result.distance { print("    · \(Self.kilometres(distance)) away") }
-                for action in result.actions { print("    · \(action.label)") }
+                for action in result.actions { print("    · \(action.label.terminalSafe)") }
             }
             if group.hasMoreResults { print("  …") }
         }
         if !found.web.isEmpty { print("Web") }
         for page in found.web {
-            print("  \(page.title)\(page.description.map { " — \($0)" } ?? "")")
-            print("    \(page.url.absoluteString)")
+            print("  \(page.title.terminalSafe)\(page.description.map { " — \($0.terminalSafe)" } ?? "")")
+            print("    \(page.url.absoluteString.terminalSafe)")
             if let app = page.app {
-                print("    · open in \(app.displayName) (\(page.appMatch ?? "")): spotlight open --web \(shellQuoted(page.url.absoluteString))")
+                print("    · open in \(app.displayName.terminalSafe) (\(page.appMatch ?? "")): spotlight open --web \(shellQuoted(page.url.absoluteString))")
             } else if let id = page.appStoreID {
                 print("    · get the app: App Store id \(id)")
             } else if let app = page.associatedApps.first {
-                print("    · opens in \(app) when it is installed (universal link)")
+                print("    · opens in \(app.terminalSafe) when it is installed (universal link)")
             }
         }
     }
@@ -186,7 +186,7 @@ struct Open: ParsableCommand {
         if let action {
             let done = Output.guarded { try launcher.perform(action, of: try ResultReference(parsing: target), runner: ActionRunner(timeout: timeout)) }
             if json { return print(try Output.json(encoding: done)) }
-            return print("\(done.label): handed \(done.uri.absoluteString) to \(done.command.joined(separator: " "))")
+            return print("\(done.label.terminalSafe): handed \(done.uri.absoluteString) to \(done.command.joined(separator: " "))")
         }
         let outcome = Output.guarded {
             if let searchInApp { return try launcher.searchInApp(searchInApp, text: target) }
@@ -197,8 +197,8 @@ struct Open: ParsableCommand {
             return try launcher.open(reference: target)
         }
         if json { return print(try Output.json(encoding: outcome)) }
-        print("opened in \(outcome.app.displayName) (\(outcome.activity.activityType))\(outcome.recordedSelection ? "; selection recorded" : "")")
+        print("opened in \(outcome.app.displayName.terminalSafe) (\(outcome.activity.activityType.terminalSafe))\(outcome.recordedSelection ? "; selection recorded" : "")")
         let said = outcome.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !said.isEmpty { print(said.split(separator: "\n").map { "  \($0)" }.joined(separator: "\n")) }
+        if !said.isEmpty { print(said.split(separator: "\n").map { "  \(String($0).terminalSafe)" }.joined(separator: "\n")) }
     }
 }

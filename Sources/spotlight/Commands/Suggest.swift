@@ -53,9 +53,9 @@ struct Suggest: ParsableCommand {
                 return
             }
             for place in list.suggestions {
-                print("\(place.name)\(place.address.map { " — \($0)" } ?? "")    \(place.attribution)")
-                print("    \(place.reference)")
-                for action in place.actions { print("    · \(action.label): \(action.uri.absoluteString)") }
+                print("\(place.name.terminalSafe)\(place.address.map { " — \($0.terminalSafe)" } ?? "")    \(place.attribution.terminalSafe)")
+                print("    \(place.reference.description.terminalSafe)")
+                for action in place.actions { print("    · \(action.label.terminalSafe): \(action.uri.absoluteString.terminalSafe)") }
             }
         }
     }
