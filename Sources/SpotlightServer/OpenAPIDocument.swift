@@ -82,7 +82,9 @@ enum OpenAPIDocument {
           "parameters": [
             {"name": "q", "in": "query", "required": true, "description": "What the user typed (the last word is a prefix); at most 1,024 UTF-8 bytes", "schema": {"type": "string"}},
             {"name": "perApp", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 25, "default": 3}},
-            {"name": "web", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 10, "default": 3}}],
+            {"name": "web", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 10, "default": 3}},
+            {"name": "near", "in": "query", "description": "latitude,longitude: results with coordinates rank by their distance from here", "schema": {"type": "string"}},
+            {"name": "within", "in": "query", "description": "with near: only results within this many kilometres", "schema": {"type": "number", "exclusiveMinimum": 0, "maximum": 20100}}],
           "responses": {"200": {"description": "Results", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchResponse"}}}},
             "400": {"$ref": "#/components/responses/Error"}, "414": {"$ref": "#/components/responses/Error"}}}},
         "/v1/search/live": {"get": {

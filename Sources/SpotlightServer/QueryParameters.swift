@@ -1,4 +1,6 @@
 import Foundation
+import SpotlightIndex
+import SpotlightService
 
 /// A request's query string, decoded strictly: `+` is a space, `%XX` a byte,
 /// and the bytes must be UTF-8 (a query that is not gets `invalidRequest`
@@ -34,6 +36,25 @@ struct QueryParameters: Sendable {
         guard let text = values[name] else { return fallback }
         guard let value = Int(text) else { throw APIError(.invalidRequest, "\(name) must be an integer, not \(text.debugDescription)") }
         return value
+    }
+
+    /// `near=LAT,LON` and `within=KM` as a search area; nil without `near`.
+    func area() throws -> SearchArea? {
+        guard let near = values["near"] else {
+            if values["within"] != nil { throw APIError(.invalidRequest, "within needs near") }
+            return nil
+        }
+        guard let center = GeoPoint(parsing: near) else {
+            throw APIError(.invalidRequest, "near takes latitude,longitude in decimal degrees, such as 40.7194,-73.997; got \(near.debugDescription)")
+        }
+        var radius: Double?
+        if let within = values["within"] {
+            guard let kilometres = Double(within), kilometres.isFinite, kilometres > 0, kilometres <= 20_100 else {
+                throw APIError(.invalidRequest, "within takes kilometres, more than 0 and at most 20,100; got \(within.debugDescription)")
+            }
+            radius = kilometres * 1_000
+        }
+        return SearchArea(center: center, radius: radius)
     }
 
     private static func decode(_ text: Substring, name: String) throws -> String {

@@ -36,7 +36,7 @@ struct Routes: Sendable {
         router.get("/v1/search") { request, _ in
             let query = try QueryParameters(request.uri.query)
             return try JSONBody.response(try api.search(try query.required("q"), resultsPerApp: try query.integer("perApp", default: 3),
-                                                        webResults: try query.integer("web", default: 3), via: "http"))
+                                                        webResults: try query.integer("web", default: 3), near: try query.area(), via: "http"))
         }
         router.get("/v1/search/live") { _, _ -> Response in
             throw APIError(.invalidRequest, "/v1/search/live is a WebSocket: send Connection: Upgrade, Upgrade: websocket")

@@ -1,4 +1,6 @@
 public import Foundation
+import SpotlightIndex
+public import SpotlightService
 
 /// A small HTTP/1.1 client of the service over its Unix socket, for the
 /// `spotlight` command: plain POSIX calls, no event loop to start, so asking a
@@ -41,8 +43,12 @@ public struct ServiceClient: Sendable {
     }
 
     /// `GET /v1/search`.
-    public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3) throws -> API.SearchResponse {
-        let path = "/v1/search?q=\(API.Result.queryEscaped(text))&perApp=\(resultsPerApp)&web=\(webResults)"
+    public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near area: SearchArea? = nil) throws -> API.SearchResponse {
+        var path = "/v1/search?q=\(API.Result.queryEscaped(text))&perApp=\(resultsPerApp)&web=\(webResults)"
+        if let area {
+            path += "&near=\(area.center.latitude),\(area.center.longitude)"
+            if let radius = area.radius { path += "&within=\(radius / 1_000)" }
+        }
         return try request("GET", path).decode(API.SearchResponse.self)
     }
 

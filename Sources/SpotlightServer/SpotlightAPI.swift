@@ -42,7 +42,8 @@ public final class SpotlightAPI: Sendable {
     public var root: String { registry.location.rootDirectory?.path ?? ":memory:" }
 
     /// Searches every app. `CancellationError` when the calling task is cancelled.
-    public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, via channel: String) throws -> API.SearchResponse {
+    /// - Parameter near: rank results with coordinates by their distance from a place (``SearchArea``).
+    public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil, via channel: String) throws -> API.SearchResponse {
         guard text.utf8.count <= limits.maximumQueryBytes else {
             throw APIError(.queryTooLong, "the search text is \(text.utf8.count) bytes; at most \(limits.maximumQueryBytes)")
         }
@@ -54,7 +55,7 @@ public final class SpotlightAPI: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let found = try search.search(text, resultsPerApp: resultsPerApp, webResults: webResults)
+        let found = try search.search(text, resultsPerApp: resultsPerApp, webResults: webResults, near: near)
         let seconds = (clock.now - start).seconds
         metrics.search(via: channel, seconds: seconds, unavailableApps: found.unavailableApps.count)
         return API.SearchResponse(found, root: root, tookMilliseconds: (seconds * 1e6).rounded() / 1e3)
@@ -101,20 +102,19 @@ public final class SpotlightAPI: Sendable {
         }
     }
 
-    /// Carries out one of a result's actions, chosen by kind among those its stored attributes allow.
+    /// Carries out one of a result's actions, chosen by kind among those its stored
+    /// attributes allow (the URI is the item's, never the client's), and counts a selection.
     public func perform(_ request: API.ActionRequest) async throws -> API.ActionResponse {
         let reference = try ResultReference(parsing: request.reference)
-        let details = try search.details(of: reference)
-        let offered = ResultAction.actions(for: details.item.item.attributes)
-        guard let action = offered.first(where: { $0.kind == request.kind }) else {
-            let kinds = offered.map(\.kind)
-            throw APIError(.invalidRequest, "\(reference) offers no \(request.kind.debugDescription) action; it offers \(kinds.isEmpty ? "none" : kinds.joined(separator: ", "))")
+        let offered = try launcher.actions(of: reference).map(\.kind)
+        guard offered.contains(request.kind) else {
+            throw APIError(.invalidRequest, "\(reference) offers no \(request.kind.debugDescription) action; it offers \(offered.isEmpty ? "none" : offered.joined(separator: ", "))")
         }
-        let runner = self.runner
+        let launcher = self.launcher, runner = self.runner
         do {
-            let done = try await Self.offThread { try runner.perform(action) }
+            let done = try await Self.offThread { try launcher.perform(request.kind, of: reference, runner: runner) }
             metrics.opened("action", succeeded: true)
-            return API.ActionResponse(kind: action.kind, label: done.label, uri: done.uri.absoluteString, command: done.command)
+            return API.ActionResponse(kind: request.kind, label: done.label, uri: done.uri.absoluteString, command: done.command)
         } catch {
             metrics.opened("action", succeeded: false)
             throw error
@@ -124,7 +124,7 @@ public final class SpotlightAPI: Sendable {
     /// Every attribute of a result.
     public func show(_ reference: String) throws -> API.ShowResponse {
         let details = try search.details(of: try ResultReference(parsing: reference))
-        var attributes = details.item.item.attributes.mapValues(AttributeText.text)
+        var attributes = details.item.item.attributes.mapValues { AttributeText.text($0) }
         if let type = details.item.item.contentType { attributes["contentType"] = type }
         if let domain = details.item.item.domainIdentifier { attributes["domainIdentifier"] = domain }
         return API.ShowResponse(reference: reference, attributes: attributes, indexedAt: details.item.indexedAt,

@@ -9,8 +9,10 @@ public import SpotlightIndex
 /// AttributeText.text(.strings(["a", "b"]))   // ("a", "b")
 /// ```
 public enum AttributeText {
-    public static func text(_ value: AttributeValue) -> String {
-        func quoted(_ text: String) -> String { text.debugDescription }
+    /// - Parameter safe: applied to every string and URL after quoting (the
+    ///   command line makes them safe for a terminal).
+    public static func text(_ value: AttributeValue, escaping safe: (String) -> String = { $0 }) -> String {
+        func quoted(_ text: String) -> String { "\"" + safe(text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")) + "\"" }
         func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
         switch value {
         case .string(let text): return quoted(text)
@@ -20,7 +22,7 @@ public enum AttributeText {
         case .date(let value): return date(value)
         case .dates(let values): return "(" + values.map(date).joined(separator: ", ") + ")"
         case .bool(let flag): return flag ? "1" : "0"
-        case .url(let url): return url.absoluteString
+        case .url(let url): return safe(url.absoluteString)
         case .data(let data): return "<\(data.count) bytes>"
         }
     }

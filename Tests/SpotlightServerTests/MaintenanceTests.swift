@@ -46,7 +46,7 @@ import Testing
         }
         defer { Task { await running.stop() } }
         var health = try await running.request("GET", "/v1/health").decode(API.Health.self)
-        for _ in 0..<100 where health.lastMaintenance == nil {
+        for _ in 0..<600 where health.lastMaintenance == nil {
             try await Task.sleep(for: .milliseconds(50))
             health = try await running.request("GET", "/v1/health").decode(API.Health.self)
         }
@@ -60,7 +60,7 @@ import Testing
     }
 
     func waitFor(_ condition: () throws -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             if try condition() { return true }
             try await Task.sleep(for: .milliseconds(50))
         }

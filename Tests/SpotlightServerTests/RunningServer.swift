@@ -37,7 +37,9 @@ struct RunningServer {
         return RunningServer(task: task, endpoints: endpoints, server: server)
     }
 
-    var client: ServiceClient { ServiceClient(paths: ServicePaths(directory: endpoints.socket.deletingLastPathComponent())) }
+    /// A client with a generous timeout: under the whole suite, other tests can hold the
+    /// concurrency pool this in-process server answers on for seconds.
+    var client: ServiceClient { ServiceClient(paths: ServicePaths(directory: endpoints.socket.deletingLastPathComponent()), timeout: 60) }
 
     var port: Int { endpoints.page?.port ?? 0 }
 

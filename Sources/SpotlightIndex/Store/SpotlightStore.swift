@@ -85,7 +85,8 @@ public final class SpotlightStore: Sendable {
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
-                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit, writer: opened.writer, clock: options.clock)
+                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit,
+                                  checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks, writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }
@@ -103,7 +104,7 @@ public final class SpotlightStore: Sendable {
               (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil,
               (try? StoreName.validateIndexName(indexName)) != nil else { return false }
         let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return FileManager.default.fileExists(atPath: file.path)
+        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
     }
 
     /// The names of an app's indexes that have a store file, sorted.

@@ -38,18 +38,25 @@ struct StoreOpener {
         let registry = root.appendingPathComponent(".registry", isDirectory: true)
             .appendingPathComponent(bundleIdentifier, isDirectory: true)
         try makePrivateDirectory(root)
-        try makePrivateDirectory(directory)
-        try makePrivateDirectory(registry.deletingLastPathComponent())
-        try makePrivateDirectory(registry)
+        try StorePath.makePrivateDirectory(directory, below: root)
+        try StorePath.makePrivateDirectory(registry.deletingLastPathComponent(), below: root)
+        try StorePath.makePrivateDirectory(registry, below: root)
         let file = directory.appendingPathComponent(indexName + ".sqlite")
         let marker = registry.appendingPathComponent(indexName)
         let manager = FileManager.default
+        // Never a link: not the file, its journal files, or the marker.
+        for path in [file, URL(fileURLWithPath: file.path + "-wal"), URL(fileURLWithPath: file.path + "-shm"), marker] {
+            if StorePath.kind(path.path) == .link { throw StorePath.linked(path) }
+            if StorePath.kind(path.path) == .directory || StorePath.kind(path.path) == .other {
+                throw SpotlightIndexError(.storeUnavailable, "\(path.path) is not a regular file; move it away")
+            }
+        }
 
         var reason: ReindexReason?
         var movedAside: URL?
-        if !manager.fileExists(atPath: file.path) && manager.fileExists(atPath: marker.path) {
+        if !StorePath.isFile(file.path) && StorePath.isFile(marker.path) {
             reason = .storeMissing
-            for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: file.path + suffix) }
+            for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) { try? manager.removeItem(atPath: file.path + suffix) }
         }
 
         var pool: DatabasePool
@@ -62,7 +69,7 @@ struct StoreOpener {
             reason = .storeCorrupt
             pool = try openChecked(file)
         }
-        if reason == nil, manager.fileExists(atPath: marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
+        if reason == nil, StorePath.isFile(marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
             reason = .storeMissing // the file is there but empty: its content is gone
         }
         try pool.write { db in
@@ -71,7 +78,7 @@ struct StoreOpener {
             }
             if let reason { try db.setMeta("pending_reindex", reason.rawValue) }
         }
-        if !manager.fileExists(atPath: marker.path) {
+        if !StorePath.isFile(marker.path) {
             guard manager.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600]) else {
                 throw SpotlightIndexError(.storeUnavailable, "cannot write \(marker.path): check the permissions of \(registry.path)")
             }
@@ -166,13 +173,17 @@ struct StoreOpener {
         }
     }
 
+    /// Renames a damaged file (and its journal files) to a name nothing has;
+    /// only regular files the store made are ever renamed.
     private func moveAside(_ file: URL) throws -> URL {
-        let stamp = ISO8601DateFormatter().string(from: options.clock()).replacingOccurrences(of: ":", with: "")
-        let target = URL(fileURLWithPath: file.path + ".corrupt-" + stamp)
+        let target = StorePath.asideName(for: file, at: options.clock())
         let manager = FileManager.default
+        guard StorePath.isFile(file.path) else {
+            throw SpotlightIndexError(.storeUnavailable, "\(file.path) cannot be opened as a store and is not a regular file; move it away")
+        }
         do {
             try manager.moveItem(at: file, to: target)
-            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: file.path + suffix) {
+            for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) {
                 try manager.moveItem(atPath: file.path + suffix, toPath: target.path + suffix)
             }
         } catch {
@@ -181,6 +192,7 @@ struct StoreOpener {
         return target
     }
 
+    /// The root itself: it may be a link (the user's choice of where data lives).
     private func makePrivateDirectory(_ url: URL) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false

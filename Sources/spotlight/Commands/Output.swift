@@ -35,13 +35,13 @@ enum Output {
 
     /// One result as a line for a terminal.
     static func line(_ result: SearchResult) -> String {
-        let title = result.item.displayTitle ?? result.item.uniqueIdentifier
-        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0)" } ?? ""
+        let title = (result.item.displayTitle ?? result.item.uniqueIdentifier).terminalSafe
+        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0.terminalSafe)" } ?? ""
         return "    \(title)\(description)\n      score \(result.score.explanation)"
     }
 
     /// An attribute value as `mdls` prints one.
-    static func text(_ value: AttributeValue) -> String { AttributeText.text(value) }
+    static func text(_ value: AttributeValue) -> String { AttributeText.text(value, escaping: \.terminalSafe) }
 
     /// Fails with the message when `body` throws.
     static func guarded<T>(_ body: () throws -> T) -> T {
