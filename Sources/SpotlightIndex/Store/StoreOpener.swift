@@ -26,6 +26,8 @@ struct StoreOpener {
         var fileURL: URL?
         var movedAside: URL?
         var reindexReason: ReindexReason?
+        /// Opened read-only: the file or its folder cannot be written (a read-only file system, permissions).
+        var readOnly = false
     }
 
     func open() throws -> Opened {
@@ -37,6 +39,11 @@ struct StoreOpener {
         let directory = root.appendingPathComponent(bundleIdentifier, isDirectory: true)
         let registry = root.appendingPathComponent(".registry", isDirectory: true)
             .appendingPathComponent(bundleIdentifier, isDirectory: true)
+        let existing = directory.appendingPathComponent(indexName + ".sqlite")
+        if StorePath.isFile(existing.path), !Self.isWritable(existing.path) || !Self.isWritable(directory.path) {
+            try StorePath.checkNoLinks(existing, below: root)
+            return try openReadOnly(existing)
+        }
         try makePrivateDirectory(root)
         try StorePath.makePrivateDirectory(directory, below: root)
         try StorePath.makePrivateDirectory(registry.deletingLastPathComponent(), below: root)
@@ -84,6 +91,43 @@ struct StoreOpener {
             }
         }
         return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
+    }
+
+    /// Whether this process may write `path` (false on a read-only file system too).
+    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+    /// Opens a store that cannot be written (a read-only file system or
+    /// permissions): read-only, and, when no journal holds writes the file
+    /// lacks, as immutable (SQLite then needs no lock or shared-memory file,
+    /// which a read-only folder could not hold). Nothing is created, renamed
+    /// or written; writing to the store fails with `.storeUnavailable`.
+    private func openReadOnly(_ file: URL) throws -> Opened {
+        var config = configuration()
+        config.readonly = true
+        let pendingJournal = ((try? FileManager.default.attributesOfItem(atPath: file.path + "-wal"))?[.size] as? Int ?? 0) > 0
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let path = file.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? file.path
+        let uri = "file:\(path)?" + (pendingJournal ? "mode=ro" : "immutable=1")
+        do {
+            let queue = try DatabaseQueue(path: uri, configuration: config)
+            let ok = try queue.read { db -> Bool in
+                if options.checksIntegrityOnOpen, try String.fetchAll(db, sql: "PRAGMA quick_check(5)") != ["ok"] { return false }
+                return try db.tableExists("items")
+            }
+            guard ok else {
+                throw SpotlightIndexError(.storeCorrupt, "\(file.path) is read-only and damaged; it cannot be moved aside, so it is left as it is")
+            }
+            let applied = try queue.read { db in try Schema.migrator.appliedIdentifiers(db) }
+            guard Set(applied) == Set(Schema.migrator.migrations) else {
+                throw SpotlightIndexError(.storeUnavailable, "\(file.path) is read-only and was written by another version of OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); it can be read only where it can be upgraded")
+            }
+            return Opened(writer: queue, fileURL: file, movedAside: nil, reindexReason: nil, readOnly: true)
+        } catch let error as SpotlightIndexError {
+            throw error
+        } catch {
+            throw SpotlightIndexError(.storeUnavailable, "\(file.path) cannot be written, and cannot be read either: \(error)", underlying: error)
+        }
     }
 
     /// Pages of 16 KB rather than SQLite's 4 KB: a commit writes each page

@@ -13,7 +13,9 @@ enum AppStores {
             if existing.isEmpty {
                 Output.fail("\(app) has no \(index.map { "index \"\($0)\"" } ?? "index") under \(StoreLocation.automaticRoot().path); index something first (try: spotlight demo)")
             }
-            return try existing.map { try SpotlightStore(bundleIdentifier: app, indexName: $0, options: options) }
+            let stores = try existing.map { try SpotlightStore(bundleIdentifier: app, indexName: $0, options: options) }
+            stores.forEach(Output.noteIfLost)
+            return stores
         }
     }
 }

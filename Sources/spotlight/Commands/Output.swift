@@ -43,6 +43,20 @@ enum Output {
     /// An attribute value as `mdls` prints one.
     static func text(_ value: AttributeValue) -> String { AttributeText.text(value, escaping: \.terminalSafe) }
 
+    /// Says on standard error that a store lost its content and waits for its
+    /// app to index again, so that empty answers are not taken for "nothing
+    /// matches". It keeps saying so until the app acknowledges the reindex.
+    static func noteIfLost(_ store: SpotlightStore) {
+        guard let reason = try? store.pendingReindex else { return }
+        let what = reason == .storeCorrupt ? "was damaged (the damaged file was moved aside)" : "was lost"
+        let aside = store.movedAsideFile.map { " to \($0.path)" } ?? ""
+        FileHandle.standardError.write(Data("""
+            spotlight: note: \(store.bundleIdentifier)/\(store.indexName.terminalSafe) \(what)\(aside); it holds only what was \
+            indexed since, until the app indexes everything again (spotlight maintain asks it to)
+
+            """.utf8))
+    }
+
     /// Fails with the message when `body` throws.
     static func guarded<T>(_ body: () throws -> T) -> T {
         do { return try body() } catch { fail("\(error)") }

@@ -145,6 +145,7 @@ struct Search: ParsableCommand {
                 Output.fail("no index \"\(index)\" for \(app) under \(StoreLocation.automaticRoot().path); index something first (try: spotlight demo)")
             }
             let store = try SpotlightStore(bundleIdentifier: app, indexName: index)
+            Output.noteIfLost(store)
             let results = try store.search(text, limit: perApp)
             if json {
                 print(try Output.json(["query": text, "results": results.map { Output.object($0, app: app) }]))
