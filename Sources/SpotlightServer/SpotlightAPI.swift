@@ -26,12 +26,13 @@ public final class SpotlightAPI: Sendable {
 
     /// - Parameter readTimeout: how long a search waits for a store another process
     ///   holds locked before it answers without that app (seconds).
+    /// - Parameter reusesAnswers: answer a repeated question from memory while no store it came from changed.
     public init(registry: AppRegistry, limits: ServiceLimits = ServiceLimits(), runner: ActionRunner = ActionRunner(),
-                launchTimeout: TimeInterval = 30, readTimeout: TimeInterval = 0.25) {
+                launchTimeout: TimeInterval = 30, readTimeout: TimeInterval = 0.25, reusesAnswers: Bool = true) {
         var options = StoreOptions()
         options.busyTimeout = readTimeout
         self.registry = registry
-        search = SystemSearch(registry: registry, options: options)
+        search = SystemSearch(registry: registry, options: options, keepsAnswers: reusesAnswers)
         launcher = AppLauncher(registry: registry, timeout: launchTimeout)
         self.runner = runner
         self.limits = limits

@@ -32,8 +32,9 @@ public struct SpotlightServer: Sendable {
     public struct Configuration: Sendable {
         /// The runtime directory: socket, token, port file.
         public var paths: ServicePaths
-        /// Where apps and stores are.
-        public var registry = AppRegistry()
+        /// Where apps and stores are: `$OPENSPOTLIGHT_HOME` or the default root, resolved
+        /// once (an `.automatic` location reads the environment at every use).
+        public var registry = AppRegistry(location: .directory(StoreLocation.automaticRoot()))
         /// Also listen on 127.0.0.1 at this port (0: any free port); nil: the socket only.
         public var port: Int?
         public var limits = ServiceLimits()
@@ -42,6 +43,8 @@ public struct SpotlightServer: Sendable {
         /// First maintenance pass after this long, then every ``maintenanceInterval``; nil: no maintenance.
         public var maintenanceFirstDelay: Duration? = .seconds(60)
         public var maintenanceInterval: Duration = .seconds(30 * 60)
+        /// Answer a repeated question from memory while no store it came from changed.
+        public var reusesAnswers = true
         /// Serve `org.gnome.Shell.SearchProvider2` on the session bus (when there is one).
         public var gnomeSearchProvider = false
         /// Stop on these signals (the command line); tests cancel the task instead.
@@ -67,7 +70,8 @@ public struct SpotlightServer: Sendable {
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        api = SpotlightAPI(registry: configuration.registry, limits: configuration.limits, runner: configuration.runner)
+        api = SpotlightAPI(registry: configuration.registry, limits: configuration.limits, runner: configuration.runner,
+                          reusesAnswers: configuration.reusesAnswers)
     }
 
     /// Runs until a signal (with ``Configuration/handlesSignals``) or cancellation.

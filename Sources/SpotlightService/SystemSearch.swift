@@ -28,11 +28,22 @@ public final class SystemSearch: Sendable {
     private let options: StoreOptions
     private let stores = StoreCache()
     private let webStores = Mutex<WebStore?>(nil)
+    private let registered: RegisteredApps
+    let answers: SearchAnswers?
 
-    public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions()) {
+    /// - Parameter keepsAnswers: reuse an answer for the same question while
+    ///   none of the stores it was made from changed (for at most 10 s): for a
+    ///   resident front end answering as users type. Every commit to a store
+    ///   is still seen by the next search.
+    public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions(), keepsAnswers: Bool = false) {
         self.registry = registry
         self.options = options
+        registered = RegisteredApps(registry: registry)
+        answers = keepsAnswers ? SearchAnswers() : nil
     }
+
+    /// How many searches were answered from memory (``init(registry:options:keepsAnswers:)``).
+    public var reusedAnswers: Int { answers?.reused.load(ordering: .relaxed) ?? 0 }
 
     /// Searches every registered app.
     ///
@@ -51,7 +62,17 @@ public final class SystemSearch: Sendable {
     ///   calling task is cancelled (checked before each app: a front end
     ///   answering as the user types drops a search the next keystroke replaced).
     public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil) throws -> SystemSearchResults {
-        let (apps, registryProblems) = try registry.scan()
+        let (apps, registryProblems) = try registered.scan()
+        let made = ContinuousClock.now
+        var kept: (SearchAnswers, SearchAnswers.Question, SearchAnswers.Sources)?
+        if let answers, registryProblems.isEmpty {
+            let question = SearchAnswers.Question(text: text, resultsPerApp: resultsPerApp, webResults: webResults,
+                                                  near: near.map { [$0.center.latitude, $0.center.longitude, $0.radius ?? -1] } ?? [])
+            if let sources = try? sources(of: apps, webResults: webResults, answers) {
+                if let answer = answers.answer(question, from: sources) { return answer }
+                kept = (answers, question, sources)
+            }
+        }
         var problems = registryProblems
         var groups: [AppResultGroup] = []
         var unavailable: [String] = []
@@ -83,7 +104,27 @@ public final class SystemSearch: Sendable {
                 results.problems.append("the public web index: \(error)")
             }
         }
+        if let (answers, question, sources) = kept { answers.keep(results, for: question, from: sources, madeAt: made) }
         return results
+    }
+
+    /// What an answer is made from now: the apps, and each store's file and change counter.
+    private func sources(of apps: [AppRegistration], webResults: Int, _ answers: SearchAnswers) throws -> SearchAnswers.Sources {
+        let location = registry.location
+        var stores: [String: SearchAnswers.StoreState] = [:]
+        func note(_ bundle: String, _ index: String, _ store: SpotlightStore) throws {
+            let key = "\(bundle)/\(index)"
+            stores[key] = try answers.state(of: store, key: key, identity: StoreFileIdentity(bundleIdentifier: bundle, indexName: index, location: location))
+        }
+        for app in apps {
+            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
+            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
+            for name in names { try note(app.bundleIdentifier, name, try store(app.bundleIdentifier, name)) }
+        }
+        if webResults > 0, WebStore.exists(location: location) {
+            try note(WebStore.bundleIdentifier, WebStore.indexName, try webStore().store)
+        }
+        return SearchAnswers.Sources(apps: apps, stores: stores)
     }
 
     /// One app's best results: its items and its activities, merged by score.

@@ -113,7 +113,7 @@ struct Search: ParsableCommand {
     /// stores (it keeps them open: no store is opened or checked per keystroke),
     /// else in this process.
     static func systemSearch(_ text: String, perApp: Int, near area: SearchArea?, useService: Bool) throws -> API.SearchResponse {
-        let registry = AppRegistry()
+        let registry = AppRegistry(location: .directory(StoreLocation.automaticRoot()))  // the environment read once
         let root = registry.location.rootDirectory?.path ?? ""
         if useService, let paths = try? ServicePaths(create: false), FileManager.default.fileExists(atPath: paths.socket.path),
            let answer = try? ServiceClient(paths: paths, timeout: 2).search(text, resultsPerApp: perApp, near: area), answer.root == root {

@@ -29,6 +29,10 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("gnome-provider"), inversion: .prefixedNo, help: "Serve the GNOME Shell search provider on the session bus, when there is one.")
     var gnomeProvider = true
 
+    @Flag(name: .customLong("reuse-answers"), inversion: .prefixedNo,
+          help: "Answer a repeated search from memory while no store it came from changed (--no-reuse-answers: always search; for measuring).")
+    var reuseAnswers = true
+
     @Flag(help: "Log each maintenance pass and the provider's calls.")
     var verbose = false
 
@@ -41,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = SpotlightServer.Configuration(paths: Output.guarded { try ServicePaths() })
         configuration.port = port
         configuration.gnomeSearchProvider = gnomeProvider
+        configuration.reusesAnswers = reuseAnswers
         configuration.maintenanceFirstDelay = maintenanceMinutes == 0 ? nil : .seconds(60)
         configuration.maintenanceInterval = .seconds(max(1, maintenanceMinutes) * 60)
         configuration.handlesSignals = true

@@ -1,0 +1,79 @@
+import Foundation
+import SpotlightIndex
+import Synchronization
+
+/// Answers of ``SystemSearch`` kept for the same question while nothing they
+/// were made from changed: as the user types, the same prefixes come back
+/// (a backspace, the page and the desktop's search box, several typists).
+///
+/// An answer is reused only when the registered apps, each app's indexes,
+/// each store's file (``StoreFileIdentity``) and each store's change counter
+/// (``StoreChangeObserver``: any commit by any process) are what they were
+/// when the answer was made, and for at most ``lifetime`` (expiry dates and
+/// the decay of recency and engagement follow the clock). Answers that named
+/// a problem (a store that could not be read) are never kept.
+final class SearchAnswers: Sendable {
+    struct Question: Hashable {
+        var text: String
+        var resultsPerApp: Int
+        var webResults: Int
+        var near: [Double]
+    }
+
+    /// What an answer was made from.
+    struct Sources: Hashable {
+        var apps: [AppRegistration]
+        var stores: [String: StoreState]
+    }
+
+    struct StoreState: Hashable {
+        var identity: StoreFileIdentity?
+        var version: Int
+    }
+
+    /// How long an answer may be reused at most.
+    let lifetime: Duration
+    /// How many answers are kept.
+    let capacity: Int
+    /// How many questions were answered from memory (for tests and metrics).
+    let reused = Atomic<Int>(0)
+    private let kept = Mutex<[Question: (sources: Sources, made: ContinuousClock.Instant, answer: SystemSearchResults)]>([:])
+    private let observers = Mutex<[String: (identity: StoreFileIdentity?, observer: StoreChangeObserver)]>([:])
+
+    init(lifetime: Duration = .seconds(10), capacity: Int = 1_024) {
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    func answer(_ question: Question, from sources: Sources) -> SystemSearchResults? {
+        kept.withLock { kept in
+            guard let entry = kept[question] else { return nil }
+            guard entry.sources == sources, ContinuousClock.now - entry.made < lifetime else {
+                kept[question] = nil
+                return nil
+            }
+            reused.add(1, ordering: .relaxed)
+            return entry.answer
+        }
+    }
+
+    func keep(_ answer: SystemSearchResults, for question: Question, from sources: Sources, madeAt made: ContinuousClock.Instant) {
+        guard answer.problems.isEmpty, answer.unavailableApps.isEmpty else { return }
+        kept.withLock { kept in
+            if kept.count >= capacity { kept.removeAll(keepingCapacity: true) }
+            kept[question] = (sources, made, answer)
+        }
+    }
+
+    /// The change counter of a store, through an observer kept for its file.
+    func state(of store: SpotlightStore, key: String, identity: StoreFileIdentity?) throws -> StoreState {
+        let observer: StoreChangeObserver
+        if let kept = observers.withLock({ $0[key] }), kept.identity == identity {
+            observer = kept.observer
+        } else {
+            observer = try StoreChangeObserver(store: store)
+            observers.withLock { $0[key] = (identity, observer) }
+        }
+        return StoreState(identity: identity, version: try observer.version())
+    }
+}

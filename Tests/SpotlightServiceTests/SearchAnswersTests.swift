@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+@testable import SpotlightService
+
+/// A resident front end's kept answers: reused for the same question, never after a change.
+@Suite struct SearchAnswersTests {
+    func item(_ id: String, _ title: String) -> SearchableItem {
+        SearchableItem(uniqueIdentifier: id, attributes: ["title": .string(title)])
+    }
+
+    func titles(_ found: SystemSearchResults) -> [String] { found.groups.flatMap(\.results).map(\.title) }
+
+    @Test func theSameQuestionIsAnsweredFromMemoryUntilAStoreChanges() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.grocer", "Grocer"))
+        try root.store("com.example.grocer").index([item("g1", "Apple")])
+        let search = SystemSearch(registry: root.registry, keepsAnswers: true)
+        #expect(titles(try search.search("apple")) == ["Apple"])
+        #expect(titles(try search.search("apple")) == ["Apple"] && search.reusedAnswers == 1)
+        #expect(titles(try search.search("apple", resultsPerApp: 5)) == ["Apple"] && search.reusedAnswers == 1, "another question")
+
+        // Every kind of change made elsewhere is seen by the very next search.
+        let changes: [(String, () throws -> Void, [String])] = [
+            ("an item indexed", { _ = try root.store("com.example.grocer").index([self.item("g2", "Apple pie")]) }, ["Apple", "Apple pie"]),
+            ("an item deleted", { try root.store("com.example.grocer").deleteItems(withIdentifiers: ["g1"]) }, ["Apple pie"]),
+            ("a second index", { _ = try root.store("com.example.grocer", "recipes").index([self.item("r1", "Apple crumble")]) }, ["Apple crumble", "Apple pie"]),
+            ("an app registered", {
+                try root.registry.register(app("com.example.notes", "Notes"))
+                _ = try root.store("com.example.notes").index([self.item("n1", "Apple notes")])
+            }, ["Apple crumble", "Apple pie", "Apple notes"]),
+            ("a store made anew", {
+                try FileManager.default.removeItem(at: root.url.appendingPathComponent("com.example.notes"))
+                _ = try root.store("com.example.notes").index([self.item("n2", "Apple list")])
+            }, ["Apple crumble", "Apple pie", "Apple list"]),
+            ("an app unregistered", { try root.registry.unregister("com.example.notes") }, ["Apple crumble", "Apple pie"]),
+        ]
+        for (change, make, expected) in changes {
+            let reused = search.reusedAnswers
+            try make()
+            #expect(titles(try search.search("apple")).sorted() == expected.sorted(), "\(change)")
+            #expect(search.reusedAnswers == reused, "\(change): answered anew")
+            #expect(titles(try search.search("apple")).sorted() == expected.sorted() && search.reusedAnswers == reused + 1, "\(change): then kept")
+        }
+    }
+
+    @Test func engagementRecordedElsewhereReordersTheNextAnswer() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.grocer", "Grocer"))
+        try root.store("com.example.grocer").index([item("g1", "Apple red"), item("g2", "Apple green")])
+        let search = SystemSearch(registry: root.registry, keepsAnswers: true)
+        let before = titles(try search.search("apple"))
+        let last = try #require(try search.search("apple").groups.first?.results.last?.reference.itemIdentifier)
+        for _ in 0..<5 { try root.store("com.example.grocer").recordEngagement(.selection, itemIdentifier: last) }
+        let after = try search.search("apple").groups.first?.results.first?.reference.itemIdentifier
+        #expect(after == last, "the selected item rises at once: \(before)")
+    }
+
+    @Test func answersWithProblemsAreNotKeptAndAnswersGrowOld() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.grocer", "Grocer"))
+        try root.registry.register(app("com.example.gone", "Gone"))
+        try root.store("com.example.grocer").index([item("g1", "Apple")])
+        try root.store("com.example.gone").index([item("x", "Other")])
+        try FileManager.default.removeItem(at: root.url.appendingPathComponent("com.example.gone"))
+        let search = SystemSearch(registry: root.registry, keepsAnswers: true)
+        #expect(try search.search("zebra").unavailableApps == ["com.example.gone"])
+        _ = try search.search("zebra")
+        #expect(search.reusedAnswers == 0, "an answer naming a problem is made again")
+
+        let answers = SearchAnswers(lifetime: .milliseconds(30))
+        let question = SearchAnswers.Question(text: "a", resultsPerApp: 3, webResults: 0, near: [])
+        let sources = SearchAnswers.Sources(apps: [], stores: [:])
+        answers.keep(SystemSearchResults(query: "a", groups: [], problems: []), for: question, from: sources, madeAt: .now)
+        #expect(answers.answer(question, from: sources) != nil)
+        #expect(answers.answer(question, from: SearchAnswers.Sources(apps: [], stores: ["x/default": .init(identity: nil, version: 1)])) == nil)
+        answers.keep(SystemSearchResults(query: "a", groups: [], problems: []), for: question, from: sources, madeAt: .now)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(answers.answer(question, from: sources) == nil, "past its lifetime")
+    }
+}
