@@ -21,7 +21,7 @@ import SpotlightServer
 struct ServiceBench {
     var apps = 20
     var itemsPerApp = 50_000
-    var typists = 16
+    var typistCounts = [16]
     var rate = 10.0
     var seconds = 60.0
     var cliKeystrokes = 100
@@ -31,7 +31,7 @@ struct ServiceBench {
     var jsonFile: URL?
 
     static let usage = """
-        usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16] [--rate 10]
+        usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
                                        [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
@@ -52,7 +52,10 @@ struct ServiceBench {
             switch flag {
             case "--apps": bench.apps = try positive(flag)
             case "--items-per-app": bench.itemsPerApp = try positive(flag)
-            case "--typists": bench.typists = try positive(flag)
+            case "--typists":
+                let counts = try value(flag).split(separator: ",").map { Int($0) }
+                guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) > 0 }) else { throw BenchError.usage("--typists takes positive integers, comma-separated") }
+                bench.typistCounts = counts.compactMap { $0 }
             case "--rate": bench.rate = Double(try positive(flag))
             case "--seconds": bench.seconds = Double(try positive(flag))
             case "--cli-keystrokes": bench.cliKeystrokes = try positive(flag)
@@ -79,28 +82,29 @@ struct ServiceBench {
         log("\(grouped(keystrokes.count)) distinct keystrokes from \(QuerySet.fileName)")
 
         let client = ServiceClient(paths: ServicePaths(directory: runtime), timeout: 60)
-        // Every search made anew: what the stores cost.
-        var service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: ["--no-reuse-answers"])
-        _ = try client.search("warm")
-        log("the service searching anew every time:")
-        let anew = try typeAlong(client: client, keystrokes: keystrokes)
-        let anewRSS = service.peakResidentKilobytes()
-        service.stop()
-        // As it runs: a repeated question answered from memory while no store changed.
-        service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: [])
-        _ = try client.search("warm")
-        log("the service as it runs (answers reused while no store changed):")
-        let typed = try typeAlong(client: client, keystrokes: keystrokes)
-        let serviceRSS = max(anewRSS, service.peakResidentKilobytes())
+        var loads: [ServiceBenchReport.Load] = []
+        var serviceRSS = 0
+        for typists in typistCounts {
+            // Every search made anew (what the stores cost), then as the service runs
+            // (a repeated question answered from memory while no store changed).
+            for reuse in [false, true] {
+                let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: reuse ? [] : ["--no-reuse-answers"])
+                _ = try client.search("warm")
+                log(reuse ? "the service as it runs (answers reused while no store changed):" : "the service searching anew every time:")
+                let typed = try typeAlong(client: client, keystrokes: keystrokes, typists: typists)
+                serviceRSS = max(serviceRSS, service.peakResidentKilobytes())
+                service.stop()
+                loads.append(.init(typists: typists, reusesAnswers: reuse, failed: typed.failed,
+                                   latency: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty, meanResults: typed.meanResults)))
+            }
+        }
+        let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: [])
         let viaCLI = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: [])
         service.stop()
         let direct = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: ["--no-service"])
 
         let report = ServiceBenchReport(
-            apps: apps, itemsPerApp: itemsPerApp, typists: typists, rate: rate, seconds: seconds,
-            service: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty, meanResults: typed.meanResults),
-            serviceAnew: .init(samples: anew.latencies, count: anew.latencies.count, nonEmpty: anew.nonEmpty, meanResults: anew.meanResults),
-            sent: typed.latencies.count + anew.latencies.count, failed: typed.failed + anew.failed, serviceRSSKilobytes: serviceRSS,
+            apps: apps, itemsPerApp: itemsPerApp, rate: rate, seconds: seconds, loads: loads, serviceRSSKilobytes: serviceRSS,
             processViaService: .init(samples: viaCLI.latencies, count: viaCLI.latencies.count, nonEmpty: viaCLI.nonEmpty, meanResults: viaCLI.meanResults),
             processDirect: .init(samples: direct.latencies, count: direct.latencies.count, nonEmpty: direct.nonEmpty, meanResults: direct.meanResults),
             processDirectRSSKilobytes: direct.peakKilobytes)
@@ -167,7 +171,7 @@ struct ServiceBench {
     }
 
     /// The typists, each on a thread of its own, open loop.
-    func typeAlong(client: ServiceClient, keystrokes: [String]) throws -> Measured {
+    func typeAlong(client: ServiceClient, keystrokes: [String], typists: Int) throws -> Measured {
         let perTypist = Int(rate * seconds)
         let interval = 1 / rate
         let results = Locked([Measured](repeating: Measured(), count: typists))
@@ -298,15 +302,19 @@ final class ServiceProcess {
 
 /// What `spotlight-bench service` measured.
 struct ServiceBenchReport: Codable {
+    /// One load: so many typists, the service reusing answers or not.
+    struct Load: Codable {
+        var typists: Int
+        var reusesAnswers: Bool
+        var failed: Int
+        var latency: LatencyStats
+    }
+
     var apps: Int
     var itemsPerApp: Int
-    var typists: Int
     var rate: Double
     var seconds: Double
-    var service: LatencyStats
-    var serviceAnew: LatencyStats
-    var sent: Int
-    var failed: Int
+    var loads: [Load]
     var serviceRSSKilobytes: Int
     var processViaService: LatencyStats
     var processDirect: LatencyStats
@@ -314,20 +322,22 @@ struct ServiceBenchReport: Codable {
 
     var table: String {
         func row(_ name: String, _ stats: LatencyStats, _ memory: String) -> String {
-            name.padding(toLength: 44, withPad: " ", startingAt: 0)
+            name.padding(toLength: 50, withPad: " ", startingAt: 0)
                 + String(format: "%9.2f %9.2f %9.2f %9d   %@", stats.p50, stats.p99, stats.max, stats.samples, memory)
         }
         func ratio(_ a: Double, _ b: Double) -> String { a >= b ? String(format: "×%.1f", a / max(b, 0.001)) : String(format: "÷%.1f", b / max(a, 0.001)) }
-        return """
-            \(apps) apps × \(grouped(itemsPerApp)) items = \(grouped(apps * itemsPerApp)) items; \(typists) typists × \(Int(rate))/s × \(Int(seconds)) s
-            keystroke → complete JSON (ms)                    p50       p99       max   samples   peak RSS
-            \(row("service, GET /v1/search over the socket", service, "\(serviceRSSKilobytes / 1024) MB (the service)"))
-            \(row("service, every search made anew", serviceAnew, "-"))
-            \(row("spotlight search process (asks the service)", processViaService, "-"))
-            \(row("spotlight search process (--no-service)", processDirect, "\(processDirectRSSKilobytes / 1024) MB (one process)"))
-            failed: \(failed) of \(sent) service searches
-            process per keystroke (--no-service) / service: p50 \(ratio(processDirect.p50, service.p50)), p99 \(ratio(processDirect.p99, service.p99))
-            process per keystroke (--no-service) / service searching anew: p50 \(ratio(processDirect.p50, serviceAnew.p50)), p99 \(ratio(processDirect.p99, serviceAnew.p99))
-            """
+        var lines = ["\(apps) apps × \(grouped(itemsPerApp)) items = \(grouped(apps * itemsPerApp)) items; typists at \(Int(rate)) keystrokes/s for \(Int(seconds)) s each",
+                     "keystroke → complete JSON (ms)".padding(toLength: 50, withPad: " ", startingAt: 0) + "      p50       p99       max   samples   peak RSS"]
+        for load in loads {
+            lines.append(row("service, \(load.typists) typist\(load.typists == 1 ? "" : "s"), \(load.reusesAnswers ? "as it runs" : "every search anew")",
+                             load.latency, load.failed == 0 ? "" : "\(load.failed) failed"))
+        }
+        lines.append(row("spotlight search process (asks the service)", processViaService, ""))
+        lines.append(row("spotlight search process (--no-service)", processDirect, "\(processDirectRSSKilobytes / 1024) MB (one process)"))
+        lines.append("the service's peak RSS: \(serviceRSSKilobytes / 1024) MB; failed: \(loads.reduce(0) { $0 + $1.failed }) of \(loads.reduce(0) { $0 + $1.latency.samples + $1.failed }) service searches")
+        for load in loads {
+            lines.append("process per keystroke (--no-service) / service (\(load.typists) typists, \(load.reusesAnswers ? "as it runs" : "anew")): p50 \(ratio(processDirect.p50, load.latency.p50)), p99 \(ratio(processDirect.p99, load.latency.p99))")
+        }
+        return lines.joined(separator: "\n")
     }
 }

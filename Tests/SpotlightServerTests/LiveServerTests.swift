@@ -75,8 +75,7 @@ import Testing
         defer { fixture.cleanUp() }
         let running = try await RunningServer.start(fixture)
         defer { Task { await running.stop() } }
-        var logger = Logger(label: "ws")
-        logger.logLevel = .critical
+        let logger = RunningServer.quietLogger
         let answers = Mutex<[String]>([])
         try await WebSocketClient.connect(url: "ws://127.0.0.1:\(running.port)/v1/search/live", logger: logger) { inbound, outbound, _ in
             for (id, text) in ["p", "pe", "pea", "pear"].enumerated() {
@@ -109,8 +108,7 @@ import Testing
         defer { fixture.cleanUp() }
         let running = try await RunningServer.start(fixture)
         defer { Task { await running.stop() } }
-        var logger = Logger(label: "ws")
-        logger.logLevel = .critical
+        let logger = RunningServer.quietLogger
         await #expect(throws: (any Error).self) {
             try await WebSocketClient.connect(url: "ws://127.0.0.1:\(running.port)/v1/search/live",
                                               configuration: .init(additionalHeaders: [.origin: "https://evil.example"]), logger: logger) { _, outbound, _ in
@@ -124,8 +122,7 @@ import Testing
         defer { fixture.cleanUp() }
         let running = try await RunningServer.start(fixture)
         defer { Task { await running.stop() } }
-        var logger = Logger(label: "ws")
-        logger.logLevel = .critical
+        let logger = RunningServer.quietLogger
         let url = "ws://127.0.0.1:\(running.port)/v1/search/live"
         for round in 0..<20 {
             // Ask, and go away without reading the answer.

@@ -16,9 +16,7 @@ struct RunningServer {
         configuration.port = port
         configuration.runner = fixture.runner
         configuration.maintenanceFirstDelay = nil
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        configuration.logger = logger
+        configuration.logger = quietLogger
         configure(&configuration)
         let server = SpotlightServer(configuration)
         let (ready, continuation) = AsyncStream<SpotlightServer.Endpoints>.makeStream()
@@ -39,6 +37,13 @@ struct RunningServer {
 
     /// A client with a generous timeout: under the whole suite, other tests can hold the
     /// concurrency pool this in-process server answers on for seconds.
+    /// A logger that says nothing below critical.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
+
     var client: ServiceClient { ServiceClient(paths: ServicePaths(directory: endpoints.socket.deletingLastPathComponent()), timeout: 60) }
 
     var port: Int { endpoints.page?.port ?? 0 }
