@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 public import SpotlightIndex
 import Synchronization
@@ -61,6 +62,7 @@ public final class SystemSearch: Sendable {
     ///   ``SystemSearchResults/unavailableApps``. `CancellationError` when the
     ///   calling task is cancelled (checked before each app: a front end
     ///   answering as the user types drops a search the next keystroke replaced).
+    ///   Apps are searched on every core at once.
     public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil) throws -> SystemSearchResults {
         let (apps, registryProblems) = try registered.scan()
         let made = ContinuousClock.now
@@ -77,21 +79,12 @@ public final class SystemSearch: Sendable {
         var groups: [AppResultGroup] = []
         var unavailable: [String] = []
         let perApp = max(1, resultsPerApp)
-        for app in apps {
-            try Task.checkCancellation()
-            do {
-                let found = try results(of: app, text, limit: perApp + 1, near: near)
-                guard !found.isEmpty else {
-                    if let why = try missingIndex(app) {
-                        problems.append("\(app.displayName) (\(app.bundleIdentifier)): \(why)")
-                        unavailable.append(app.bundleIdentifier)
-                    }
-                    continue
-                }
-                groups.append(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
-                                             offersSearchInApp: app.supportsSearchContinuation))
-            } catch {
-                problems.append("\(app.displayName) (\(app.bundleIdentifier)): \(error)")
+        for (app, outcome) in zip(apps, try eachApp(apps, { self.appOutcome($0, text, perApp: perApp, near: near) })) {
+            switch outcome {
+            case .found(let group): groups.append(group)
+            case .nothing: break
+            case .missing(let why):
+                problems.append("\(app.displayName) (\(app.bundleIdentifier)): \(why)")
                 unavailable.append(app.bundleIdentifier)
             }
         }
@@ -126,6 +119,52 @@ public final class SystemSearch: Sendable {
         }
         return SearchAnswers.Sources(apps: apps, stores: stores)
     }
+
+    /// What searching one app gave.
+    enum AppOutcome: Sendable {
+        case found(AppResultGroup)
+        case nothing
+        /// The app's stores could not be read, or its index is gone or awaits a reindex.
+        case missing(String)
+    }
+
+    func appOutcome(_ app: AppRegistration, _ text: String, perApp: Int, near: SearchArea?) -> AppOutcome {
+        do {
+            let found = try results(of: app, text, limit: perApp + 1, near: near)
+            guard !found.isEmpty else { return try missingIndex(app).map(AppOutcome.missing) ?? .nothing }
+            return .found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
+                                         offersSearchInApp: app.supportsSearchContinuation))
+        } catch {
+            return .missing("\(error)")
+        }
+    }
+
+    /// `work` for every app, on both cores at once (apps are independent and
+    /// the stores' readers are concurrent), in the apps' order.
+    /// - Throws: `CancellationError` when the calling task is cancelled; the
+    ///   apps not yet started are then skipped.
+    func eachApp(_ apps: [AppRegistration], _ work: @escaping @Sendable (AppRegistration) -> AppOutcome) throws -> [AppOutcome] {
+        try Task.checkCancellation()
+        let cancelled = Atomic<Bool>(false)
+        let outcomes = Mutex<[AppOutcome?]>(Array(repeating: nil, count: apps.count))
+        let next = Atomic<Int>(0)
+        // The calling thread is one of the workers: there `Task.isCancelled` is the caller's task's.
+        DispatchQueue.concurrentPerform(iterations: min(apps.count, Self.parallelism)) { _ in
+            while true {
+                if Task.isCancelled { cancelled.store(true, ordering: .relaxed) }
+                guard !cancelled.load(ordering: .relaxed) else { return }
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < apps.count else { return }
+                let outcome = work(apps[index])
+                outcomes.withLock { $0[index] = outcome }
+            }
+        }
+        try Task.checkCancellation()
+        return outcomes.withLock { $0 }.map { $0 ?? .nothing }
+    }
+
+    /// How many apps are searched at once: the machine's cores, at most 4.
+    static let parallelism = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 
     /// One app's best results: its items and its activities, merged by score.
     func results(of app: AppRegistration, _ text: String, limit: Int, near area: SearchArea? = nil) throws -> [SystemSearchResult] {

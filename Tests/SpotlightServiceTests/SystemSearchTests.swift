@@ -80,4 +80,22 @@ import Testing
             #expect(ResultAction.actions(for: attributes) == expected, "\(name)")
         }
     }
+
+    @Test func appsAreSearchedTogetherInTheirOrderAndACancelledSearchStops() async throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        for index in 0..<12 {
+            let bundle = String(format: "com.example.app%02d", index)
+            try root.registry.register(app(bundle, String(format: "App %02d", index)))
+            try root.store(bundle).index([item("i\(index)", "Apple \(index)", hint: index * 8)])
+        }
+        let search = SystemSearch(registry: root.registry)
+        let found = try search.search("apple", resultsPerApp: 1)
+        #expect(found.groups.map(\.app.displayName) == (0..<12).reversed().map { String(format: "App %02d", $0) }, "ranked by each app's best result")
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try search.search("apple")
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
 }
