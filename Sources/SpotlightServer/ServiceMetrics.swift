@@ -31,9 +31,12 @@ final class ServiceMetrics: Sendable {
     }
 
     /// One search answered (over HTTP, the live socket or D-Bus), and the apps that could not be read.
-    func search(via channel: String, seconds: Double, unavailableApps: Int) {
+    func search(via channel: String, seconds: Double, unavailableApps: Int, fromMemory: Bool) {
         Metrics.Timer(label: "openspotlight_search_duration_seconds", dimensions: [("via", channel)], factory: factory)
             .recordNanoseconds(Int64(seconds * 1e9))
+        if fromMemory {
+            Counter(label: "openspotlight_searches_answered_from_memory_total", dimensions: [], factory: factory).increment()
+        }
         if unavailableApps > 0 {
             Counter(label: "openspotlight_unavailable_app_searches_total", dimensions: [], factory: factory).increment(by: unavailableApps)
         }

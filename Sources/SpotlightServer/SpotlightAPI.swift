@@ -56,9 +56,11 @@ public final class SpotlightAPI: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
+        let reusedBefore = search.reusedAnswers
         let found = try search.search(text, resultsPerApp: resultsPerApp, webResults: webResults, near: near)
         let seconds = (clock.now - start).seconds
-        metrics.search(via: channel, seconds: seconds, unavailableApps: found.unavailableApps.count)
+        metrics.search(via: channel, seconds: seconds, unavailableApps: found.unavailableApps.count,
+                       fromMemory: search.reusedAnswers > reusedBefore)
         return API.SearchResponse(found, root: root, tookMilliseconds: (seconds * 1e6).rounded() / 1e3)
     }
 

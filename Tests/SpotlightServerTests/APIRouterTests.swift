@@ -160,7 +160,10 @@ import Testing
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
             }
 
+            _ = try await client.execute(uri: "/v1/search?q=pear", method: .get) { $0.status }
+            _ = try await client.execute(uri: "/v1/search?q=pear", method: .get) { $0.status }
             let metrics = try await client.execute(uri: "/v1/metrics", method: .get) { $0.text }
+            #expect(metrics.contains("openspotlight_searches_answered_from_memory_total 1"), "the second pear came from memory")
             #expect(metrics.contains(#"openspotlight_requests_total{route="/v1/thumbnail",status="200"} 1"#), "\(metrics.prefix(2000))")
             #expect(metrics.contains(#"openspotlight_requests_total{route="/v1/explain",status="200"} 2"#))
             #expect(metrics.contains("# TYPE openspotlight_request_duration_seconds histogram"))
