@@ -190,6 +190,13 @@ let package = Package(
         // End-to-end tests of the built `spotlight` binary.
         .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport"],
                     swiftSettings: strictSettings),
+        // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
+        // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
+        .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightService", "WebMarkup"],
+                path: "Fuzz/FuzzTargets", swiftSettings: strictSettings),
+        .executableTarget(name: "openspotlight-fuzz", dependencies: ["FuzzTargets", "SpotlightIndex"],
+                          path: "Fuzz/Runner", swiftSettings: strictSettings),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "SpotlightIndex"], swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(
             name: "SpotlightBenchmarks",
