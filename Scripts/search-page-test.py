@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -125,6 +126,10 @@ def run(browser, args):
     sections = browser.find_elements(By.CSS_SELECTOR, "section.group")
     check(sections[-1].get_attribute("class") == "group web", "web results come last")
     shot(browser, args, "1-typed-pe")
+    with urllib.request.urlopen(args.url.rstrip("/") + "/v1/metrics") as response:
+        metrics = response.read().decode()
+    live = [line for line in metrics.split("\n") if line.startswith('openspotlight_search_duration_seconds_count{via="live"}')]
+    check(live and float(live[0].split()[-1]) >= 1, "the page searched over the live WebSocket: %s" % live)
 
     # The keyboard: down, up, why.
     box.send_keys(Keys.ARROW_DOWN)

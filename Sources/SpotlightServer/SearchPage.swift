@@ -215,7 +215,9 @@ enum SearchPage {
         section.appendChild(head);
         for (const page of found.web) {
           addRow(section, "web", page, null, (row) => {
-            row.appendChild(element("div", "thumb", "🌐"));
+            let host = page.url;
+            try { host = new URL(page.url).hostname; } catch (e) {}
+            row.appendChild(element("div", "thumb", host.slice(0, 1).toUpperCase()));
             const body = element("div", "body");
             body.appendChild(element("div", "title", page.title));
             if (page.description) body.appendChild(element("div", "muted", page.description));
