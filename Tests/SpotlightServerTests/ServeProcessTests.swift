@@ -40,8 +40,11 @@ import Testing
         let local = try SpotlightBinary.run(["search", "pear"], environment: SpotlightBinary.environment(fixture))
         #expect(local.status == 0 && local.output.contains("com.example.grocer/default/p-pear"), "\(local.error)")
 
-        let second = try ServeProcess(fixture)
+        let second = try ServeProcess(fixture, arguments: ["--port", "0", "--no-gnome-provider", "--json"])
         #expect(try second.client.search("pear").groups.first?.results.first?.reference == "com.example.grocer/default/p-pear")
+        let said = try #require(try JSONSerialization.jsonObject(with: Data(second.log.utf8)) as? [String: Any], "\(second.log)")
+        #expect(said["socket"] as? String == fixture.paths.socket.path && said["root"] as? String == fixture.storesDirectory.path)
+        #expect(said["page"] as? String == "http://127.0.0.1:\(try #require(second.port))/")
         #expect(second.stop(SIGTERM) == 0, "a graceful stop exits 0: \(second.log)")
         #expect(!FileManager.default.fileExists(atPath: fixture.paths.socket.path), "and removes the socket")
         #expect(try storeDigests(fixture) == before, "serving, being killed and restarting changed nothing in the stores")
@@ -121,9 +124,14 @@ import Testing
         for line in [unit, bus, provider, desktop].map(\.path) { #expect(installed.output.contains("wrote \(line)")) }
         #expect(try SpotlightBinary.run(["install", "--no-systemctl", "--port", "7790"], environment: environment).status == 0, "installing again")
 
+        let listed = try SpotlightBinary.run(["install", "--no-systemctl", "--port", "7790", "--json"], environment: environment)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [String: Any])
+        #expect(object["written"] as? [String] == [unit, bus, provider, desktop].map(\.path) && object["page"] as? String == "http://127.0.0.1:7790/")
+
         let removed = try SpotlightBinary.run(["uninstall", "--no-systemctl"], environment: environment)
         #expect(removed.status == 0 && removed.output.split(separator: "\n").filter { $0.hasPrefix("removed ") }.count == 4, "\(removed.output)")
         for file in [unit, bus, provider, desktop] { #expect(!FileManager.default.fileExists(atPath: file.path)) }
         #expect(try SpotlightBinary.run(["uninstall", "--no-systemctl"], environment: environment).output.contains("nothing to remove"))
+        #expect(try SpotlightBinary.run(["uninstall", "--no-systemctl", "--json"], environment: environment).output.contains(#""removed" : ["#))
     }
 }

@@ -27,10 +27,17 @@ struct Install: ParsableCommand {
     @Flag(name: .customLong("no-systemctl"), help: "Only write the files; do not run systemctl --user.")
     var noSystemctl = false
 
+    @Flag(help: "Print the files written as JSON.")
+    var json = false
+
     func run() throws {
         var files = DesktopIntegration(executable: Self.executable(), port: port == 0 ? nil : port)
         if let providerDirectory { files.providerDirectory = URL(fileURLWithPath: providerDirectory, isDirectory: true) }
         let written = Output.guarded { try files.install() }
+        if json {
+            if !noSystemctl { Self.systemctl(["daemon-reload"], quiet: true); Self.systemctl(["enable", "--now", DesktopIntegration.unitName], quiet: true) }
+            return print(try Output.json(["written": written.map(\.path), "page": port == 0 ? NSNull() : "http://127.0.0.1:\(port)/" as Any]))
+        }
         for file in written { print("wrote \(file.path)") }
         if !noSystemctl {
             Self.systemctl(["daemon-reload"])
@@ -51,8 +58,8 @@ struct Install: ParsableCommand {
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     }
 
-    /// Runs `systemctl --user …`; a session without a user manager is said, not fatal.
-    static func systemctl(_ arguments: [String]) {
+    /// Runs `systemctl --user …`; a session without a user manager is said (unless `quiet`), not fatal.
+    static func systemctl(_ arguments: [String], quiet: Bool = false) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["systemctl", "--user"] + arguments
@@ -61,11 +68,11 @@ struct Install: ParsableCommand {
         do {
             try process.run()
             process.waitUntilExit()
-            if process.terminationStatus != 0 {
+            if process.terminationStatus != 0 && !quiet {
                 print("note: systemctl --user \(arguments.joined(separator: " ")) failed (no user session manager?); start the service with: spotlight serve")
             }
         } catch {
-            print("note: systemctl is not available; start the service with: spotlight serve")
+            if !quiet { print("note: systemctl is not available; start the service with: spotlight serve") }
         }
     }
 }
@@ -85,11 +92,18 @@ struct Uninstall: ParsableCommand {
     @Flag(name: .customLong("no-systemctl"), help: "Only remove the files; do not run systemctl --user.")
     var noSystemctl = false
 
+    @Flag(help: "Print the files removed as JSON.")
+    var json = false
+
     func run() throws {
         var files = DesktopIntegration(executable: Install.executable(), port: nil)
         if let providerDirectory { files.providerDirectory = URL(fileURLWithPath: providerDirectory, isDirectory: true) }
-        if !noSystemctl { Install.systemctl(["disable", "--now", DesktopIntegration.unitName]) }
+        if !noSystemctl { Install.systemctl(["disable", "--now", DesktopIntegration.unitName], quiet: json) }
         let removed = Output.guarded { try files.uninstall() }
+        if json {
+            if !noSystemctl { Install.systemctl(["daemon-reload"], quiet: true) }
+            return print(try Output.json(["removed": removed.map(\.path)]))
+        }
         for file in removed { print("removed \(file.path)") }
         if removed.isEmpty { print("nothing to remove: the service was not installed") }
         if !noSystemctl { Install.systemctl(["daemon-reload"]) }

@@ -36,6 +36,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Log each maintenance pass and the provider's calls.")
     var verbose = false
 
+    @Flag(help: "Print where the service listens as one JSON line (socket, tokenFile, page, root) once it does.")
+    var json = false
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         guard maintenanceMinutes >= 0 else { throw ValidationError("--maintenance-every must be 0 or more") }
@@ -55,7 +58,15 @@ struct Serve: AsyncParsableCommand {
         let server = SpotlightServer(configuration)
         let provider = configuration.gnomeSearchProvider
         do {
+            let json = self.json
             try await server.run { endpoints in
+                if json {
+                    let object: [String: Any] = ["socket": endpoints.socket.path, "tokenFile": endpoints.tokenFile.path,
+                                                 "page": endpoints.page?.absoluteString ?? NSNull(), "root": server.api.root]
+                    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+                    FileHandle.standardOutput.write(data + Data("\n".utf8))
+                    return
+                }
                 var lines = ["spotlight serve: stores under \(server.api.root)", "  socket  \(endpoints.socket.path)",
                              "  token   \(endpoints.tokenFile.path) (POST requests: Authorization: Bearer <token>)"]
                 if let page = endpoints.page { lines.append("  page    \(page.absoluteString)") }
