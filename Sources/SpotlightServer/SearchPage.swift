@@ -189,7 +189,8 @@ enum SearchPage {
               meta.appendChild(rating);
             }
             if (typeof result.price === "number") meta.appendChild(element("span", "price", result.price.toFixed(2)));
-            if (result.address) meta.appendChild(element("span", "muted address", result.address));
+            const street = result.address ? result.address.split(",")[0].trim().toLowerCase() : "";
+            if (street && !(result.description || "").toLowerCase().includes(street)) meta.appendChild(element("span", "muted address", result.address));
             if (meta.childElementCount) body.appendChild(meta);
             const actions = element("div", "actions");
             for (const action of result.actions) {

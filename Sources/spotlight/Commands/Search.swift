@@ -44,8 +44,11 @@ struct Search: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Argument(help: "What to search for (with --near it may be left out: every place nearby).")
-    var text: String = ""
+    @Argument(help: "What to search for, one or more words (with --near it may be left out: every place nearby).")
+    var words: [String] = []
+
+    /// The words as typed, one space apart (`spotlight search mulberry street`).
+    var text: String { words.joined(separator: " ") }
 
     func validate() throws {
         guard perApp >= 1 else { throw ValidationError("--per-app must be 1 or more") }
@@ -87,7 +90,7 @@ struct Search: ParsableCommand {
                 var details: [String] = []
                 if let rating = result.rating { details.append(String(repeating: "★", count: Int(rating.rounded())) + String(repeating: "☆", count: 5 - Int(rating.rounded()))) }
                 if let price = result.price { details.append(String(format: "%.2f", price)) }
-                if let address = result.address, result.description?.contains(address) != true { details.append(address.terminalSafe) }
+                if let address = result.address, !Self.says(result.description, address) { details.append(address.terminalSafe) }
                 if !details.isEmpty { print("    \(details.joined(separator: "  "))") }
                 print("    \(result.reference.terminalSafe)")
                 if let distance = result.distance { print("    · \(Self.kilometres(distance)) away") }
@@ -129,6 +132,12 @@ struct Search: ParsableCommand {
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         return API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3)
+    }
+
+    /// Whether a description already gives the address (its first part, the street).
+    static func says(_ description: String?, _ address: String) -> Bool {
+        guard let description, let street = address.split(separator: ",").first else { return false }
+        return description.localizedCaseInsensitiveContains(street.trimmingCharacters(in: .whitespaces))
     }
 
     /// "350 m", "4.4 km", "120 km".
