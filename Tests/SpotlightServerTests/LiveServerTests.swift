@@ -142,4 +142,23 @@ import Testing
         }
         #expect(open == 0, "every connection was closed and counted out")
     }
+
+    @Test func aMessageOverTheBoundClosesThatConnectionOnly() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        let running = try await RunningServer.start(fixture)
+        defer { Task { await running.stop() } }
+        let answered = Mutex<Int>(0)
+        let huge = String(repeating: "a", count: 10_000)
+        do {
+            try await WebSocketClient.connect(url: "ws://127.0.0.1:\(running.port)/v1/search/live", logger: RunningServer.quietLogger) { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"id": 1, "q": "\#(huge)"}"#))
+                for try await _ in inbound.messages(maxSize: 1 << 20) { answered.withLock { $0 += 1 } }
+            }
+        } catch {
+            // The service closing the connection is what is expected.
+        }
+        #expect(answered.withLock { $0 } == 0, "a message over 4 KiB gets no search")
+        #expect(try await running.search("pear").groups.count == 2, "the service goes on")
+    }
 }
