@@ -9,7 +9,7 @@ import WebTestSupport
 /// A small shop website on loopback: robots.txt that names only Googlebot (so
 /// Applebot follows it), an association file giving /fruit/* to the shop app, a
 /// sitemap, duplicates by canonical URL, a redirect, a loop, a huge page, noindex.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(6)))
 struct CrawlerTests {
     static let appID = "ABCDE12345.org.example.shop"
 
@@ -195,15 +195,15 @@ struct CrawlerTests {
         #expect(report.bytesRead <= 3_000 + 1_024)
     }
 
-    /// The time limit holds inside a page: one sent a byte every 50 ms
-    /// (each read quick, the whole 100 s) is cut at the limit, and the
+    /// The time limit holds inside a page: one sent a byte every half second
+    /// (each read quick, the whole 1,000 s) is cut at the limit, and the
     /// report says the crawl stopped for time, not that it finished.
     @Test func theTimeLimitHoldsInsideASlowPage() async throws {
         let server = try await TestWebServer([:])
         defer { Task { await server.stop() } }
         server.set("/robots.txt", .text("User-agent: *\nAllow: /\n"))
         let body = "<html><head><title>Slow</title></head><body>" + String(repeating: "x", count: 2_000) + "</body></html>"
-        server.set("/", .trickled(body, every: 0.05))
+        server.set("/", .trickled(body, every: 0.5))
         var configuration = Self.configuration()
         configuration.maximumDuration = 2
         let started = Date()
@@ -211,7 +211,7 @@ struct CrawlerTests {
         #expect(report.stopReason == .maximumDuration)
         // On a busy machine the limit may come before the page is even asked for; if it was, it failed for time.
         #expect(report.pages.allSatisfy { $0.kind == .failed && $0.reasons.first?.contains("time limit") == true }, "\(report.pages)")
-        #expect(Date().timeIntervalSince(started) < 60, "cut at the limit, not after the page's 100 s")
+        #expect(Date().timeIntervalSince(started) < 300, "cut at the limit, not after the page's 1,000 s (wall time counts a busy machine too)")
     }
 
     @Test func redirectChainsAreBoundedAndLoopsCaught() async throws {
@@ -304,7 +304,10 @@ struct CrawlerTests {
         configuration.fetcher.timeout = 1
         let started = Date()
         let report = try await Crawler(configuration: configuration, store: nil).crawl(from: [server.url("/")])
-        #expect(Date().timeIntervalSince(started) < 60, "a 1 s timeout, with room for a busy machine")
+        // Without the timeout the crawl would wait on /hang until its time limit (300 s) and stop there.
+        // (Wall time here also counts waiting for the test runner's threads on a busy machine.)
+        #expect(report.stopReason == .finished)
+        #expect(Date().timeIntervalSince(started) < 250)
         let hang = try #require(report.pages.first { $0.url.path == "/hang" })
         #expect(hang.kind == .failed && hang.reasons.first?.contains("could not be fetched") == true, "\(hang.reasons)")
         #expect(report.pages.contains { $0.url.path == "/a" && $0.kind == .notIndexable })

@@ -7,6 +7,7 @@ import GRDB
 /// ```
 /// <root>/<bundle identifier>/<index name>.sqlite   (+ -wal, -shm)
 /// <root>/.registry/<bundle identifier>/<index name> a marker: this store existed
+/// <root>/.registry/<bundle identifier>/.locks/<index name>   held (flock) while the store is opened
 /// ```
 /// - File missing, marker present: the store was lost. A new empty store is
 ///   created and a reindex requested (`storeMissing`).
@@ -51,6 +52,15 @@ struct StoreOpener {
         let file = directory.appendingPathComponent(indexName + ".sqlite")
         let marker = registry.appendingPathComponent(indexName)
         let manager = FileManager.default
+        // One opener at a time creates, checks, recovers or upgrades a store's
+        // file: two processes (or two handles) opening a new store at once would
+        // otherwise both create its tables, and the loser would take the
+        // winner's fresh file for a damaged one and move it aside.
+        // (`.locks` cannot be an index's marker: index names never start with a dot.)
+        let locks = registry.appendingPathComponent(".locks", isDirectory: true)
+        try StorePath.makePrivateDirectory(locks, below: root)
+        let lock = try OpenLock(locks.appendingPathComponent(indexName), timeout: options.busyTimeout)
+        defer { lock.release() }
         // Never a link: not the file, its journal files, or the marker.
         for path in [file, URL(fileURLWithPath: file.path + "-wal"), URL(fileURLWithPath: file.path + "-shm"), marker] {
             if StorePath.kind(path.path) == .link { throw StorePath.linked(path) }
@@ -91,6 +101,34 @@ struct StoreOpener {
             }
         }
         return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
+    }
+
+    /// An exclusive advisory lock (`flock`) on a file beside the store's marker,
+    /// held while a store is opened. Locks taken through separate opens
+    /// exclude each other, within a process as across processes.
+    struct OpenLock {
+        private let descriptor: Int32
+
+        init(_ url: URL, timeout: TimeInterval) throws {
+            if StorePath.kind(url.path) == .link { throw StorePath.linked(url) }
+            descriptor = Foundation.open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw SpotlightIndexError(.storeUnavailable, "cannot open \(url.path): \(String(cString: strerror(errno)))")
+            }
+            let deadline = Date().addingTimeInterval(timeout)
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                    close(descriptor)
+                    throw SpotlightIndexError(.storeBusy, "another process is opening \(url.deletingPathExtension().lastPathComponent) and held \(url.path) longer than \(timeout) s")
+                }
+                usleep(2_000)
+            }
+        }
+
+        func release() {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
     }
 
     /// Whether this process may write `path` (false on a read-only file system too).
