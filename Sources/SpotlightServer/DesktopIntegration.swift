@@ -95,10 +95,13 @@ public struct DesktopIntegration: Sendable {
             WantedBy=default.target
 
             """
+        // Without systemd the bus runs Exec= with its own environment: the variables go on the line.
+        let assignments = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
+        let busCommand = assignments.isEmpty ? command : (["/usr/bin/env"] + assignments.map { $0.contains(" ") ? "\"\($0)\"" : $0 } + [command]).joined(separator: " ")
         let bus = """
             [D-BUS Service]
             Name=\(GnomeSearchProvider.busName)
-            Exec=\(command)
+            Exec=\(busCommand)
             SystemdService=\(Self.unitName)
 
             """

@@ -53,7 +53,11 @@ struct GnomeSearchProviderTests {
         environment["XDG_CONFIG_HOME"] = fixture.url.appendingPathComponent("config").path
         let installed = try SpotlightBinary.run(["install", "--no-systemctl", "--port", String(port)], environment: environment)
         #expect(installed.status == 0, "\(installed.error)")
-        let bus = try PrivateSessionBus(directory: fixture.url, environment: environment)
+        // The bus knows nothing of the stores: the activation file's command line says where they are.
+        var busEnvironment = environment
+        busEnvironment.removeValue(forKey: "OPENSPOTLIGHT_HOME")
+        busEnvironment.removeValue(forKey: ServicePaths.directoryVariable)
+        let bus = try PrivateSessionBus(directory: fixture.url, environment: busEnvironment)
         defer { bus.stop() }
         var started: Int32?
         defer { if let started { kill(started, SIGKILL) } }

@@ -108,7 +108,7 @@ import Testing
         #expect(try String(contentsOf: bus, encoding: .utf8) == """
             [D-BUS Service]
             Name=org.openspotlight.SearchProvider
-            Exec=\(program) serve --port 7790
+            Exec=/usr/bin/env OPENSPOTLIGHT_HOME=\(fixture.storesDirectory.path) OPENSPOTLIGHT_RUNTIME_DIR=\(fixture.runtime.path) XDG_DATA_HOME=\(fixture.url.appendingPathComponent("data").path) \(program) serve --port 7790
             SystemdService=openspotlight.service
 
             """)
