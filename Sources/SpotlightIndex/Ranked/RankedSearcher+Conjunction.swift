@@ -153,16 +153,11 @@ extension RankedSearcher {
                 word &= word - 1
                 defer { slot += termCount }
                 if segment.expires(doc) <= now { continue }
-                let length = segment.length(doc)
-                var text = 0.0
-                for term in 0..<termCount {
-                    text += idf[term] * RankedScoring.g(tf: Double(best[slot + term]) / SegmentFormat.tfScale, length: length,
-                                                        avgLength: avgLength)
-                }
+                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
+                let (text, title) = scoring.text(best[slot..<(slot + termCount)], idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                 statistics.documentsScored += 1
                 let rowid = segment.rowid(doc)
-                let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
-                                                  engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                let breakdown = scoring.breakdown(text: text, titleMatch: title, segment, doc, now: now)
                 guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                 if !query.phrases.isEmpty, try !verify(rowid) { continue }
                 top.insert(RankedHit(rowid: rowid, score: breakdown))

@@ -54,50 +54,47 @@ struct RankedSearcher {
         self.now = now
     }
 
-    /// The `limit` best documents, best first (ties by rowid).
-    /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
-    /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
-    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [],
-                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
-        statistics = Statistics()
-        guard limit > 0, !query.terms.isEmpty else { return [] }
-        let termCount = query.terms.count
-
-        // Resolve each term to term-id ranges in each segment.
-        struct Resolved {
-            var index: Int
-            var ranges: [[Range<Int>]]
-            /// Postings of each term's tokens (which term drives).
-            var documents: [Int]
-            /// Each term's most frequent token's documents (its IDF).
-            var blended: [Int]
-            var maxG: [Double]
-            /// The term whose postings are read: the one that makes the
-            /// search cheapest, each driver document costing
-            /// ``TermCursor/driverCost`` and each other term, checked rarest
-            /// first, the cheaper of reading it densely and walking its
-            /// largest token lazily (``TermCursor``). `source files` is
-            /// driven by `source` (5,860 postings), not by the 14,541 of
-            /// `files…`, which cost less read densely than driven through.
-            func driver(documentCount: Int) -> Int {
-                let n = Double(max(documentCount, 1))
-                let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
-                var best = byPostings[0], bestCost = Double.infinity
-                for candidate in byPostings {
-                    var asked = Double(documents[candidate])
-                    var cost = asked * Double(TermCursor.driverCost)
-                    for term in byPostings where term != candidate {
-                        let postings = Double(documents[term])
-                        let dense = postings * Double(TermCursor.denseCost)
-                        let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
-                        cost += min(dense, lazy)
-                        asked *= min(1, postings / n)
-                    }
-                    if cost < bestCost { (best, bestCost) = (candidate, cost) }
+    /// One segment's terms resolved to term-id ranges, with their counts.
+    struct Resolved {
+        var index: Int
+        var ranges: [[Range<Int>]]
+        /// Postings of each term's tokens (which term drives).
+        var documents: [Int]
+        /// Each term's most frequent token's documents (its IDF).
+        var blended: [Int]
+        var maxG: [Double]
+        /// The term whose postings are read: the one that makes the
+        /// search cheapest, each driver document costing
+        /// ``TermCursor/driverCost`` and each other term, checked rarest
+        /// first, the cheaper of reading it densely and walking its
+        /// largest token lazily (``TermCursor``). `source files` is
+        /// driven by `source` (5,860 postings), not by the 14,541 of
+        /// `files…`, which cost less read densely than driven through.
+        func driver(documentCount: Int) -> Int {
+            let n = Double(max(documentCount, 1))
+            let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
+            var best = byPostings[0], bestCost = Double.infinity
+            for candidate in byPostings {
+                var asked = Double(documents[candidate])
+                var cost = asked * Double(TermCursor.driverCost)
+                for term in byPostings where term != candidate {
+                    let postings = Double(documents[term])
+                    let dense = postings * Double(TermCursor.denseCost)
+                    let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
+                    cost += min(dense, lazy)
+                    asked *= min(1, postings / n)
                 }
-                return best
+                if cost < bestCost { (best, bestCost) = (candidate, cost) }
             }
+            return best
         }
+    }
+
+    /// Each term's term-id ranges in each segment (segments one term
+    /// misses are left out), the documents holding each term (a prefix: its
+    /// most frequent token's, summed over segments), and the live documents.
+    func resolve(_ query: RankedQuery) throws -> (resolved: [Resolved], matching: [Int], liveDocuments: Int) {
+        let termCount = query.terms.count
         var resolved: [Resolved] = []
         var exactCountBudget = 256
         var liveDocuments = 0
@@ -159,7 +156,32 @@ struct RankedSearcher {
             for term in 0..<termCount { matching[term] += blended[term] }
             resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG))
         }
-        let n = Double(max(liveDocuments, 1))
+        return (resolved, matching, liveDocuments)
+    }
+
+    /// The statistics of ``resolve(_:)`` for IDF and BM25's average length,
+    /// to be summed with other stores' (``SearchStatistics``).
+    func statistics(of query: RankedQuery) throws -> SearchStatistics {
+        let (_, matching, liveDocuments) = try resolve(query)
+        var totalLength = 0.0
+        for snapshot in segments {
+            totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
+        }
+        return SearchStatistics(documents: Double(liveDocuments), totalLength: totalLength, matching: matching.map(Double.init))
+    }
+
+    /// The `limit` best documents, best first (ties by rowid).
+    /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
+    /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
+    /// - Parameter collection: statistics over every store searched with
+    ///   this one (system search), for IDF and the average length; nil:
+    ///   this store's own.
+    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
+                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+        statistics = Statistics()
+        guard limit > 0, !query.terms.isEmpty else { return [] }
+        let termCount = query.terms.count
+        let (resolved, localMatching, liveDocuments) = try resolve(query)
         // BM25's average length over every segment, as FTS5's over its table.
         // A segment's stored maxima used its own average: when that is
         // shorter, G grows, by at most avgLength / (the segment's) (the
@@ -169,9 +191,16 @@ struct RankedSearcher {
         for snapshot in segments {
             totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
         }
-        let avgLength = liveDocuments > 0 ? max(totalLength / Double(liveDocuments), 1e-9) : 1
+        var n = Double(liveDocuments)
+        var matching = localMatching.map(Double.init)
+        if let collection, collection.matching.count == termCount, collection.documents >= 1 {
+            n = collection.documents
+            matching = collection.matching
+            totalLength = collection.totalLength
+        }
+        let avgLength = n > 0 ? max(totalLength / n, 1e-9) : 1
         func boundScale(_ segment: Segment) -> Double { max(1, avgLength / segment.avgLength) }
-        let idf = matching.map { RankedScoring.idf(documents: n, matching: min(Double($0), n)) }
+        let idf = matching.map { scoring.idf(documents: n, matching: min($0, n)) }
 
         // Posting lists of the driving terms, with their bounds. A list of
         // `span` 64 stands for a whole term group, bounded by its maxima:
@@ -199,7 +228,7 @@ struct RankedSearcher {
         func listBound(_ position: Int, maxGS: Double, maxS: Double, others: Double) -> Double {
             let segment = segments[resolved[position].index].segment
             guard now >= segment.buildTime else { return .infinity }
-            return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength)
+            return idf[drivers[position]] * scoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength)
                 + maxS * others
         }
         for (position, entry) in resolved.enumerated() where !intersected[position] {
@@ -208,7 +237,7 @@ struct RankedSearcher {
             let ratio = segment.avgLength / avgLength
             var others = 0.0
             for term in 0..<termCount where term != driver {
-                others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio)
+                others += idf[term] * scoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio)
             }
             lists.reserveCapacity(lists.count + entry.ranges[driver].reduce(0) { $0 + min($1.count, 2 * SegmentFormat.termGroupSize) })
             for range in entry.ranges[driver] {
@@ -320,7 +349,7 @@ struct RankedSearcher {
                     // The other terms' most in this block, G×S (∞: unknown).
                     var othersGS = Double.infinity
                     if trustsBounds, let threshold = top.threshold {
-                        let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+                        let driverGS = idf[driver] * scoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
                         var bound = driverGS + segment.blockMaxS(block) * list.others
                         if termCount > 1 {
                             // Block-max WAND: the other terms' blocks over the same documents.
@@ -346,13 +375,12 @@ struct RankedSearcher {
                     documents: for (position, doc32) in docs.enumerated() {
                         let doc = Int(doc32)
                         if snapshot.deleted.contains(doc) { continue }
-                        let length = segment.length(doc)
+                        let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
                         // What this document can score at most, before the
                         // cursors are asked: the driver's exact share, the
                         // others' block maxima.
                         if othersGS.isFinite, let threshold = top.threshold {
-                            let driverG = RankedScoring.g(tf: Double(frequencies[position]) / SegmentFormat.tfScale, length: length,
-                                                          avgLength: avgLength)
+                            let driverG = scoring.termScore(frequency: frequencies[position], norm: norm, titleLength: segment.titleLength(doc))
                             if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
                         }
                         // Expired documents are never returned (checked after
@@ -366,15 +394,10 @@ struct RankedSearcher {
                             best[term] = frequency
                         }
                         statistics.documentsScored += 1
-                        var text = 0.0
-                        for term in 0..<termCount {
-                            text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
-                                                                avgLength: avgLength)
-                        }
+                        let (text, title) = scoring.text(best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                         let rowid = segment.rowid(doc)
                         if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
-                        let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
-                                                          engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                        let breakdown = scoring.breakdown(text: text, titleMatch: title, segment, doc, now: now)
                         // A document may hold several of the driver's tokens: it
                         // scores by the best, so keep the highest seen.
                         let key = entry.index << 32 | doc

@@ -23,7 +23,7 @@ struct Segment: @unchecked Sendable {
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
     /// The same for the arrays a search reads per document and per block.
-    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int
+    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int, titleLengthsAt: Int
     private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
@@ -63,6 +63,7 @@ struct Segment: @unchecked Sendable {
         let fixedSizes: [SegmentFormat.Section: Int] = [
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
             .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n,
+            .titleLengths: n, .quality: 8 * n, .impressions: 8 * n,
             .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
             .termMaxS: 4 * t, .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t),
             .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
@@ -86,6 +87,7 @@ struct Segment: @unchecked Sendable {
         expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
         lengthsAt = offsets[SegmentFormat.Section.lengths.rawValue]
         staticBoundsAt = offsets[SegmentFormat.Section.staticBounds.rawValue]
+        titleLengthsAt = offsets[SegmentFormat.Section.titleLengths.rawValue]
         blockLastDocAt = offsets[SegmentFormat.Section.blockLastDoc.rawValue]
         blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
         blockMaxSAt = offsets[SegmentFormat.Section.blockMaxS.rawValue]
@@ -126,6 +128,12 @@ struct Segment: @unchecked Sendable {
     func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    /// Tokens of the document's title (at most 255).
+    func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
+    /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
+    func quality(_ doc: Int) -> Double { f64(.quality, doc) }
+    /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
+    func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
     func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
     func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))

@@ -16,7 +16,7 @@ enum SegmentEncoder {
         for doc in 0..<n {
             let recency = contents.recency[doc]
             bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
-                                              recency: recency.isNaN ? nil : recency, at: buildTime)
+                                              recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
         }
 
         var out = ByteWriter()
@@ -48,6 +48,9 @@ enum SegmentEncoder {
         begin(.staticBounds); out.append(contentsOf: bounds.map(RankedScoring.roundedUp))
         begin(.rowidOrder)
         out.append(contentsOf: Self.rowidOrder(contents.rowids))
+        begin(.titleLengths); out.append(contentsOf: contents.titleLengths)
+        collapsible(.quality, contents.quality)
+        collapsible(.impressions, contents.impressions)
 
         // Dictionary.
         begin(.termOffsets); out.append(contentsOf: contents.termStart.map { UInt64($0) })
@@ -57,9 +60,8 @@ enum SegmentEncoder {
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
         let t = contents.termCount
-        let k1 = RankedScoring.k1, b = RankedScoring.b
-        let norms = contents.lengths.map { k1 * (1 - b + b * Double($0) / avgLength) }
-        let parts = Self.postingsInParts(contents, norms: norms, bounds: bounds, threshold: parallelPostings)
+        let norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
+        let parts = Self.postingsInParts(contents, scoring: scoring, norms: norms, bounds: bounds, threshold: parallelPostings)
         var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = [], termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
         var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
         var postings: [UInt8] = []
@@ -175,10 +177,10 @@ enum SegmentEncoder {
 
     /// Every term's postings, as one part or, when large, two (split where
     /// half the postings are) encoded at once.
-    static func postingsInParts(_ contents: SegmentContents, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
+    static func postingsInParts(_ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
         let total = contents.postingDocs.count, t = contents.termCount
         guard total >= threshold, ItemPreparation.cores > 1, t > 1 else {
-            return [postings(of: 0..<t, contents, norms: norms, bounds: bounds)]
+            return [postings(of: 0..<t, contents, scoring: scoring, norms: norms, bounds: bounds)]
         }
         // The first term whose postings start at or after the middle.
         var low = 0, high = t
@@ -190,15 +192,16 @@ enum SegmentEncoder {
         let ranges = [0..<split, split..<t]
         let results = Mutex<[PostingsPart?]>([nil, nil])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let part = postings(of: ranges[index], contents, norms: norms, bounds: bounds)
+            let part = postings(of: ranges[index], contents, scoring: scoring, norms: norms, bounds: bounds)
             results.withLock { $0[index] = part }
         }
         return results.withLock { $0.map { $0! } }
     }
 
     /// Encodes the postings of `terms` in blocks of ``SegmentFormat/blockSize``
-    /// with their maxima. G = tf(k1+1) / (tf + norm[doc]).
-    static func postings(of terms: Range<Int>, _ contents: SegmentContents, norms: [Double], bounds: [Double]) -> PostingsPart {
+    /// with their maxima of the term score (G = tf(k1+1) / (tf + norm[doc]),
+    /// plus the title part where the title holds the token).
+    static func postings(of terms: Range<Int>, _ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double]) -> PostingsPart {
         var part = PostingsPart()
         let count = terms.count
         part.termFirstBlock = [UInt32](repeating: 0, count: count)
@@ -214,7 +217,6 @@ enum SegmentEncoder {
         part.blockMaxGS.reserveCapacity(estimatedBlocks)
         part.blockMaxS.reserveCapacity(estimatedBlocks)
         part.postings.reserveCapacity(postingRange.count * 3 + 16)
-        let k1 = RankedScoring.k1
         contents.postingDocs.withUnsafeBufferPointer { allDocs in
         contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
         contents.postingColumns.withUnsafeBufferPointer { allColumns in
@@ -236,8 +238,8 @@ enum SegmentEncoder {
                     var blockGS = 0.0, blockS = 0.0, blockG = 0.0
                     for index in start..<end {
                         let doc = Int(allDocs[index])
-                        let tf = Double(allFrequencies[index]) / SegmentFormat.tfScale
-                        let g = tf * (k1 + 1) / (tf + norms[doc])
+                        let g = scoring.termScore(frequency: allFrequencies[index], norm: norms[doc],
+                                                  titleLength: Double(contents.titleLengths[doc]))
                         let s = bounds[doc]
                         blockG = max(blockG, g)
                         blockGS = max(blockGS, g * s)

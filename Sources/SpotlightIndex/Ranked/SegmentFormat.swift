@@ -57,7 +57,10 @@ enum SegmentFormat {
     /// 8: term groups carry their first term's first bytes (dictionary lookups
     ///    search the groups first: see ``Segment/lowerBound(_:pastPrefix:)``);
     ///    identifier hashes last in the file.
-    static let version: UInt32 = 8
+    /// 9: a posting's frequency carries whether the title holds the token
+    ///    (its low bit); per document the title's length, the metadata
+    ///    factor and impressions (one scale for every store, issue 22).
+    static let version: UInt32 = 9
     static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128
@@ -70,7 +73,9 @@ enum SegmentFormat {
     /// Where in a group entry the first term's length and bytes are.
     static let termGroupKeyLengthOffset = 24
     static let termGroupKeyOffset = 32
-    /// Weighted term frequencies are stored as integers of 1/16.
+    /// Weighted term frequencies are stored as integers of 1/16, shifted
+    /// left by one: the low bit says whether the title holds the token
+    /// (``RankedScoring/termScore(frequency:length:avgLength:titleLength:)``).
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
     /// 1 keywords, 2 description, 3 other, as ``TextColumns``).
@@ -79,6 +84,7 @@ enum SegmentFormat {
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
+        case titleLengths, quality, impressions
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
         case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
@@ -103,7 +109,7 @@ enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 29 of them end at byte 312, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 32 of them end at byte 336, inside the header.
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
@@ -111,7 +117,7 @@ enum SegmentFormat {
     /// Per-document signals that are often the same for every document
     /// (no expiration, no hint, no engagement): such a section holds its
     /// one value, and reading it costs no memory per document.
-    static let collapsibleSections: [Section] = [.expires, .hints, .recency, .engagement, .engagedAt]
+    static let collapsibleSections: [Section] = [.expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions]
 
     /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
     /// a segment as it is loaded.

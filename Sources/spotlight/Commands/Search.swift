@@ -40,8 +40,13 @@ struct Search: ParsableCommand {
 
     func run() throws {
         if let app { return try searchOneApp(app) }
-        let found = Output.guarded { try SystemSearch().search(text, resultsPerApp: perApp) }
+        let search = SystemSearch()
+        let found = Output.guarded { try search.search(text, resultsPerApp: perApp) }
         if json { return print(try Output.json(encoding: found)) }
+        // What a person is shown counts as impressions (--json output is for programs, which record their own).
+        do { try search.recordImpressions(of: found) } catch {
+            FileHandle.standardError.write(Data("spotlight: impressions not recorded: \(error)\n".utf8))
+        }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
         if found.groups.isEmpty && found.web.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
@@ -86,6 +91,7 @@ struct Search: ParsableCommand {
                 print("no results for \"\(text)\" in \(app) (\(try store.itemCount()) items)")
             } else {
                 for result in results { print(Output.line(result)) }
+                try store.recordImpressions(itemIdentifiers: results.map(\.item.uniqueIdentifier))
             }
         } catch let error as SpotlightIndexError {
             Output.fail(error.description)
