@@ -18,6 +18,7 @@ struct QualityBenchmark {
           --engines     which engines to measure (default: all three)
           --queries     queries per kind (history: trials, two queries each)
           --json        also write every figure as JSON
+          --misses      write each query whose target is not in an engine's top 3 to this file
         """
 
     var engines: Set<String> = ["engine", "fts5", "tantivy"]
@@ -25,6 +26,8 @@ struct QualityBenchmark {
     var scriptsDirectory = URL(fileURLWithPath: "Benchmarks/quality", isDirectory: true)
     var workDirectory: URL?
     var jsonFile: URL?
+    /// Where to list each engine's misses (no target in the top 3) with its top 3.
+    var missesFile: URL?
     var counts: [QualityKind: Int] = [.prefix: 500, .typo: 1_000, .summary: 1_000, .history: 100]
 
     static let limit = 10
@@ -47,6 +50,7 @@ struct QualityBenchmark {
             case "--scripts-dir": options.scriptsDirectory = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--work-dir": options.workDirectory = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--json": options.jsonFile = URL(fileURLWithPath: try value(argument))
+            case "--misses": options.missesFile = URL(fileURLWithPath: try value(argument))
             case "--queries":
                 for pair in try value(argument).split(separator: ",") {
                     let parts = pair.split(separator: "=")
@@ -104,6 +108,15 @@ struct QualityBenchmark {
             for (query, ids) in zip(queries, lists) { scores[engine, default: [:]][query.kind.rawValue, default: Score()].add(ids, target: query.target) }
         }
         print(Self.table(scores))
+        if let missesFile {
+            var lines: [String] = []
+            for (engine, lists) in answers.sorted(by: { $0.key < $1.key }) {
+                for (query, ids) in zip(queries, lists) where !ids.prefix(3).contains(query.target) {
+                    lines.append("\(engine)\t\(query.kind.rawValue)\t\(query.text)\t\(query.target)\t\(ids.prefix(3).joined(separator: " "))")
+                }
+            }
+            try (lines.joined(separator: "\n") + "\n").write(to: missesFile, atomically: true, encoding: .utf8)
+        }
         if let jsonFile {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

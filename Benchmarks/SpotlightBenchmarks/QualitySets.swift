@@ -53,8 +53,10 @@ struct SeededGenerator: RandomNumberGenerator {
 ///   a random letter position, the first included; digits are never
 ///   edited (a version is not a typo).
 /// - `summary`: two distinct words of three letters or more of a random
-///   package's summary, in their order.
-/// - `history`: per trial ~200 random packages opened once or twice over
+///   package's summary, in their order, among those in at most 1% of the
+///   summaries (`for`, `module`, `library` are not what a person recalls
+///   an item by).
+/// - `history`: per trial ~200 random packages opened once each over
 ///   the last three weeks, and a target opened three times; the query is
 ///   the first 2, then 3, characters of the target's name.
 enum QualitySets {
@@ -80,12 +82,19 @@ enum QualitySets {
             typos += 1
         }
 
+        // Words in more than 1% of summaries ("for", "module", "library") are
+        // not what a person recalls an item by.
+        func summaryWords(_ package: DebianPackage) -> [String] {
+            let summary: String = (package.summary ?? "").lowercased()
+            return summary.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map { String($0) }
+        }
+        var documentFrequency: [String: Int] = [:]
+        for package in packages { for word in Set(summaryWords(package)) { documentFrequency[word, default: 0] += 1 } }
+        let common = max(1, packages.count / 100)
         var summaries = 0
         while summaries < (counts[.summary] ?? 0) {
             let package = pick()
-            let summary: String = (package.summary ?? "").lowercased()
-            let words: [String] = summary.split(whereSeparator: { !($0.isLetter || $0.isNumber) })
-                .map { String($0) }.filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) }
+            let words = summaryWords(package).filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) && documentFrequency[$0, default: 0] <= common }
             guard words.count >= 2 else { continue }
             let first = Int(random.next() % UInt64(words.count))
             var second = Int(random.next() % UInt64(words.count - 1))
@@ -103,7 +112,7 @@ enum QualitySets {
             var openings: [(String, Double)] = (0..<3).map { _ in (target.id, Double(random.next() % 21_000) / 1_000 * day) }
             for _ in 0..<200 {
                 let other = pick()
-                for _ in 0..<(1 + Int(random.next() % 2)) { openings.append((other.id, Double(random.next() % 21_000) / 1_000 * day)) }
+                openings.append((other.id, Double(random.next() % 21_000) / 1_000 * day))
             }
             histories.append(QualityHistory(target: target.id, openings: openings))
             let name = Array(target.id.lowercased())

@@ -25,6 +25,9 @@ struct RankedQuery: Sendable {
         /// No edit touches an ASCII digit (a word with digits: `pyhton3`
         /// finds `python3`, `batch4` never `batch5` or `batch14`).
         var lockDigits = false
+        /// The first letter may be the typo too (``TypoWalk/firstLetterMatches(_:in:)``):
+        /// tried only when the other typos find (almost) nothing.
+        var firstLetter = false
     }
 
     /// Words of this many letters or more get one typo…
@@ -68,7 +71,9 @@ extension RankedQuery {
     /// digits (versions, codes: `batch4` is not a typo of `batch5`): in a
     /// word of letters and digits only the letters are counted and edited
     /// (`pyhton3` finds `python3`).
-    func allowingTypos() -> RankedQuery? {
+    /// - Parameter firstLetter: the first letter of a word may be wrong
+    ///   too (``Typo/firstLetter``).
+    func allowingTypos(firstLetter: Bool = false) -> RankedQuery? {
         var copy = self
         var any = false
         for index in copy.terms.indices {
@@ -79,7 +84,7 @@ extension RankedQuery {
             let letters = scalars.filter { !Self.isDigit($0) }.count
             guard letters >= Self.oneTypoLength else { continue }
             copy.terms[index].typo = Typo(word: scalars, edits: letters >= Self.twoTyposLength ? 2 : 1, isPrefix: term.prefix != nil,
-                                          lockDigits: letters < scalars.count)
+                                          lockDigits: letters < scalars.count, firstLetter: firstLetter)
             any = true
         }
         return any ? copy : nil

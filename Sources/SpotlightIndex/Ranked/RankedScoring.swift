@@ -54,6 +54,14 @@ struct RankedScoring: Sendable {
         max(0, weights.titleMatch) + max(0, weights.exactTitle) / max(1, titleLength)
     }
 
+    /// What a token's frequencies are and'ed with: the title bit cleared
+    /// for a prefix's completions (`lib` is no title match of `libxml2`,
+    /// whose BM25 still counts the title's weight), kept otherwise.
+    @inline(__always)
+    static func titleMask(_ id: Int, completions: Range<Int>) -> UInt32 {
+        completions.contains(id) ? ~UInt32(1) : ~UInt32(0)
+    }
+
     /// A term's score in a document before IDF: G, plus the title part
     /// when the title holds the token.
     @inline(__always)

@@ -28,7 +28,7 @@ struct RankedHit: Sendable {
 ///
 /// A segment whose terms are all common but share few documents is
 /// answered the other way: intersected first, then every match scored
-/// (``searchConjunction(_:ranges:postings:idf:avgLength:query:excluding:top:verify:)``,
+/// (``searchConjunction(_:ranges:completions:postings:idf:avgLength:query:excluding:top:verify:)``,
 /// chosen by ``prefersConjunction(postings:documentCount:)``).
 struct RankedSearcher {
     var segments: [SegmentSnapshot]
@@ -63,6 +63,12 @@ struct RankedSearcher {
         /// Each term's most frequent token's documents (its IDF).
         var blended: [Int]
         var maxG: [Double]
+        /// Per term, the tokens that complete its prefix (not the word
+        /// itself, unless the prefix is under four characters long): they
+        /// score no title part (``RankedScoring/titlePart(titleLength:)``),
+        /// so a whole word typed in a title ranks above a title word it
+        /// begins, and as-you-type prefixes rank by BM25 and engagement.
+        var completions: [Range<Int>]
         /// The term whose postings are read: the one that makes the
         /// search cheapest, each driver document costing
         /// ``TermCursor/driverCost`` and each other term, checked rarest
@@ -106,6 +112,7 @@ struct RankedSearcher {
             var documents = [Int](repeating: 0, count: termCount)
             var blended = [Int](repeating: 0, count: termCount)
             var maxG = [Double](repeating: 0, count: termCount)
+            var completions = [Range<Int>](repeating: 0..<0, count: termCount)
             // Terms without a typo first: a segment one of them misses is
             // left before any dictionary walk.
             var missing = false
@@ -113,7 +120,15 @@ struct RankedSearcher {
                 let term = query.terms[position]
                 var found: [Range<Int>] = []
                 for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
-                if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
+                if let prefix = term.prefix {
+                    let range = try segment.terms(matching: prefix, prefix: true)
+                    found.append(range)
+                    // A prefix of fewer than ``RankedQuery/oneTypoLength`` characters is a
+                    // word still being typed: no token of it is a title match.
+                    let whole = try prefix.count >= RankedQuery.oneTypoLength && !range.isEmpty
+                        && segment.term(range.lowerBound).elementsEqual(prefix)
+                    completions[position] = whole ? range.dropFirst() : range
+                }
                 if let typo = term.typo { found += try TypoWalk.matches(typo, in: segment) }
                 found = Self.union(found)
                 var count = 0, most = 0, best = 0.0
@@ -154,7 +169,8 @@ struct RankedSearcher {
             }
             if missing { continue }
             for term in 0..<termCount { matching[term] += blended[term] }
-            resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG))
+            resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG,
+                                     completions: completions))
         }
         return (resolved, matching, liveDocuments)
     }
@@ -302,6 +318,7 @@ struct RankedSearcher {
             var row: [TermCursor] = []
             for term in 0..<termCount {
                 row.append(term == driver ? TermCursor() : try TermCursor(segment: segment, ranges: entry.ranges[term],
+                                                                          completions: entry.completions[term],
                                                                           asked: asked[term], candidates: candidates))
             }
             cursors.append(row)
@@ -309,7 +326,7 @@ struct RankedSearcher {
 
         var top = TopHits(limit: limit)
         for (position, entry) in resolved.enumerated() where intersected[position] {
-            try searchConjunction(segments[entry.index], ranges: entry.ranges, postings: entry.documents, idf: idf,
+            try searchConjunction(segments[entry.index], ranges: entry.ranges, completions: entry.completions, postings: entry.documents, idf: idf,
                                   avgLength: avgLength, query: query, excluding: excluding, top: &top, verify: verify)
         }
         var accumulated: [Int: Double] = [:]
@@ -338,6 +355,7 @@ struct RankedSearcher {
             let ratio = segment.avgLength / avgLength
             for index in cursors[list.resolved].indices { cursors[list.resolved][index].rewind() }
             let termBlocks = try segment.blocks(of: list.term)
+            let keep = RankedScoring.titleMask(list.term, completions: entry.completions[driver])
             let order = checkOrder[list.resolved]
             // Taken out while this list is read, and walked through a buffer:
             // each document asks its cursors in place (no uniqueness checks).
@@ -380,7 +398,8 @@ struct RankedSearcher {
                         // cursors are asked: the driver's exact share, the
                         // others' block maxima.
                         if othersGS.isFinite, let threshold = top.threshold {
-                            let driverG = scoring.termScore(frequency: frequencies[position], norm: norm, titleLength: segment.titleLength(doc))
+                            let driverG = scoring.termScore(frequency: frequencies[position] & keep, norm: norm,
+                                                            titleLength: segment.titleLength(doc))
                             if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
                         }
                         // Expired documents are never returned (checked after
@@ -388,7 +407,7 @@ struct RankedSearcher {
                         if segment.expires(doc) <= now { continue }
                         // The driver's frequency here (this token's), then the
                         // cursors', rarest term first: most documents fail there.
-                        best[driver] = frequencies[position]
+                        best[driver] = frequencies[position] & keep
                         for term in order {
                             guard let frequency = try row[term].frequency(at: doc32) else { continue documents }
                             best[term] = frequency
@@ -458,9 +477,12 @@ struct PostingCursor {
     private var last: UInt32 = 0
     private var docs: [UInt32] = []
     private var frequencies: [UInt32] = []
+    /// And'ed with each frequency answered (``RankedScoring/titleMask(_:completions:)``).
+    private let mask: UInt32
 
-    init(segment: Segment, term: Int) throws {
+    init(segment: Segment, term: Int, mask: UInt32 = ~0) throws {
         self.segment = segment
+        self.mask = mask
         blocks = try segment.blocks(of: term)
         block = blocks.lowerBound
     }
@@ -539,7 +561,7 @@ struct PostingCursor {
             if docs[mid] < doc { low = mid + 1 } else { high = mid }
         }
         position = low
-        return position < docs.count && docs[position] == doc ? frequencies[position] : nil
+        return position < docs.count && docs[position] == doc ? frequencies[position] & mask : nil
     }
 }
 
@@ -584,7 +606,8 @@ struct TermCursor {
     init() {}
 
     /// - Parameter asked: about how many documents the search will ask.
-    init(segment: Segment, ranges: [Range<Int>], asked: Int, candidates: DocumentBitmap? = nil) throws {
+    /// - Parameter completions: tokens that score no title part (a prefix's completions).
+    init(segment: Segment, ranges: [Range<Int>], completions: Range<Int> = 0..<0, asked: Int, candidates: DocumentBitmap? = nil) throws {
         // The largest tokens first, by document count (then id, for a stable split).
         var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
         sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
@@ -594,7 +617,9 @@ struct TermCursor {
         // Without a forced tail, a few small tokens do not pay for the array.
         if sizes.count <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = sizes.count }
         lazy = min(lazy, Self.unionLimit)
-        for size in sizes.prefix(lazy) { members.append(try PostingCursor(segment: segment, term: size.id)) }
+        for size in sizes.prefix(lazy) {
+            members.append(try PostingCursor(segment: segment, term: size.id, mask: RankedScoring.titleMask(size.id, completions: completions)))
+        }
         let tail = sizes.dropFirst(lazy).map(\.id)
         guard !tail.isEmpty else { return }
         dense = [UInt32](repeating: 0, count: segment.documentCount)
@@ -611,13 +636,14 @@ struct TermCursor {
             try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
                 for id in tail {
                     let blocks = try segment.blocks(of: id)
+                    let mask = RankedScoring.titleMask(id, completions: completions)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
                         let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
                         // The block's own maximum bounds its windows: no per-document score.
                         let blockMax = segment.blockMaxGS(block)
                         var window = -1
                         for index in 0..<count {
-                            let doc = Int(docs[index]), frequency = frequencies[index]
+                            let doc = Int(docs[index]), frequency = frequencies[index] & mask
                             if frequency > dense[doc] { dense[doc] = frequency }
                             if doc >> Self.windowShift != window {
                                 window = doc >> Self.windowShift

@@ -25,6 +25,51 @@ import Foundation
 /// ```
 enum TypoWalk {
     static func matches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+        guard typo.firstLetter else { return try walk(typo, in: segment) }
+        return try walk(typo, in: segment) + firstLetterMatches(typo, in: segment)
+    }
+
+    /// Tokens whose first letter is the typo: the first two letters
+    /// swapped or a letter typed before the first (the rest within the
+    /// edits left), a first letter typed wrong or left out (the rest exact:
+    /// one lookup per first letter the dictionary holds, so no walk runs
+    /// per letter). Digits are never the edited letter.
+    static func firstLetterMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+        let word = typo.word
+        guard word.count >= 2, !RankedQuery.isDigit(word[0]) else { return [] }
+        var out: [Range<Int>] = []
+        var rest = typo
+        rest.firstLetter = false
+        rest.edits = typo.edits - 1
+        func find(_ scalars: [Unicode.Scalar], edits: Int) throws(SegmentError) {
+            if edits > 0 {
+                var variant = rest
+                variant.word = scalars
+                variant.edits = edits
+                out += try walk(variant, in: segment)
+            } else {
+                out.append(try segment.terms(matching: Array(String(String.UnicodeScalarView(scalars)).utf8), prefix: typo.isPrefix))
+            }
+        }
+        // Swapped: `yphton` is `python`; an extra first letter: `ypython`.
+        if word[1] != word[0] { try find([word[1], word[0]] + word.dropFirst(2), edits: rest.edits) }
+        try find(Array(word.dropFirst()), edits: rest.edits)
+        // Another first letter, or one left out: each first letter the dictionary has.
+        var id = 0
+        while id < segment.termCount {
+            let bytes = try segment.term(id)
+            guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { id += 1; continue }
+            if scalar != word[0], !RankedQuery.isDigit(scalar) {
+                try find([scalar] + word.dropFirst(), edits: 0)
+                try find([scalar] + word, edits: 0)
+            }
+            id = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<UTF8.width(scalar)]), from: id)
+        }
+        return out
+    }
+
+    /// The walk over the terms starting with the word's first scalar.
+    static func walk(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         guard let first = typo.word.first else { return [] }
         let word = typo.word.map(\.value)
         let m = word.count, k = typo.edits, width = m + 1

@@ -121,14 +121,27 @@ extension SpotlightStore {
         let verify = { (rowid: Int64) in try Self.holdsPhrases(query.phrases, rowid: rowid, db) }
         var hits = try searcher.search(query, limit: limit, collection: statistics, verify: verify)
         guard typos, hits.count < limit, let fuzzy = query.allowingTypos() else { return hits }
-        let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
-        hits += more.map { hit in
-            var hit = hit
-            hit.score = ranked.scoring.withTypos(hit.score)
-            return hit
+        func addTypoTier(_ fuzzy: RankedQuery) throws {
+            let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
+            hits += more.map { hit in
+                var hit = hit
+                hit.score = ranked.scoring.withTypos(hit.score)
+                return hit
+            }
+        }
+        try addTypoTier(fuzzy)
+        // A first letter typed wrong is tried last, when the other typos
+        // found fewer than a person looks at (``firstLetterTierBelow``).
+        if hits.count < min(limit, Self.firstLetterTierBelow), let fuzzier = query.allowingTypos(firstLetter: true) {
+            try addTypoTier(fuzzier)
         }
         return hits
     }
+
+    /// Matches so far under which words are tried with their first letter
+    /// as the typo: most typos keep the first letter, and trying every
+    /// first letter costs a dictionary lookup per letter and segment.
+    static let firstLetterTierBelow = 3
 
     /// True when some searched text attribute of the item holds each CJK
     /// run as one piece (what the phrase of its bigrams matches in FTS5).
