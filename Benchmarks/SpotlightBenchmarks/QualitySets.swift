@@ -55,7 +55,8 @@ struct SeededGenerator: RandomNumberGenerator {
 /// - `summary`: two distinct words of three letters or more of a random
 ///   package's summary, in their order, among those in at most 1% of the
 ///   summaries (`for`, `module`, `library` are not what a person recalls
-///   an item by).
+///   an item by), and held together by at most three summaries (families
+///   of packages share one summary: no engine can tell them apart).
 /// - `history`: per trial ~200 random packages opened once each over
 ///   the last three weeks, and a target opened three times; the query is
 ///   the first 2, then 3, characters of the target's name.
@@ -63,6 +64,7 @@ enum QualitySets {
     static let seed: UInt64 = 20_261_125
 
     static func make(_ packages: [DebianPackage], counts: [QualityKind: Int]) -> (queries: [QualityQuery], histories: [QualityHistory]) {
+        // One stream per kind: a change to one kind's generator leaves the others' queries as they were.
         var random = SeededGenerator(seed: seed)
         var queries: [QualityQuery] = []
         func pick() -> DebianPackage { packages[Int(random.next() % UInt64(packages.count))] }
@@ -74,6 +76,7 @@ enum QualitySets {
             queries.append(QualityQuery(kind: .prefix, text: String(name.prefix(length)), target: package.id))
         }
 
+        random = SeededGenerator(seed: seed &+ 1)
         var typos = 0
         while typos < (counts[.typo] ?? 0) {
             let package = pick()
@@ -88,23 +91,32 @@ enum QualitySets {
             let summary: String = (package.summary ?? "").lowercased()
             return summary.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map { String($0) }
         }
-        var documentFrequency: [String: Int] = [:]
-        for package in packages { for word in Set(summaryWords(package)) { documentFrequency[word, default: 0] += 1 } }
+        var holders: [String: [Int32]] = [:]
+        for (index, package) in packages.enumerated() {
+            for word in Set(summaryWords(package)) { holders[word, default: []].append(Int32(index)) }
+        }
         let common = max(1, packages.count / 100)
+        random = SeededGenerator(seed: seed &+ 2)
         var summaries = 0
         while summaries < (counts[.summary] ?? 0) {
             let package = pick()
-            let words = summaryWords(package).filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) && documentFrequency[$0, default: 0] <= common }
+            let words = summaryWords(package).filter { $0.count >= 3 && $0.allSatisfy(\.isLetter) && holders[$0, default: []].count <= common }
             guard words.count >= 2 else { continue }
             let first = Int(random.next() % UInt64(words.count))
             var second = Int(random.next() % UInt64(words.count - 1))
             if second >= first { second += 1 }
             let (a, b) = (min(first, second), max(first, second))
             guard words[a] != words[b] else { continue }
+            // Answerable: at most three summaries hold both words (Debian has
+            // families of packages sharing one summary, which no engine can
+            // tell apart).
+            let both = Set(holders[words[a], default: []]).intersection(holders[words[b], default: []])
+            guard both.count <= 3 else { continue }
             queries.append(QualityQuery(kind: .summary, text: "\(words[a]) \(words[b])", target: package.id))
             summaries += 1
         }
 
+        random = SeededGenerator(seed: seed &+ 3)
         var histories: [QualityHistory] = []
         let day = 86_400.0
         for trial in 0..<(counts[.history] ?? 0) {

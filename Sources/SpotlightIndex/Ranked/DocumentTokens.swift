@@ -22,7 +22,7 @@ struct DocumentTokens: Sendable {
     private(set) var tokens: [Token] = []
     /// Token occurrences in all columns.
     private(set) var length: UInt32 = 0
-    /// Tokens of the longest title attribute (`title`, `displayName`).
+    /// Words of the longest title attribute (`title`, `displayName`).
     private(set) var titleLength: UInt32 = 0
     /// The metadata factor: complete metadata lifts, stuffed keywords demote.
     private(set) var quality: Double = 1
@@ -203,12 +203,25 @@ struct DocumentTokens: Sendable {
                 switch column {
                 case 0:
                     occurrences.0 &+= added
-                    titleLength = max(titleLength, added)
+                    titleLength = max(titleLength, UInt32(clamping: value.texts?.map(Self.words(in:)).max() ?? 0))
                 case 1: occurrences.1 &+= added
                 case 2: occurrences.2 &+= added
                 default: occurrences.3 &+= added
                 }
             }
+        }
+
+        /// Words of a title: runs of word characters (`python3-requests`
+        /// is two, though its tokens are four: camelCase and digit parts
+        /// are tokens too).
+        static func words(in text: String) -> Int {
+            var words = 0, inWord = false
+            for scalar in text.unicodeScalars {
+                let isWord = TextFolding.isWordScalar(scalar) || TextFolding.isCJK(scalar.value)
+                if isWord && !inWord { words += 1 }
+                inWord = isWord
+            }
+            return words
         }
 
         func take(_ token: UnsafeBufferPointer<UInt8>) {

@@ -18,27 +18,32 @@ struct RankedScoring: Sendable {
     static let b = 0.75
 
     var weights: RankingWeights
-    /// The title part of a term's score: at most this.
+    /// The title (or description) part of a term's score: at most this.
     let titlePartMax: Double
 
     init(weights: RankingWeights) {
         self.weights = weights
-        titlePartMax = max(0, weights.titleMatch) + max(0, weights.exactTitle)
+        titlePartMax = max(max(0, weights.titleMatch) + max(0, weights.exactTitle), max(0, weights.descriptionMatch))
     }
 
     /// The frequency a posting stores: the column-weighted count in
-    /// sixteenths, shifted left by one, the low bit set when the title
-    /// holds the token.
+    /// sixteenths, shifted left by two; bit 0 set when the title holds
+    /// the token, bit 1 when the description does (the match-quality parts).
     @inline(__always)
-    static func frequency(weighted: UInt32, inTitle: Bool) -> UInt32 {
-        min(max(1, weighted), UInt32.max >> 1) << 1 | (inTitle ? 1 : 0)
+    static func frequency(weighted: UInt32, columns: UInt8) -> UInt32 {
+        min(max(1, weighted), UInt32.max >> 2) << 2 | UInt32(columns & 1) | UInt32(columns & 4) >> 1
     }
+
+    /// Bit of a stored frequency: the title holds the token.
+    static let titleBit: UInt32 = 1
+    /// Bit of a stored frequency: the description holds the token.
+    static let descriptionBit: UInt32 = 2
 
     /// BM25's frequency factor G of a stored frequency, with `norm` =
     /// k1 × (1 − b + b × length / average length).
     @inline(__always)
     static func g(frequency: UInt32, norm: Double) -> Double {
-        let tf = Double(frequency >> 1) / SegmentFormat.tfScale
+        let tf = Double(frequency >> 2) / SegmentFormat.tfScale
         return tf * (k1 + 1) / (tf + norm)
     }
 
@@ -48,26 +53,30 @@ struct RankedScoring: Sendable {
     }
 
     /// The title part of a term whose token the title holds: the title
-    /// match, and the exact-title share (all of it for a one-word title).
+    /// match, and the exact-title share (all of it for a one-word title
+    /// that is the whole query), × `share` = the typed words the title holds
+    /// ÷ the words typed.
     @inline(__always)
-    func titlePart(titleLength: Double) -> Double {
-        max(0, weights.titleMatch) + max(0, weights.exactTitle) / max(1, titleLength)
+    func titlePart(titleLength: Double, share: Double = 1) -> Double {
+        max(0, weights.titleMatch) + max(0, weights.exactTitle) * share / max(1, titleLength)
     }
 
-    /// What a token's frequencies are and'ed with: the title bit cleared
-    /// for a prefix's completions (`lib` is no title match of `libxml2`,
-    /// whose BM25 still counts the title's weight), kept otherwise.
+    /// What a token's frequencies are and'ed with: the match-quality bits
+    /// cleared for a prefix's completions (`libx` is no title match of
+    /// `libxml2`, whose BM25 still counts the title's weight), kept otherwise.
     @inline(__always)
     static func titleMask(_ id: Int, completions: Range<Int>) -> UInt32 {
-        completions.contains(id) ? ~UInt32(1) : ~UInt32(0)
+        completions.contains(id) ? ~(titleBit | descriptionBit) : ~UInt32(0)
     }
 
-    /// A term's score in a document before IDF: G, plus the title part
-    /// when the title holds the token.
+    /// The most a term can score in a document before IDF: G, plus the
+    /// title part when the title holds the token, else the description
+    /// part when the description does (what segments store maxima of).
     @inline(__always)
     func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double) -> Double {
         let g = Self.g(frequency: frequency, norm: norm)
-        return frequency & 1 == 0 ? g : g + titlePart(titleLength: titleLength())
+        if frequency & Self.titleBit != 0 { return g + titlePart(titleLength: titleLength()) }
+        return frequency & Self.descriptionBit != 0 ? g + max(0, weights.descriptionMatch) : g
     }
 
     /// A bound on a list's (or block's) largest term score × S at the
@@ -79,8 +88,9 @@ struct RankedScoring: Sendable {
     /// average shrinks only the length part of K, so a G of g grows to at
     /// most g(k1+1)/(r(k1+1) + (1−r)g), r = ratio: ×1/r for a small g, ×1
     /// at G's ceiling k1 + 1 (``rescaledG(maxGS:maxS:ratio:)``). The title
-    /// part does not move, so a posting with it is bounded by that plus the
-    /// largest title part × S; and every score grows by at most 1/r. A
+    /// and description parts do not move, so a posting with one is bounded
+    /// by that plus the largest of them × S; and every score grows by at
+    /// most 1/r. A
     /// ratio ≥ 1 (a shorter store average) only lowers G: `maxGS` stands.
     ///
     /// ```swift
@@ -145,20 +155,35 @@ struct RankedScoring: Sendable {
                                                       impressions: impressions * decay)
     }
 
-    /// A document's text score and its title share: Σ IDF × term score
-    /// over the terms' best frequencies in it.
+    /// A document's text score and its match-quality share: Σ IDF × (G +
+    /// the title part where the title holds the term's token, or the
+    /// description part where the description holds every typed word),
+    /// over the terms' best frequencies in it. Never above the sum of
+    /// ``termScore(frequency:norm:titleLength:)``, which bounds are made of.
     @inline(__always)
     func text<C: RandomAccessCollection>(_ frequencies: C, idf: [Double], norm: Double,
                                          titleLength: @autoclosure () -> Double) -> (text: Double, title: Double)
         where C.Element == UInt32, C.Index == Int {
-        var text = 0.0, title = 0.0
+        var text = 0.0
+        var inTitle = 0, allInDescription = Self.descriptionBit
+        for frequency in frequencies {
+            inTitle += Int(frequency & Self.titleBit)
+            allInDescription &= frequency
+        }
+        var quality = 0.0
         var term = 0
+        let share = Double(inTitle) / Double(max(1, frequencies.count))
+        let length = inTitle > 0 ? titleLength() : 1
         for frequency in frequencies {
             text += idf[term] * Self.g(frequency: frequency, norm: norm)
-            if frequency & 1 != 0 { title += idf[term] * titlePart(titleLength: titleLength()) }
+            if frequency & Self.titleBit != 0 {
+                quality += idf[term] * titlePart(titleLength: length, share: share)
+            } else if allInDescription != 0 {
+                quality += idf[term] * max(0, weights.descriptionMatch)
+            }
             term += 1
         }
-        return (text + title, title)
+        return (text + quality, quality)
     }
 
     /// The breakdown of a segment's document scoring `text`.
@@ -186,7 +211,7 @@ struct RankedScoring: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for value in [weights.titleWeight, weights.keywordsWeight, weights.descriptionWeight, weights.otherTextWeight,
                       Double(weights.titleCap), Double(weights.keywordsCap), Double(weights.descriptionCap), Double(weights.otherTextCap),
-                      weights.titleMatch, weights.exactTitle, weights.metadataLift, weights.stuffingRatio, weights.stuffingFloor,
+                      weights.titleMatch, weights.exactTitle, weights.descriptionMatch, weights.metadataLift, weights.stuffingRatio, weights.stuffingFloor,
                       weights.rankingHint, weights.engagement, weights.recency, weights.recencyHalfLife] {
             hash = (hash ^ value.bitPattern) &* 0x0000_0100_0000_01b3
         }

@@ -128,7 +128,7 @@ struct Segment: @unchecked Sendable {
     func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
-    /// Tokens of the document's title (at most 255).
+    /// Words of the document's title (at most 255).
     func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
     func quality(_ doc: Int) -> Double { f64(.quality, doc) }

@@ -44,7 +44,7 @@ struct SegmentContents {
     var engagement: [Double] = []
     var engagedAt: [Double] = []
     var lengths: [UInt32] = []
-    /// Tokens of each document's title, at most 255.
+    /// Words of each document's title, at most 255.
     var titleLengths: [UInt8] = []
     /// Each document's metadata factor.
     var quality: [Double] = []
@@ -210,7 +210,7 @@ struct SegmentContents {
                 for token in tokens.tokens {
                     let id = table.intern(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]), hash: token.hash)
                     occurrenceTerm.append(Int32(id))
-                    occurrenceFrequency.append(RankedScoring.frequency(weighted: token.frequency, inTitle: token.columns & 1 != 0))
+                    occurrenceFrequency.append(RankedScoring.frequency(weighted: token.frequency, columns: token.columns))
                     occurrenceColumns.append(token.columns)
                 }
             }

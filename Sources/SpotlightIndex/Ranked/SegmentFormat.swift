@@ -57,9 +57,10 @@ enum SegmentFormat {
     /// 8: term groups carry their first term's first bytes (dictionary lookups
     ///    search the groups first: see ``Segment/lowerBound(_:pastPrefix:)``);
     ///    identifier hashes last in the file.
-    /// 9: a posting's frequency carries whether the title holds the token
-    ///    (its low bit); per document the title's length, the metadata
-    ///    factor and impressions (one scale for every store, issue 22).
+    /// 9: a posting's frequency carries whether the title and the
+    ///    description hold the token (its two low bits); per document the
+    ///    title's length, the metadata factor and impressions (one scale
+    ///    for every store, issue 22).
     static let version: UInt32 = 9
     static let headerSize = 512
     /// Postings per block.
@@ -74,8 +75,8 @@ enum SegmentFormat {
     static let termGroupKeyLengthOffset = 24
     static let termGroupKeyOffset = 32
     /// Weighted term frequencies are stored as integers of 1/16, shifted
-    /// left by one: the low bit says whether the title holds the token
-    /// (``RankedScoring/termScore(frequency:length:avgLength:titleLength:)``).
+    /// left by two: the low bits say whether the title and the description
+    /// hold the token (``RankedScoring/frequency(weighted:columns:)``).
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
     /// 1 keywords, 2 description, 3 other, as ``TextColumns``).

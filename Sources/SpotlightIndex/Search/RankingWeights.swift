@@ -19,9 +19,13 @@ public import Foundation
 ///     at once, and a word's keywords, description and other text together
 ///     weigh less than one title occurrence, so keywords never outweigh a
 ///     title match.
-///   - Title match: a word in the title adds ``titleMatch`` plus
-///     ``exactTitle`` ÷ the title's words, so the title that is exactly
-///     what was typed comes first, then titles holding it among few words.
+///   - Match quality: a word in the title adds ``titleMatch`` plus
+///     ``exactTitle`` ÷ the title's words (× the share of the typed words
+///     the title holds), so the title that is exactly what was typed comes
+///     first, then titles holding it among few words; when the description
+///     holds every typed word, each adds ``descriptionMatch``. A prefix's
+///     completions, and a last word of fewer than four letters (a word
+///     still being typed), add neither.
 /// - **hint** `1 + rankingHint × hint/100`: the app's own judgment.
 /// - **engagement** `1 + engagement × ln(1 + decayed engagement)`: views
 ///   (``viewWeight``) and selections (``selectionWeight``), halving every
@@ -71,8 +75,13 @@ public struct RankingWeights: Sendable, Hashable {
     public var otherTextCap: Int = 2
     /// Added to a word's BM25 (at most 2.2) when the title holds it.
     public var titleMatch: Double = 1
-    /// Also added, divided by the title's words: the whole title typed gets all of it.
+    /// Also added, divided by the title's words and × the share of the typed
+    /// words the title holds: the whole title typed gets all of it.
     public var exactTitle: Double = 1
+    /// Added to each word's BM25 when the description holds every typed
+    /// word (and the title not this one): two words recalled from an
+    /// item's summary find it before items with one in a title.
+    public var descriptionMatch: Double = 1
     /// Items of the IDF's prior collection.
     public var idfPriorDocuments: Double = 1_000
     /// Of them, those holding any word.
