@@ -176,12 +176,12 @@ struct SplitMix {
         for block in try segment.blocks(of: common) {
             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
             all += docs
-            #expect(frequencies.allSatisfy { $0 == 160 << 1 | 1 })     // title weight 10 × 16, in the title
+            #expect(frequencies.allSatisfy { $0 == 160 << 2 | 1 })     // title weight 10 × 16, in the title
         }
         #expect(all == Array(0..<300))
         let title = try #require(try segment.terms(matching: Array("title".utf8), prefix: false).first)
         try segment.decodeBlock(try segment.blocks(of: title).first!, docs: &docs, frequencies: &frequencies)
-        #expect(docs == [41] && frequencies == [160 << 1 | 1])
+        #expect(docs == [41] && frequencies == [160 << 2 | 1])
         #expect(segment.length(41) == 3)
     }
 
@@ -203,7 +203,7 @@ struct SplitMix {
             for (doc, frequency) in zip(docs, frequencies) {
                 let g = Self.scoring.termScore(frequency: frequency, norm: RankedScoring.norm(length: segment.length(Int(doc)), avgLength: segment.avgLength),
                                                titleLength: segment.titleLength(Int(doc)))
-                let exact = Self.scoring.breakdown(text: g, titleMatch: 0, segment, Int(doc), now: 600_000).total
+                let exact = Self.scoring.breakdown(text: g, matchQuality: 0, segment, Int(doc), now: 600_000).total
                 #expect(exact <= segment.blockMaxGS(block) && g <= segment.termMaxG(term))
                 #expect(segment.staticBound(Int(doc)) <= segment.blockMaxS(block))
             }
@@ -277,7 +277,7 @@ struct SplitMix {
             for (doc, frequency) in zip(docs, frequencies) {
                 let g = Self.scoring.termScore(frequency: frequency, norm: RankedScoring.norm(length: segment.length(Int(doc)), avgLength: storeAverage),
                                                titleLength: segment.titleLength(Int(doc)))
-                let exact = Self.scoring.breakdown(text: g, titleMatch: 0, segment, Int(doc), now: 600_000).total
+                let exact = Self.scoring.breakdown(text: g, matchQuality: 0, segment, Int(doc), now: 600_000).total
                 most = max(most, exact)
                 termMostG = max(termMostG, g)
             }
@@ -434,10 +434,10 @@ struct SplitMix {
         let average = 20.0 / 3
         func g(_ tf: Double, _ length: Double) -> Double { tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average)) }
         let apple = idf * (g(10, 7) + 1 + 1.0 / 1)          // in the title, a one-word title
-        let sauce = idf * g(2, 9)                           // in the description
+        let sauce = idf * g(2, 9)                           // in the description (one word: no description part)
         #expect(abs(ranked[0].score.text - apple) < 1e-9 * apple, "\(ranked[0].score.text) vs \(apple)")
-        #expect(abs(ranked[0].score.titleMatch - idf * 2) < 1e-9 * apple)
+        #expect(abs(ranked[0].score.matchQuality - idf * 2) < 1e-9 * apple)
         #expect(abs(ranked[1].score.text - sauce) < 1e-9 * sauce, "\(ranked[1].score.text) vs \(sauce)")
-        #expect(ranked[1].score.titleMatch == 0)
+        #expect(ranked[1].score.matchQuality == 0)
     }
 }

@@ -89,7 +89,7 @@ import Testing
         try root.store("com.example.tiny").index([Self.titled("bowl", "Kiwi smoothie bowl")])
         let found = try SystemSearch(registry: root.registry).search("kiwi")
         #expect(found.groups.map(\.app.displayName) == ["Big", "Tiny"])
-        #expect(found.groups[0].results[0].explanation.contains("title"))
+        #expect(found.groups[0].results[0].explanation.contains("match"))
     }
 
     @Test func typoMatchesComeAfterEveryExactMatch() throws {

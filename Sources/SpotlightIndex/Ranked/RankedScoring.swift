@@ -147,17 +147,18 @@ struct RankedScoring: Sendable {
     }
 
     /// The breakdown of a result, every factor of ``RankingWeights``.
-    func breakdown(text: Double, titleMatch: Double, hint: Double, engagement: Double, impressions: Double, engagedAt: Double,
+    func breakdown(text: Double, matchQuality: Double, hint: Double, engagement: Double, impressions: Double, engagedAt: Double,
                    recency: Double?, quality: Double, now: Double) -> ScoreBreakdown {
         let decay = engagement == 0 && impressions == 0 ? 0 : exp2(-max(0, now - engagedAt) / weights.engagementHalfLife)
         return ScoringSQL(weights: weights).breakdown(text: text, hint: hint, engagement: engagement * decay, recency: recency,
-                                                      now: now, titleMatch: titleMatch, quality: quality,
+                                                      now: now, matchQuality: matchQuality, quality: quality,
                                                       impressions: impressions * decay)
     }
 
     /// A document's text score and its match-quality share: Σ IDF × (G +
     /// the title part where the title holds the term's token, or the
-    /// description part where the description holds every typed word),
+    /// description part where the description holds every typed word, two
+    /// or more),
     /// over the terms' best frequencies in it. Never above the sum of
     /// ``termScore(frequency:norm:titleLength:)``, which bounds are made of.
     @inline(__always)
@@ -165,7 +166,9 @@ struct RankedScoring: Sendable {
                                          titleLength: @autoclosure () -> Double) -> (text: Double, title: Double)
         where C.Element == UInt32, C.Index == Int {
         var text = 0.0
-        var inTitle = 0, allInDescription = Self.descriptionBit
+        // The description part needs two words or more in it: one word in
+        // a description is no sign the item is what was meant.
+        var inTitle = 0, allInDescription = frequencies.count > 1 ? Self.descriptionBit : 0
         for frequency in frequencies {
             inTitle += Int(frequency & Self.titleBit)
             allInDescription &= frequency
@@ -188,8 +191,8 @@ struct RankedScoring: Sendable {
 
     /// The breakdown of a segment's document scoring `text`.
     @inline(__always)
-    func breakdown(text: Double, titleMatch: Double, _ segment: Segment, _ doc: Int, now: Double) -> ScoreBreakdown {
-        breakdown(text: text, titleMatch: titleMatch, hint: segment.hint(doc), engagement: segment.engagement(doc),
+    func breakdown(text: Double, matchQuality: Double, _ segment: Segment, _ doc: Int, now: Double) -> ScoreBreakdown {
+        breakdown(text: text, matchQuality: matchQuality, hint: segment.hint(doc), engagement: segment.engagement(doc),
                   impressions: segment.impressions(doc), engagedAt: segment.engagedAt(doc), recency: segment.recency(doc),
                   quality: segment.quality(doc), now: now)
     }
@@ -198,7 +201,7 @@ struct RankedScoring: Sendable {
     func withTypos(_ score: ScoreBreakdown) -> ScoreBreakdown {
         var score = score
         score.text *= weights.typoFactor
-        score.titleMatch *= weights.typoFactor
+        score.matchQuality *= weights.typoFactor
         score.typos = true
         score.total = score.product
         return score

@@ -158,7 +158,7 @@ extension RankedSearcher {
                 let (text, title) = scoring.text(best[slot..<(slot + termCount)], idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                 statistics.documentsScored += 1
                 let rowid = segment.rowid(doc)
-                let breakdown = scoring.breakdown(text: text, titleMatch: title, segment, doc, now: now)
+                let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                 guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                 if !query.phrases.isEmpty, try !verify(rowid) { continue }
                 top.insert(RankedHit(rowid: rowid, score: breakdown))

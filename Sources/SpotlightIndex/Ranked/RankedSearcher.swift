@@ -416,7 +416,7 @@ struct RankedSearcher {
                         let (text, title) = scoring.text(best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                         let rowid = segment.rowid(doc)
                         if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
-                        let breakdown = scoring.breakdown(text: text, titleMatch: title, segment, doc, now: now)
+                        let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                         // A document may hold several of the driver's tokens: it
                         // scores by the best, so keep the highest seen.
                         let key = entry.index << 32 | doc

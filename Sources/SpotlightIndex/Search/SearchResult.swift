@@ -18,16 +18,17 @@ public struct SearchResult: Sendable, Hashable {
 /// for result in try store.search("apple") {
 ///     print(result.item.uniqueIdentifier, result.score.explanation)
 /// }
-/// // apple  3.21 = text 2.14 (title 0.9) × hint(80) 1.40 × engagement(2.5) 1.38 × recency(3 days) 1.23 × metadata 1 × shown(0) 1
+/// // apple  3.21 = text 2.14 (match 0.9) × hint(80) 1.40 × engagement(2.5) 1.38 × recency(3 days) 1.23 × metadata 1 × shown(0) 1
 /// ```
 public struct ScoreBreakdown: Sendable, Hashable {
     /// Text relevance, higher is better: Σ over the typed words of IDF ×
     /// (BM25 over the column-weighted, capped counts + the title part),
     /// the same scale in every store.
     public var text: Double
-    /// The share of ``text`` that the title part gave (a word in the
-    /// title, more for a title of few words); the rest is BM25.
-    public var titleMatch: Double = 0
+    /// The share of ``text`` that match quality gave: the title part (a
+    /// word in the title, more for a title of few words) and the
+    /// description part (every typed word in the description); the rest is BM25.
+    public var matchQuality: Double = 0
     /// The item's `rankingHint` (0–100; 0 when absent).
     public var rankingHint: Double
     /// `1 + weight × hint / 100`.
@@ -53,11 +54,11 @@ public struct ScoreBreakdown: Sendable, Hashable {
     /// ``RankingWeights/typoFactor``, and it comes after every exact match.
     public var typos = false
 
-    public init(text: Double, titleMatch: Double = 0, rankingHint: Double, hintFactor: Double, engagement: Double,
+    public init(text: Double, matchQuality: Double = 0, rankingHint: Double, hintFactor: Double, engagement: Double,
                 engagementFactor: Double, age: TimeInterval?, recencyFactor: Double, metadataFactor: Double = 1,
                 impressions: Double = 0, passedOverFactor: Double = 1, total: Double, typos: Bool = false) {
         self.text = text
-        self.titleMatch = titleMatch
+        self.matchQuality = matchQuality
         self.rankingHint = rankingHint
         self.hintFactor = hintFactor
         self.engagement = engagement
@@ -81,7 +82,7 @@ public struct ScoreBreakdown: Sendable, Hashable {
         func f(_ value: Double) -> String { String(format: "%.4g", value) }
         let ageText = age.map { String(format: "%.1f days", $0 / 86_400) } ?? "none"
         let words = typos ? "text (typos) \(f(text))" : "text \(f(text))"
-        return "\(f(total)) = \(words) (title \(f(titleMatch))) × hint(\(f(rankingHint))) \(f(hintFactor))"
+        return "\(f(total)) = \(words) (match \(f(matchQuality))) × hint(\(f(rankingHint))) \(f(hintFactor))"
             + " × engagement(\(f(engagement))) \(f(engagementFactor)) × recency(\(ageText)) \(f(recencyFactor))"
             + " × metadata \(f(metadataFactor)) × shown(\(f(impressions))) \(f(passedOverFactor))"
     }

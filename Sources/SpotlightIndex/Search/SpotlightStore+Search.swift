@@ -232,13 +232,13 @@ struct ScoringSQL {
     }
 
     func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double,
-                   titleMatch: Double = 0, quality: Double = 1, impressions: Double = 0) -> ScoreBreakdown {
+                   matchQuality: Double = 0, quality: Double = 1, impressions: Double = 0) -> ScoreBreakdown {
         let hintFactor = 1 + weights.rankingHint * hint / 100
         let engagementFactor = 1 + weights.engagement * log(1 + engagement)
         let age = recency.map { max(0, now - $0) }
         let recencyFactor = 1 + (age.map { weights.recency * exp2(-$0 / weights.recencyHalfLife) } ?? 0)
         let passedOver = weights.passedOverFactor(engagement: engagement, impressions: impressions)
-        var score = ScoreBreakdown(text: text, titleMatch: titleMatch, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
+        var score = ScoreBreakdown(text: text, matchQuality: matchQuality, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
                                    engagementFactor: engagementFactor, age: age, recencyFactor: recencyFactor, metadataFactor: quality,
                                    impressions: impressions, passedOverFactor: passedOver, total: 0)
         score.total = score.product

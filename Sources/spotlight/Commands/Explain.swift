@@ -28,7 +28,7 @@ struct Explain: ParsableCommand {
                                          "terms": why.terms.map { ["term": $0.text, "foundIn": $0.foundIn, "idf": $0.idf] }]
             if let rank = why.rank { object["rank"] = rank }
             if let score = why.score {
-                object["score"] = ["total": score.total, "text": score.text, "titleMatch": score.titleMatch,
+                object["score"] = ["total": score.total, "text": score.text, "matchQuality": score.matchQuality,
                                    "rankingHint": score.rankingHint, "hintFactor": score.hintFactor,
                                    "engagement": score.engagement, "engagementFactor": score.engagementFactor,
                                    "recencyFactor": score.recencyFactor, "metadataFactor": score.metadataFactor,
