@@ -18,32 +18,31 @@ struct RankedScoring: Sendable {
     static let b = 0.75
 
     var weights: RankingWeights
-    /// The title (or description) part of a term's score: at most this.
-    let titlePartMax: Double
 
     init(weights: RankingWeights) {
         self.weights = weights
-        titlePartMax = max(max(0, weights.titleMatch) + max(0, weights.exactTitle), max(0, weights.descriptionMatch))
     }
 
     /// The frequency a posting stores: the column-weighted count in
-    /// sixteenths, shifted left by two; bit 0 set when the title holds
-    /// the token, bit 1 when the description does (the match-quality parts).
+    /// sixteenths, shifted left by one, bit 0 set when the title holds the
+    /// token (the title part).
     @inline(__always)
     static func frequency(weighted: UInt32, columns: UInt8) -> UInt32 {
-        min(max(1, weighted), UInt32.max >> 2) << 2 | UInt32(columns & 1) | UInt32(columns & 4) >> 1
+        min(max(1, weighted), UInt32.max >> 2) << 1 | UInt32(columns & 1)
     }
 
     /// Bit of a stored frequency: the title holds the token.
     static let titleBit: UInt32 = 1
-    /// Bit of a stored frequency: the description holds the token.
-    static let descriptionBit: UInt32 = 2
+    /// Bit set at query time (never stored): the token is a whole word
+    /// typed (not a prefix's completion, nor a last word under four
+    /// letters, still being typed): it takes the exact-title share.
+    static let wholeWordBit: UInt32 = 1 << 31
 
     /// BM25's frequency factor G of a stored frequency, with `norm` =
     /// k1 × (1 − b + b × length / average length).
     @inline(__always)
     static func g(frequency: UInt32, norm: Double) -> Double {
-        let tf = Double(frequency >> 2) / SegmentFormat.tfScale
+        let tf = Double((frequency & ~wholeWordBit) >> 1) / SegmentFormat.tfScale
         return tf * (k1 + 1) / (tf + norm)
     }
 
@@ -52,57 +51,84 @@ struct RankedScoring: Sendable {
         k1 * (1 - b + b * length / max(avgLength, 1e-9))
     }
 
+    /// Every token of a term is a whole word (a word that is not the last,
+    /// or has typos): ``flag(_:wholeWord:)`` flags them all.
+    static let everyToken = -2
+
+    /// What a token's frequencies are or'ed with at query time: the
+    /// whole-word bit for a whole word typed (`wholeWord`: its id,
+    /// ``everyToken``, or -1 for none).
+    @inline(__always)
+    static func flag(_ id: Int, wholeWord: Int) -> UInt32 {
+        wholeWord == everyToken || id == wholeWord ? wholeWordBit : 0
+    }
+
+    /// Whether `id` is a whole word typed (``flag(_:wholeWord:)``).
+    @inline(__always)
+    static func isWholeWord(_ id: Int, wholeWord: Int) -> Bool { wholeWord == everyToken || id == wholeWord }
+
+    /// A term's score in a document before IDF, at the most the query can
+    /// make of it: G, plus the title part when the title holds the token
+    /// (with the exact-title share at its largest for a whole word typed).
+    /// Segments store maxima of it both ways (`wholeWord` true and false).
+    @inline(__always)
+    func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double, wholeWord: Bool) -> Double {
+        let g = Self.g(frequency: frequency, norm: norm)
+        guard frequency & Self.titleBit != 0 else { return g }
+        return g + max(0, weights.titleMatch) + (wholeWord ? max(0, weights.exactTitle) / max(1, titleLength()) : 0)
+    }
+
+    /// ``termScore(frequency:norm:titleLength:wholeWord:)`` for a frequency
+    /// that carries its whole-word bit.
+    @inline(__always)
+    func termBound(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double) -> Double {
+        termScore(frequency: frequency, norm: norm, titleLength: titleLength(), wholeWord: frequency & Self.wholeWordBit != 0)
+    }
+
     /// The title part of a term whose token the title holds: the title
-    /// match, and the exact-title share (all of it for a one-word title
-    /// that is the whole query), × `share` = the typed words the title holds
-    /// ÷ the words typed.
+    /// match, and for a whole word typed the exact-title share (all of it
+    /// for a one-word title that is the whole query) × `share` = the typed
+    /// words the title holds ÷ the words typed.
     @inline(__always)
     func titlePart(titleLength: Double, share: Double = 1) -> Double {
         max(0, weights.titleMatch) + max(0, weights.exactTitle) * share / max(1, titleLength)
     }
 
-    /// What a token's frequencies are and'ed with: the match-quality bits
-    /// cleared for a prefix's completions (`libx` is no title match of
-    /// `libxml2`, whose BM25 still counts the title's weight), kept otherwise.
-    @inline(__always)
-    static func titleMask(_ id: Int, completions: Range<Int>) -> UInt32 {
-        completions.contains(id) ? ~(titleBit | descriptionBit) : ~UInt32(0)
-    }
-
-    /// The most a term can score in a document before IDF: G, plus the
-    /// title part when the title holds the token, else the description
-    /// part when the description does (what segments store maxima of).
-    @inline(__always)
-    func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double) -> Double {
-        let g = Self.g(frequency: frequency, norm: norm)
-        if frequency & Self.titleBit != 0 { return g + titlePart(titleLength: titleLength()) }
-        return frequency & Self.descriptionBit != 0 ? g + max(0, weights.descriptionMatch) : g
-    }
-
     /// A bound on a list's (or block's) largest term score × S at the
     /// store's average length, from its maxima stored at the segment's:
     /// `maxGS` (term score × S) and `maxS` (S), `ratio` = the segment's
-    /// average / the store's.
+    /// average / the store's, `growth` = ``growth(ratio:)``.
     ///
     /// With K = 1 − b + b·length/avg, G = tf(k1+1)/(tf + k1·K); a longer
     /// average shrinks only the length part of K, so a G of g grows to at
-    /// most g(k1+1)/(r(k1+1) + (1−r)g), r = ratio: ×1/r for a small g, ×1
-    /// at G's ceiling k1 + 1 (``rescaledG(maxGS:maxS:ratio:)``). The title
-    /// and description parts do not move, so a posting with one is bounded
-    /// by that plus the largest of them × S; and every score grows by at
-    /// most 1/r. A
-    /// ratio ≥ 1 (a shorter store average) only lowers G: `maxGS` stands.
+    /// most f(g) = g(k1+1)/(r(k1+1) + (1−r)g), r = ratio: ×1/r for a small
+    /// g, ×1 at G's ceiling k1 + 1. The match-quality parts do not move, so
+    /// a posting's score grows by at most f(G) − G ≤ `growth` (its largest
+    /// over 0…k1 + 1), × its S: the stored maximum plus `growth` × `maxS`.
+    /// Every score also grows by at most 1/r. A ratio ≥ 1 (a shorter store
+    /// average) only lowers G: `maxGS` stands.
     ///
     /// ```swift
-    /// scoring.rescaled(maxGS: 2.2, maxS: 1, ratio: 0.5)   // 2.2: the ceiling does not move
+    /// RankedScoring.rescaled(maxGS: 3.2, maxS: 1, ratio: 0.95, growth: RankedScoring.growth(ratio: 0.95))   // ≈ 3.23
     /// ```
     @inline(__always)
-    func rescaled(maxGS: Double, maxS: Double, ratio: Double) -> Double {
+    static func rescaled(maxGS: Double, maxS: Double, ratio: Double, growth: Double) -> Double {
         guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
-        return min(maxGS / ratio, Self.rescaledG(maxGS: maxGS, maxS: maxS, ratio: ratio) + titlePartMax * maxS)
+        return min(maxGS / ratio, maxGS + growth * maxS)
     }
 
-    /// The bound of ``rescaled(maxGS:maxS:ratio:)`` for G alone.
+    /// The most G can grow (f(G) − G, see ``rescaled(maxGS:maxS:ratio:growth:)``)
+    /// when the average length grows by 1/`ratio`: h(x) = (1−r)·x(c−x)/(rc +
+    /// (1−r)x), c = k1 + 1, is largest at x = (√(a² + (1−r)·c·a) − a)/(1−r),
+    /// a = rc. Computed once per segment and search.
+    static func growth(ratio: Double) -> Double {
+        guard ratio < 1, ratio > 0 else { return 0 }
+        let c = k1 + 1, d = 1 - ratio, a = ratio * c
+        let x = min(c, max(0, ((a * a + d * c * a).squareRoot() - a) / d))
+        return d * x * (c - x) / (a + d * x)
+    }
+
+    /// The tighter bound for G alone (no match-quality part), at a longer average.
     ///
     /// ```swift
     /// RankedScoring.rescaledG(maxGS: 0.1, maxS: 1, ratio: 0.5)   // ≈ 0.191: almost ×2
@@ -116,10 +142,11 @@ struct RankedScoring: Sendable {
 
     /// IDF over `documents` items, `matching` of them holding the word,
     /// with the prior collection of ``RankingWeights/idfPriorDocuments``
-    /// and ``RankingWeights/idfPriorMatches`` added:
-    /// `ln(1 + (N − n + 0.5) / (n + 0.5))`, always above zero, so a word
-    /// in every item of a small store still counts (FTS5's floor of 1e-6
-    /// made a one-item store's best match score nothing).
+    /// and ``RankingWeights/idfPriorMatches`` added: FTS5's
+    /// `ln((N − n + 0.5) / (n + 0.5))`, at least 1e-6, so that a word in
+    /// every item of a small store still counts (without the prior a
+    /// one-item store gave its only item's words 1e-6), while a word in
+    /// most of a big store's items weighs nothing, as in FTS5.
     ///
     /// ```swift
     /// scoring.idf(documents: 1, matching: 1)   // ≈ 6.0 with the default prior, not 1e-6
@@ -127,7 +154,7 @@ struct RankedScoring: Sendable {
     func idf(documents: Double, matching: Double) -> Double {
         let n = max(0, documents) + max(0, weights.idfPriorDocuments)
         let m = min(max(0, matching) + max(0, weights.idfPriorMatches), n)
-        return log(1 + (n - m + 0.5) / (m + 0.5))
+        return max(1e-6, log((n - m + 0.5) / (m + 0.5)))
     }
 
     /// Σ weight × count over the four columns, the frequency BM25 sees.
@@ -156,23 +183,17 @@ struct RankedScoring: Sendable {
     }
 
     /// A document's text score and its match-quality share: Σ IDF × (G +
-    /// the title part where the title holds the term's token, or the
-    /// description part where the description holds every typed word, two
-    /// or more),
-    /// over the terms' best frequencies in it. Never above the sum of
-    /// ``termScore(frequency:norm:titleLength:)``, which bounds are made of.
+    /// the title part where the title holds the term's token, with the
+    /// exact-title share only for a whole word typed), over the terms' best
+    /// frequencies in it. Never above the sum of
+    /// ``termBound(frequency:norm:titleLength:)``.
     @inline(__always)
     func text<C: RandomAccessCollection>(_ frequencies: C, idf: [Double], norm: Double,
                                          titleLength: @autoclosure () -> Double) -> (text: Double, title: Double)
         where C.Element == UInt32, C.Index == Int {
         var text = 0.0
-        // The description part needs two words or more in it: one word in
-        // a description is no sign the item is what was meant.
-        var inTitle = 0, allInDescription = frequencies.count > 1 ? Self.descriptionBit : 0
-        for frequency in frequencies {
-            inTitle += Int(frequency & Self.titleBit)
-            allInDescription &= frequency
-        }
+        var inTitle = 0
+        for frequency in frequencies { inTitle += Int(frequency & Self.titleBit) }
         var quality = 0.0
         var term = 0
         let share = Double(inTitle) / Double(max(1, frequencies.count))
@@ -180,9 +201,8 @@ struct RankedScoring: Sendable {
         for frequency in frequencies {
             text += idf[term] * Self.g(frequency: frequency, norm: norm)
             if frequency & Self.titleBit != 0 {
-                quality += idf[term] * titlePart(titleLength: length, share: share)
-            } else if allInDescription != 0 {
-                quality += idf[term] * max(0, weights.descriptionMatch)
+                quality += idf[term] * (frequency & Self.wholeWordBit != 0
+                    ? titlePart(titleLength: length, share: share) : max(0, weights.titleMatch))
             }
             term += 1
         }
@@ -214,7 +234,7 @@ struct RankedScoring: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for value in [weights.titleWeight, weights.keywordsWeight, weights.descriptionWeight, weights.otherTextWeight,
                       Double(weights.titleCap), Double(weights.keywordsCap), Double(weights.descriptionCap), Double(weights.otherTextCap),
-                      weights.titleMatch, weights.exactTitle, weights.descriptionMatch, weights.metadataLift, weights.stuffingRatio, weights.stuffingFloor,
+                      weights.titleMatch, weights.exactTitle, weights.metadataLift, weights.stuffingRatio, weights.stuffingFloor,
                       weights.rankingHint, weights.engagement, weights.recency, weights.recencyHalfLife] {
             hash = (hash ^ value.bitPattern) &* 0x0000_0100_0000_01b3
         }

@@ -58,7 +58,7 @@ extension RankedSearcher {
 
     /// Scores into `top` every live document of `snapshot` holding all the
     /// terms (`ranges`: each term's token ranges; `postings`: their sizes).
-    mutating func searchConjunction(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], completions: [Range<Int>], postings: [Int], idf: [Double],
+    mutating func searchConjunction(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
                                     avgLength: Double, query: RankedQuery, excluding: Set<Int64>, top: inout TopHits,
                                     verify: (Int64) throws -> Bool) throws {
         let segment = snapshot.segment
@@ -134,12 +134,12 @@ extension RankedSearcher {
             for range in ranges[term] {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
-                    let mask = RankedScoring.titleMask(id, completions: completions[term])
+                    let flag = RankedScoring.flag(id, wholeWord: wholeWord[term])
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: matches) {
                         let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
                         for index in 0..<count where matches.contains(Int(docs[index])) {
                             let slot = rank(Int(docs[index])) * termCount + term
-                            if frequencies[index] & mask > best[slot] { best[slot] = frequencies[index] & mask }
+                            if frequencies[index] | flag > best[slot] { best[slot] = frequencies[index] | flag }
                         }
                     }
                 }

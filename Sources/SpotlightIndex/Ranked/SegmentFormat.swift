@@ -57,10 +57,12 @@ enum SegmentFormat {
     /// 8: term groups carry their first term's first bytes (dictionary lookups
     ///    search the groups first: see ``Segment/lowerBound(_:pastPrefix:)``);
     ///    identifier hashes last in the file.
-    /// 9: a posting's frequency carries whether the title and the
-    ///    description hold the token (its two low bits); per document the
-    ///    title's length, the metadata factor and impressions (one scale
-    ///    for every store, issue 22).
+    /// 9: a posting's frequency carries whether the title holds the token
+    ///    (its low bit); per document
+    ///    the title's length in words, the metadata factor and impressions;
+    ///    per term, term group and block second maxima, without the
+    ///    exact-title share (a group entry is 56 bytes: those two last)
+    ///    (one scale for every store, issue 22).
     static let version: UInt32 = 9
     static let headerSize = 512
     /// Postings per block.
@@ -68,15 +70,15 @@ enum SegmentFormat {
     /// Consecutive term ids per entry of `termGroups`.
     static let termGroupSize = 64
     /// Bytes per entry of `termGroups`.
-    static let termGroupStride = 48
+    static let termGroupStride = 56
     /// Leading bytes of a group's first term kept in its entry.
     static let termGroupKeySize = 16
     /// Where in a group entry the first term's length and bytes are.
     static let termGroupKeyLengthOffset = 24
     static let termGroupKeyOffset = 32
     /// Weighted term frequencies are stored as integers of 1/16, shifted
-    /// left by two: the low bits say whether the title and the description
-    /// hold the token (``RankedScoring/frequency(weighted:columns:)``).
+    /// left by one: the low bit says whether the title holds the token
+    /// (``RankedScoring/frequency(weighted:columns:)``).
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
     /// 1 keywords, 2 description, 3 other, as ``TextColumns``).
@@ -88,6 +90,9 @@ enum SegmentFormat {
         case titleLengths, quality, impressions
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
+        /// Maxima without the exact-title share, for a prefix's completions
+        /// (``RankedScoring/termScore(frequency:norm:titleLength:wholeWord:)``).
+        case termMaxGSPart, blockMaxGSPart, termMaxGPart
         case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
         /// Last: only writers read them (a store's queries map what they touch by 2 MB).
         case uidHashes, uidDocs
@@ -110,7 +115,7 @@ enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 32 of them end at byte 336, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 35 of them end at byte 360, inside the header.
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
