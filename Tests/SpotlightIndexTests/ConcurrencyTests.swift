@@ -87,3 +87,24 @@ import Testing
         #expect(try store.identifiers() == ["a", "b"])
     }
 }
+
+/// Two handles opening a store that does not exist yet, at the same moment,
+/// both get it: neither takes the other's fresh file for a damaged one.
+@Suite struct ConcurrentCreationTests {
+    @Test func aNewStoreOpenedTwiceAtOnceIsOneStore() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanUp() }
+        for round in 0..<25 {
+            let index = "fresh\(round)"
+            async let first = Task.detached { try fileStore(dir, index: index) }.value
+            async let second = Task.detached { try fileStore(dir, index: index) }.value
+            let (a, b) = try await (first, second)
+            #expect(a.movedAsideFile == nil && b.movedAsideFile == nil, "round \(round)")
+            #expect(try a.pendingReindex == nil && b.pendingReindex == nil, "round \(round)")
+            try a.index([item("x", title: "written by one handle")])
+            #expect(try b.ids("written") == ["x"], "round \(round): both handles are the same store")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("org.openspotlight.tests").path)
+        #expect(!files.contains { $0.contains(".corrupt-") }, "\(files)")
+    }
+}
