@@ -63,7 +63,8 @@ enum TypoWalk {
                 try find([scalar] + word.dropFirst(), edits: 0)
                 try find([scalar] + word, edits: 0)
             }
-            id = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<UTF8.width(scalar)]), from: id)
+            let next = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<min(UTF8.width(scalar), bytes.count)]), from: id)
+            id = max(id + 1, next)   // a damaged dictionary out of order still moves on
         }
         return out
     }
@@ -245,17 +246,20 @@ enum TypoWalk {
                 prefixLength = 0
                 for index in 0..<depth { prefixLength += UTF8.width(Unicode.Scalar(scalars[index])!) }
             }
-            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength])
+            // (Damaged bytes decode to replacement characters wider than
+            // what they stand for: never past the term.)
+            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<min(prefixLength, bytes.count)])
             switch reason {
             case .matchesAll:
-                let end = try segment.prefixEnd(prefix, from: id)
+                // (Each jump moves on by one term at least, even over a damaged dictionary.)
+                let end = max(id + 1, try segment.prefixEnd(prefix, from: id))
                 out.append(id..<end)
                 id = end
             case .dies, .needs(nil):
-                id = try segment.prefixEnd(prefix, from: id)
+                id = max(id + 1, try segment.prefixEnd(prefix, from: id))
             case .needs(let letter?):
-                var length = prefixLength
-                if prefixLength > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: prefixLength) }
+                var length = prefix.count
+                if length > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: length) }
                 for byte in String(Unicode.Scalar(letter)!).utf8 { key[length] = byte; length += 1 }
                 id = try segment.lowerBound(UnsafeRawBufferPointer(start: key, count: length), from: id + 1)
             }
