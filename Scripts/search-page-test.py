@@ -176,6 +176,17 @@ def run(browser, args):
           "Escape clears the box and the results")
     shot(browser, args, "5-cleared")
 
+    # What stayed on screen was reported as impressions and written by the service.
+    def recorded():
+        with urllib.request.urlopen(args.url.rstrip("/") + "/v1/metrics") as response:
+            for line in response.read().decode().split("\n"):
+                if line.startswith("openspotlight_impressions_recorded_total "):
+                    return float(line.split()[-1])
+        return 0
+    if not check(wait(lambda: recorded() >= 4, seconds=15), "the page reported the results it showed: %s" % recorded()):
+        with urllib.request.urlopen(args.url.rstrip("/") + "/v1/metrics") as response:
+            print([line for line in response.read().decode().split("\n") if "impressions" in line and "bucket" not in line], file=sys.stderr)
+
     # Nothing found says so.
     box.send_keys("qqqq")
     check(wait(lambda: "No results for" in browser.find_element(By.ID, "results").text), "an empty answer says so")

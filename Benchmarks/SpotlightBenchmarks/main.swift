@@ -3,6 +3,7 @@ import Foundation
 // spotlight-bench: OpenSpotlight's engine side by side with plain SQLite
 // FTS5 on the Debian corpus. See BenchOptions for the command line; every
 // phase runs in a child process of this same executable (ChildCommand).
+// `spotlight-bench quality` measures search quality instead (QualityBenchmark).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -10,6 +11,8 @@ do {
         try ChildCommand.run(arguments)
     } else if arguments.first == "service" {
         try ServiceBench.parse(arguments.dropFirst()).run()
+    } else if arguments.first == "quality" {
+        try QualityBenchmark.parse(Array(arguments.dropFirst())).run()
     } else {
         let options = try BenchOptions.parse(arguments)
         setenv(QueryLangWorkload.environmentKey, options.queryLanguageWorkloads.map(\.rawValue).joined(separator: ","), 1)

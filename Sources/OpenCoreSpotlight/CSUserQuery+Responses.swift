@@ -103,9 +103,9 @@ extension CSUserQuery {
 
     /// Tells the index the user engaged with a result: a selection counts
     /// as engagement with the item and lifts its rank in later queries, as
-    /// a result chosen in system search does. Focus is not counted, and
-    /// neither are the other visible results (OpenSpotlight keeps no
-    /// impressions yet).
+    /// a result chosen in system search does, and the visible results
+    /// (the chosen one among them) count as shown (impressions: results
+    /// shown often and never chosen sink). Focus is not counted.
     ///
     /// ```swift
     /// query.userEngaged(chosen, visibleItems: onScreen, interaction: .select)
@@ -113,6 +113,7 @@ extension CSUserQuery {
     public func userEngaged(_ item: CSSearchableItem, visibleItems: [CSSearchableItem], interaction: CSUserInteraction) {
         guard interaction == .select else { return }
         let identifier = item.uniqueIdentifier
+        recordImpressions(of: visibleItems + [item])
         do {
             let names = item.sourceIndexName.map { [$0] }
                 ?? SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location)
@@ -125,6 +126,24 @@ extension CSUserQuery {
             }
         } catch {
             Self.logger.error("the selection of \(identifier) was not recorded: \(error)")
+        }
+    }
+
+    /// Impressions for results shown, one transaction per index; unknown
+    /// items are ignored, a failure is logged.
+    private func recordImpressions(of items: [CSSearchableItem]) {
+        var byIndex: [String: [String]] = [:]
+        for item in items { byIndex[item.sourceIndexName ?? "", default: []].append(item.uniqueIdentifier) }
+        for (name, identifiers) in byIndex.sorted(by: { $0.key < $1.key }) {
+            let names = name.isEmpty ? SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location) : [name]
+            for name in names {
+                do {
+                    let store = try ReadingStores.store(bundleIdentifier: bundleIdentifier, indexName: name, location: location)
+                    try store.recordImpressions(itemIdentifiers: identifiers)
+                } catch {
+                    Self.logger.error("impressions in \(name) were not recorded: \(error)")
+                }
+            }
         }
     }
 

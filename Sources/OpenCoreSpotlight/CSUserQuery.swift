@@ -121,9 +121,13 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
         let limit = userContext.maxResultCount > 0 ? userContext.maxResultCount : 1_000
         let fetch = Set(userContext.fetchAttributes)
         do {
+            // The app's stores are merged by score: one scale for all of them.
+            var statistics = SearchStatistics()
+            for store in stores { statistics.add(try store.searchStatistics(userQueryString)) }
             var results: [(index: String, result: SearchResult)] = []
             for store in stores where !isCancelled {
-                results += try store.search(userQueryString, limit: limit).map { (store.indexName, $0) }
+                results += try store.search(userQueryString, limit: limit, statistics: statistics.documents > 0 ? statistics : nil)
+                    .map { (store.indexName, $0) }
             }
             results.sort { $0.result.score.total > $1.result.score.total }
             let items = results.prefix(limit).map { found -> CSSearchableItem in

@@ -126,6 +126,20 @@ extension API {
         }
     }
 
+    /// `POST /v1/impressions`: the results a client displayed (references, at most 500).
+    public struct ImpressionsRequest: Codable, Sendable, Hashable {
+        public var references: [String]
+        public init(references: [String]) {
+            self.references = references
+        }
+    }
+
+    /// `POST /v1/impressions` answer: how many were taken into the next batch
+    /// (a result already waiting in it counts once).
+    public struct ImpressionsResponse: Codable, Sendable, Hashable {
+        public var accepted: Int
+    }
+
     /// What opening a result or "Search in App" did.
     public struct OpenResponse: Codable, Sendable, Hashable {
         public var app: String
@@ -186,6 +200,8 @@ extension API {
         /// When scheduled maintenance last ran, and what it delivered.
         public var lastMaintenance: Date?
         public var lastMaintenanceDeliveries: Int?
+        /// Impressions waiting for the next batch.
+        public var pendingImpressions: Int
     }
 }
 

@@ -110,6 +110,12 @@ enum OpenAPIDocument {
           "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["reference", "kind"], "properties": {"reference": {"type": "string"}, "kind": {"type": "string", "enum": ["call", "email", "navigate", "openURL"]}}}}}},
           "responses": {"200": {"description": "Done", "content": {"application/json": {"schema": {"type": "object", "properties": {"kind": {"type": "string"}, "label": {"type": "string"}, "uri": {"type": "string"}, "command": {"type": "array", "items": {"type": "string"}}}}}}},
             "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"}, "502": {"$ref": "#/components/responses/Error"}}}},
+        "/v1/impressions": {"post": {
+          "summary": "Report the results a client displayed (impressions, used in ranking); written in batches every few seconds",
+          "security": [{"token": []}],
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["references"], "properties": {"references": {"type": "array", "maxItems": 500, "items": {"type": "string"}}}}}}},
+          "responses": {"202": {"description": "Taken into the next batch", "content": {"application/json": {"schema": {"type": "object", "properties": {"accepted": {"type": "integer"}}}}}},
+            "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"}}}},
         "/v1/show": {"get": {
           "summary": "Every attribute of a result, as mdls prints them",
           "parameters": [{"$ref": "#/components/parameters/ref"}],
@@ -125,7 +131,7 @@ enum OpenAPIDocument {
           "responses": {"200": {"description": "The image", "content": {"image/png": {}, "image/jpeg": {}, "image/svg+xml": {}}}, "404": {"$ref": "#/components/responses/Error"}}}},
         "/v1/thumbnail": {"get": {"summary": "A result's thumbnail data as an image", "parameters": [{"$ref": "#/components/parameters/ref"}],
           "responses": {"200": {"description": "The image", "content": {"image/png": {}, "image/jpeg": {}, "image/gif": {}, "image/webp": {}, "image/svg+xml": {}}}, "404": {"$ref": "#/components/responses/Error"}}}},
-        "/v1/health": {"get": {"summary": "Whether the service answers, and what maintenance last did", "responses": {"200": {"description": "Health", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"type": "string"}, "version": {"type": "integer"}, "root": {"type": "string"}, "apps": {"type": "integer"}, "uptimeSeconds": {"type": "number"}, "lastMaintenance": {"type": ["string", "null"], "format": "date-time"}, "lastMaintenanceDeliveries": {"type": ["integer", "null"]}}}}}}}}},
+        "/v1/health": {"get": {"summary": "Whether the service answers, and what maintenance last did", "responses": {"200": {"description": "Health", "content": {"application/json": {"schema": {"type": "object", "properties": {"status": {"type": "string"}, "version": {"type": "integer"}, "root": {"type": "string"}, "apps": {"type": "integer"}, "uptimeSeconds": {"type": "number"}, "lastMaintenance": {"type": ["string", "null"], "format": "date-time"}, "lastMaintenanceDeliveries": {"type": ["integer", "null"]}, "pendingImpressions": {"type": "integer"}}}}}}}}},
         "/v1/metrics": {"get": {"summary": "Metrics in Prometheus's text format", "responses": {"200": {"description": "Metrics", "content": {"text/plain": {}}}}}},
         "/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}}}}
       }

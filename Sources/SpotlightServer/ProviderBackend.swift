@@ -36,6 +36,8 @@ final class ProviderBackend: SearchProviderBackend {
     }
 
     func metas(for identifiers: [String]) -> [SearchProviderResultMeta] {
+        // GNOME Shell asks for the metas of the results it is about to show: those are impressions.
+        api.impressions.add(identifiers.compactMap { try? ResultReference(parsing: $0) })
         let kept = recent.withLock { $0 }
         return identifiers.compactMap { identifier in
             if let (result, app) = kept[identifier] {

@@ -94,6 +94,7 @@ enum SearchPage {
     let latestSent = 0, latestShown = 0;
     let socket = null, socketReady = false, pending = null, controller = null;
     let lastQuery = "";
+    let impressionTimer = null;
 
     function element(tag, className, text) {
       const node = document.createElement(tag);
@@ -160,6 +161,7 @@ enum SearchPage {
 
     function render(found, id) {
       latestShown = id;
+      clearTimeout(impressionTimer);
       rows = []; selected = -1;
       list.replaceChildren();
       input.setAttribute("aria-expanded", found ? "true" : "false");
@@ -235,6 +237,12 @@ enum SearchPage {
       if (!found.groups.length && !found.web.length) list.appendChild(element("div", "empty", "No results for “" + found.query + "”"));
       say(rows.length + " results in " + found.tookMilliseconds + " ms");
       if (rows.length) select(0);
+      // Results left on screen for a second were seen: report them (impressions, for ranking).
+      clearTimeout(impressionTimer);
+      const shown = rows.filter((row) => row.kind === "result").map((row) => row.data.reference);
+      impressionTimer = setTimeout(() => {
+        if (latestShown === id && shown.length) post("/v1/impressions", { references: shown }).catch(() => {});
+      }, 1000);
     }
 
     function select(index) {

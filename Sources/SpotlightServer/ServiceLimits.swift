@@ -16,6 +16,8 @@ public struct ServiceLimits: Sendable, Hashable {
     public var maximumResultsPerApp = 25
     /// The most web results a client may ask for.
     public var maximumWebResults = 10
+    /// The most results one impressions report may name.
+    public var maximumImpressionsPerReport = 500
 
     public init() {}
 }

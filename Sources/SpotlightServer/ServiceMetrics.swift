@@ -58,6 +58,12 @@ final class ServiceMetrics: Sendable {
         Counter(label: "openspotlight_maintenance_deliveries_total", dimensions: [], factory: factory).increment(by: deliveries)
     }
 
+    /// A batch of impressions written, and those dropped because too many waited.
+    func impressions(written: Int, dropped: Int) {
+        if written > 0 { Counter(label: "openspotlight_impressions_recorded_total", dimensions: [], factory: factory).increment(by: written) }
+        if dropped > 0 { Counter(label: "openspotlight_impressions_dropped_total", dimensions: [], factory: factory).increment(by: dropped) }
+    }
+
     /// Results opened, Search in App, actions.
     func opened(_ what: String, succeeded: Bool) {
         Counter(label: "openspotlight_opens_total", dimensions: [("what", what), ("outcome", succeeded ? "ok" : "failed")], factory: factory).increment()

@@ -23,6 +23,7 @@ public final class SpotlightAPI: Sendable {
     let metrics: ServiceMetrics
     let started = Date()
     let maintenanceStatus = MaintenanceStatus()
+    let impressions = ImpressionBatcher()
 
     /// - Parameter readTimeout: how long a search waits for a store another process
     ///   holds locked before it answers without that app (seconds).
@@ -124,6 +125,20 @@ public final class SpotlightAPI: Sendable {
         }
     }
 
+    /// Takes the results a client displayed into the next batch of impressions
+    /// (written every few seconds, one transaction per store).
+    public func recordImpressions(_ request: API.ImpressionsRequest) throws -> API.ImpressionsResponse {
+        guard request.references.count <= limits.maximumImpressionsPerReport else {
+            throw APIError(.invalidRequest, "\(request.references.count) references; at most \(limits.maximumImpressionsPerReport) per report")
+        }
+        let references = try request.references.map { text in
+            do { return try ResultReference(parsing: text) } catch {
+                throw APIError(.invalidRequest, "\(text.debugDescription) is not a result reference (<bundle id>/<index>/<item id>)")
+            }
+        }
+        return API.ImpressionsResponse(accepted: impressions.add(references))
+    }
+
     /// Every attribute of a result.
     public func show(_ reference: String) throws -> API.ShowResponse {
         let details = try search.details(of: try ResultReference(parsing: reference))
@@ -156,7 +171,7 @@ public final class SpotlightAPI: Sendable {
         let apps = (try? registry.apps().count) ?? 0
         let last = maintenanceStatus.last
         return API.Health(status: "ok", version: API.version, root: root, apps: apps, uptimeSeconds: Date().timeIntervalSince(started),
-                          lastMaintenance: last?.at, lastMaintenanceDeliveries: last?.deliveries)
+                          lastMaintenance: last?.at, lastMaintenanceDeliveries: last?.deliveries, pendingImpressions: impressions.count)
     }
 
     /// The thumbnail bytes of a result and their media type.

@@ -43,6 +43,8 @@ public struct SpotlightServer: Sendable {
         /// First maintenance pass after this long, then every ``maintenanceInterval``; nil: no maintenance.
         public var maintenanceFirstDelay: Duration? = .seconds(60)
         public var maintenanceInterval: Duration = .seconds(30 * 60)
+        /// How often the impressions clients reported are written.
+        public var impressionInterval: Duration = .seconds(2)
         /// Answer a repeated question from memory while no store it came from changed.
         public var reusesAnswers = true
         /// Serve `org.gnome.Shell.SearchProvider2` on the session bus (when there is one).
@@ -103,6 +105,10 @@ public struct SpotlightServer: Sendable {
                 readiness.bound(page: URL(string: "http://127.0.0.1:\(bound)/"))
             }))
         }
+        // Impressions are written every 2 s and once more when the service stops.
+        services.append(.init(service: ImpressionService(batcher: api.impressions, search: api.search, interval: configuration.impressionInterval,
+                                                         metrics: api.metrics, logger: logger),
+                              successTerminationBehavior: .ignore))
         if let first = configuration.maintenanceFirstDelay {
             services.append(.init(service: MaintenanceService(maintenance: IndexMaintenance(registry: configuration.registry), firstDelay: first,
                                                               interval: configuration.maintenanceInterval, status: api.maintenanceStatus,

@@ -70,3 +70,30 @@ extension SystemSearch {
         SystemSearchError(.resultNotFound, "\(reference) is not stored (deleted or expired?); search again")
     }
 }
+
+extension SystemSearch {
+    /// Records that results were shown (impressions), one transaction per
+    /// store through the kept stores. References to an app that is not
+    /// registered or a store that does not exist are skipped (nothing is
+    /// created); identifiers of no live item are ignored by the store.
+    ///
+    /// ```swift
+    /// let shown = try SystemSearch().search("pear").groups.flatMap { $0.results.map(\.reference) }
+    /// try SystemSearch().recordImpressions(shown)
+    /// ```
+    /// - Returns: how many references went to a store.
+    @discardableResult
+    public func recordImpressions(_ references: [ResultReference], at date: Date? = nil) throws -> Int {
+        var byStore: [String: (reference: ResultReference, identifiers: [String])] = [:]
+        for reference in references {
+            byStore["\(reference.bundleIdentifier)/\(reference.indexName)", default: (reference, [])].identifiers.append(reference.itemIdentifier)
+        }
+        var recorded = 0
+        for (_, entry) in byStore.sorted(by: { $0.key < $1.key }) {
+            guard let store = try? existingStore(entry.reference) else { continue }
+            try store.recordImpressions(itemIdentifiers: entry.identifiers, at: date)
+            recorded += entry.identifiers.count
+        }
+        return recorded
+    }
+}

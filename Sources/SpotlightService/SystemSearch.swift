@@ -18,7 +18,8 @@ import Synchronization
 ///
 /// Each app's indexes and its donated activities are searched with the
 /// engine's free-text search (every word, the last as a prefix; ranked by
-/// text, `rankingHint`, engagement, recency). An activity tied to an item
+/// text, `rankingHint`, engagement, recency), every store's text scored
+/// with statistics over all of them so that scores compare across apps. An activity tied to an item
 /// (`relatedUniqueIdentifier`) is never a result of its own: the item is; one
 /// tied weakly is hidden while that item exists. Stores are opened once per
 /// `SystemSearch` and kept (a store replaced on disk is opened anew): keep
@@ -79,7 +80,10 @@ public final class SystemSearch: Sendable {
         var groups: [AppResultGroup] = []
         var unavailable: [String] = []
         let perApp = max(1, resultsPerApp)
-        for (app, outcome) in zip(apps, try eachApp(apps, { self.appOutcome($0, text, perApp: perApp, near: near) })) {
+        let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
+        // One scale: IDF and average length over every store read here.
+        let statistics = collectionStatistics(text, apps: apps, web: hasWeb)
+        for (app, outcome) in zip(apps, try eachApp(apps, { self.appOutcome($0, text, perApp: perApp, near: near, statistics: statistics) })) {
             switch outcome {
             case .found(let group): groups.append(group)
             case .nothing: break
@@ -88,11 +92,15 @@ public final class SystemSearch: Sendable {
                 unavailable.append(app.bundleIdentifier)
             }
         }
-        groups.sort { ($0.results[0].score, $1.app.displayName) > ($1.results[0].score, $0.app.displayName) }
+        groups.sort { a, b in
+            let (x, y) = (a.results[0], b.results[0])
+            if x.typos != y.typos { return !x.typos }
+            return (x.score, b.app.displayName) > (y.score, a.app.displayName)
+        }
         var results = SystemSearchResults(query: text, groups: groups, problems: problems, unavailableApps: unavailable)
-        if webResults > 0, near == nil || !text.isEmpty, WebStore.exists(location: registry.location) {
+        if hasWeb {
             do {
-                results.web = try webStore().search(text, limit: webResults).map { WebResult($0.page, score: $0.score.total, explanation: $0.score.explanation, apps: apps) }
+                try addWebResults(to: &results, text, limit: webResults, statistics: statistics, apps: apps)
             } catch {
                 results.problems.append("the public web index: \(error)")
             }
@@ -128,9 +136,9 @@ public final class SystemSearch: Sendable {
         case missing(String)
     }
 
-    func appOutcome(_ app: AppRegistration, _ text: String, perApp: Int, near: SearchArea?) -> AppOutcome {
+    func appOutcome(_ app: AppRegistration, _ text: String, perApp: Int, near: SearchArea?, statistics: SearchStatistics?) -> AppOutcome {
         do {
-            let found = try results(of: app, text, limit: perApp + 1, near: near)
+            let found = try results(of: app, text, limit: perApp + 1, near: near, statistics: statistics)
             guard !found.isEmpty else { return try missingIndex(app).map(AppOutcome.missing) ?? .nothing }
             return .found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
                                          offersSearchInApp: app.supportsSearchContinuation))
@@ -166,8 +174,59 @@ public final class SystemSearch: Sendable {
     /// How many apps are searched at once: the machine's cores, at most 4.
     static let parallelism = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
 
-    /// One app's best results: its items and its activities, merged by score.
-    func results(of app: AppRegistration, _ text: String, limit: Int, near area: SearchArea? = nil) throws -> [SystemSearchResult] {
+    /// Every store's statistics for `text` (apps' indexes and activities,
+    /// and the web index), summed: the text scores of all of them are then
+    /// on one scale. Nil without a word; a store that cannot be read adds
+    /// nothing (its search reports it).
+    func collectionStatistics(_ text: String, apps: [AppRegistration], web: Bool) -> SearchStatistics? {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        var total = SearchStatistics()
+        for app in apps {
+            for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
+                if let part = try? store(app.bundleIdentifier, name).searchStatistics(text) { total.add(part) }
+            }
+            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: registry.location),
+               let part = try? store(app.bundleIdentifier, UserActivityStore.indexName).searchStatistics(text) {
+                total.add(part)
+            }
+        }
+        if web, let part = try? webStore().store.searchStatistics(text) { total.add(part) }
+        return total.documents > 0 ? total : nil
+    }
+
+    /// Pages of the public web index, on the apps' scale. A page whose
+    /// canonical URL an app result has (its `contentURL` or `webpageURL`)
+    /// is that result: shown once, as the app's, which takes the page's
+    /// score when that is higher.
+    func addWebResults(to results: inout SystemSearchResults, _ text: String, limit: Int, statistics: SearchStatistics?,
+                       apps: [AppRegistration]) throws {
+        var claimed: [String: (group: Int, result: Int)] = [:]
+        for (g, group) in results.groups.enumerated() {
+            for (r, result) in group.results.enumerated() {
+                if let url = result.url?.absoluteString, claimed[url] == nil { claimed[url] = (g, r) }
+            }
+        }
+        let pages = try webStore().search(text, limit: limit + claimed.count, statistics: statistics)
+        for found in pages {
+            if let (g, r) = claimed[found.page.url.absoluteString] {
+                var result = results.groups[g].results[r]
+                if found.score.total > result.score {
+                    result.explanation += "; its web page scores \(String(format: "%.4g", found.score.total)): \(found.score.explanation)"
+                    result.score = found.score.total
+                }
+                results.groups[g].results[r] = result
+                continue
+            }
+            guard results.web.count < limit else { continue }
+            results.web.append(WebResult(found.page, score: found.score.total, explanation: found.score.explanation, apps: apps))
+        }
+    }
+
+    /// One app's best results: its items and its activities, merged by
+    /// score (exact matches before typo matches), each times the app's
+    /// factor (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
+    func results(of app: AppRegistration, _ text: String, limit: Int, near area: SearchArea? = nil,
+                 statistics: SearchStatistics? = nil) throws -> [SystemSearchResult] {
         let location = registry.location
         let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
@@ -183,14 +242,18 @@ public final class SystemSearch: Sendable {
                 }
                 return located
             }
-            return try store.search(text, limit: limit).map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
+            return try store.search(text, limit: limit, statistics: statistics)
+                .map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
         }
         var merged: [SystemSearchResult] = []
         var itemStores: [SpotlightStore] = []
+        var totals = (engagement: 0.0, impressions: 0.0)
         for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location) {
             let store = try store(app.bundleIdentifier, name)
             itemStores.append(store)
             merged += try found(in: store, name, limit: pool).map(\.0)
+            let part = try store.engagementTotals()
+            totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
         }
         if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) {
             let activities = try store(app.bundleIdentifier, UserActivityStore.indexName)
@@ -201,9 +264,21 @@ public final class SystemSearch: Sendable {
                    try itemStores.contains(where: { try $0.containsItem(withIdentifier: weak) }) { continue }
                 merged.append(result)
             }
+            let part = try activities.engagementTotals()
+            totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
+        }
+        let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
+        if factor < 1 {
+            for index in merged.indices {
+                merged[index].score *= factor
+                merged[index].explanation += String(format: " × app(shown %.4g, engaged %.4g) %.4g", totals.impressions, totals.engagement, factor)
+            }
         }
         if let area { merged = area.rank(merged) }
-        merged.sort { ($0.score, $1.reference.description) > ($1.score, $0.reference.description) }
+        merged.sort { a, b in
+            if a.typos != b.typos { return !a.typos }
+            return (a.score, b.reference.description) > (b.score, a.reference.description)
+        }
         return Array(merged.prefix(limit))
     }
 
@@ -222,6 +297,18 @@ public final class SystemSearch: Sendable {
             }
         }
         return nil
+    }
+
+    /// Records that these results were shown (impressions), one
+    /// transaction per store (``recordImpressions(_:at:)``).
+    /// `spotlight search` calls it for what it prints.
+    ///
+    /// ```swift
+    /// let found = try search.search("pear")
+    /// try search.recordImpressions(of: found)
+    /// ```
+    public func recordImpressions(of results: SystemSearchResults) throws {
+        try recordImpressions(results.groups.flatMap { $0.results.map(\.reference) })
     }
 
     /// The public web index, opened once.

@@ -51,10 +51,18 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     public var contentType: String?
     /// Call, email, navigate, open URL, as the attributes allow.
     public var actions: [ResultAction]
-    /// The relevance score (higher first), comparable across apps.
+    /// The relevance score (higher first), comparable across apps: every
+    /// store's text is scored with statistics over all the stores searched
+    /// (``SearchStatistics``), times the app's factor.
     public var score: Double
     /// How the score was made.
     public var explanation: String
+    /// True for a match found only with typos: it comes after every exact one.
+    public var typos: Bool
+    /// The item's `contentURL`, or the activity's `webpageURL`: when a
+    /// crawled page has it as its canonical URL, this result stands for the
+    /// page too, and the page is not listed among web results.
+    public var url: URL?
     /// Where the result is (its `latitude` and `longitude`), if it says.
     public var coordinate: GeoPoint?
     /// With a search near a place: how far the result is from it, in meters.
@@ -70,10 +78,10 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
 
     init(_ result: SearchResult, bundleIdentifier: String, indexName: String) {
         self.init(result.item, score: result.score.total, explanation: result.score.explanation,
-                  bundleIdentifier: bundleIdentifier, indexName: indexName)
+                  bundleIdentifier: bundleIdentifier, indexName: indexName, typos: result.score.typos)
     }
 
-    init(_ item: SearchableItem, score: Double, explanation: String, bundleIdentifier: String, indexName: String) {
+    init(_ item: SearchableItem, score: Double, explanation: String, bundleIdentifier: String, indexName: String, typos: Bool = false) {
         reference = ResultReference(bundleIdentifier: bundleIdentifier, indexName: indexName, itemIdentifier: item.uniqueIdentifier)
         title = item.displayTitle ?? item.uniqueIdentifier
         description = item.attributes["contentDescription"]?.texts?.first
@@ -83,6 +91,14 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
         actions = ResultAction.actions(for: item.attributes)
         self.score = score
         self.explanation = explanation
+        self.typos = typos
+        if indexName == UserActivityStore.indexName {
+            url = UserActivityStore.record(of: item)?.webpageURL
+        } else if case .url(let contentURL)? = item.attributes["contentURL"] {
+            url = contentURL
+        } else {
+            url = nil
+        }
         coordinate = GeoPoint(attributes: item.attributes)
         if let stars = item.attributes["rating"]?.doubleValue, stars.isFinite { rating = min(5, max(0, stars)) }
         ratingDescription = item.attributes["ratingDescription"]?.texts?.first

@@ -164,12 +164,13 @@ import Testing
                     CREATE TABLE items_v7(rowid INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, domain TEXT, content_type TEXT,
                         expiration REAL, expires REAL NOT NULL, indexed_at REAL NOT NULL, hint REAL NOT NULL DEFAULT 0,
                         recency REAL, eng REAL NOT NULL DEFAULT 0, eng_at REAL NOT NULL DEFAULT 0);
-                    INSERT INTO items_v7 SELECT * FROM items;
+                    INSERT INTO items_v7 SELECT rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at
+                        FROM items;
                     DROP TABLE items;
                     ALTER TABLE items_v7 RENAME TO items;
                     CREATE TABLE attr_numbers(name TEXT NOT NULL, value REAL NOT NULL, item INTEGER NOT NULL,
                         PRIMARY KEY(name, value, item)) WITHOUT ROWID;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v8-lookups-in-segments';
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-lookups-in-segments', 'v9-impressions');
                     UPDATE meta SET value = '6.4.0' WHERE key = 'ranked_format';
                     """)
             }

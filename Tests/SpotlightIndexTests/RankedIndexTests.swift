@@ -176,12 +176,12 @@ struct SplitMix {
         for block in try segment.blocks(of: common) {
             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
             all += docs
-            #expect(frequencies.allSatisfy { $0 == 160 })     // title weight 10 × 16
+            #expect(frequencies.allSatisfy { $0 == 160 << 1 | 1 })     // title weight 10 × 16, in the title
         }
         #expect(all == Array(0..<300))
         let title = try #require(try segment.terms(matching: Array("title".utf8), prefix: false).first)
         try segment.decodeBlock(try segment.blocks(of: title).first!, docs: &docs, frequencies: &frequencies)
-        #expect(docs == [41] && frequencies == [160])
+        #expect(docs == [41] && frequencies == [160 << 1 | 1])
         #expect(segment.length(41) == 3)
     }
 
@@ -201,10 +201,13 @@ struct SplitMix {
         for block in try segment.blocks(of: term) {
             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
             for (doc, frequency) in zip(docs, frequencies) {
-                let g = RankedScoring.g(tf: Double(frequency) / 16, length: segment.length(Int(doc)), avgLength: segment.avgLength)
-                let exact = Self.scoring.breakdown(text: g, hint: segment.hint(Int(doc)), engagement: segment.engagement(Int(doc)),
-                                                   engagedAt: segment.engagedAt(Int(doc)), recency: segment.recency(Int(doc)), now: 600_000).total
+                let norm = RankedScoring.norm(length: segment.length(Int(doc)), avgLength: segment.avgLength)
+                let g = Self.scoring.termScore(frequency: frequency, norm: norm, titleLength: segment.titleLength(Int(doc)), wholeWord: true)
+                let part = Self.scoring.termScore(frequency: frequency, norm: norm, titleLength: segment.titleLength(Int(doc)), wholeWord: false)
+                let exact = Self.scoring.breakdown(text: g, matchQuality: 0, segment, Int(doc), now: 600_000).total
                 #expect(exact <= segment.blockMaxGS(block) && g <= segment.termMaxG(term))
+                #expect(Self.scoring.breakdown(text: part, matchQuality: 0, segment, Int(doc), now: 600_000).total <= segment.blockMaxGSPart(block))
+                #expect(part <= g && segment.blockMaxGSPart(block) <= segment.termMaxGSPart(term))
                 #expect(segment.staticBound(Int(doc)) <= segment.blockMaxS(block))
             }
         }
@@ -269,29 +272,34 @@ struct SplitMix {
         let term = try #require(try segment.terms(matching: Array("apple".utf8), prefix: false).first)
         let storeAverage = segment.avgLength * growth
         let ratio = segment.avgLength / storeAverage
+        let rise = RankedScoring.growth(ratio: ratio)
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         var termMost = 0.0, termMostG = 0.0
         for block in try segment.blocks(of: term) {
             try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
             var most = 0.0
             for (doc, frequency) in zip(docs, frequencies) {
-                let g = RankedScoring.g(tf: Double(frequency) / 16, length: segment.length(Int(doc)), avgLength: storeAverage)
-                let exact = Self.scoring.breakdown(text: g, hint: segment.hint(Int(doc)), engagement: 0, engagedAt: 0,
-                                                   recency: segment.recency(Int(doc)), now: 600_000).total
+                let g = Self.scoring.termScore(frequency: frequency, norm: RankedScoring.norm(length: segment.length(Int(doc)), avgLength: storeAverage),
+                                               titleLength: segment.titleLength(Int(doc)), wholeWord: true)
+                let exact = Self.scoring.breakdown(text: g, matchQuality: 0, segment, Int(doc), now: 600_000).total
                 most = max(most, exact)
                 termMostG = max(termMostG, g)
             }
             termMost = max(termMost, most)
-            let bound = RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+            let bound = RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio, growth: rise)
             #expect(most <= bound * (1 + 1e-12), "block \(block)")
             #expect(bound <= segment.blockMaxGS(block) / ratio * (1 + 1e-12))
         }
-        #expect(termMost <= RankedScoring.rescaled(maxGS: segment.termMaxGS(term), maxS: segment.termMaxS(term), ratio: ratio) * (1 + 1e-12))
-        #expect(termMostG <= RankedScoring.rescaled(maxGS: segment.termMaxG(term), maxS: 1, ratio: ratio) * (1 + 1e-12))
+        #expect(termMost <= RankedScoring.rescaled(maxGS: segment.termMaxGS(term), maxS: segment.termMaxS(term), ratio: ratio, growth: rise) * (1 + 1e-12))
+        #expect(termMostG <= RankedScoring.rescaled(maxGS: segment.termMaxG(term), maxS: 1, ratio: ratio, growth: rise) * (1 + 1e-12))
+        // The rise is the largest f(G) − G over G's range.
+        let c = RankedScoring.k1 + 1
+        let sampled = stride(from: 0.0, through: c, by: c / 1_000).map { g in g * c / (ratio * c + (1 - ratio) * g) - g }.max()!
+        #expect(sampled <= rise + 1e-12 && rise <= sampled + 1e-4)
         if growth > 1 {
-            // Near G's ceiling the bound barely moves, where the old ×(1/ratio) did.
-            #expect(RankedScoring.rescaled(maxGS: 2.1, maxS: 1, ratio: ratio) < 2.1 / ratio)
-            #expect(RankedScoring.rescaled(maxGS: 2.2, maxS: 1, ratio: ratio) == 2.2)
+            // Near G's ceiling the bound on G barely moves, where the old ×(1/ratio) did.
+            #expect(RankedScoring.rescaledG(maxGS: 2.1, maxS: 1, ratio: ratio) < 2.1 / ratio)
+            #expect(RankedScoring.rescaledG(maxGS: 2.2, maxS: 1, ratio: ratio) == 2.2)
         }
     }
 
@@ -418,20 +426,26 @@ struct SplitMix {
 }
 
 @Suite struct RankedScoreTests {
-    @Test func aSingleWordScoresAsFTS5BM25Does() throws {
+    /// The text score as ``RankingWeights`` documents it, worked by hand:
+    /// IDF with the prior, BM25 over column-weighted counts, the title part.
+    @Test func aSingleWordScoresByTheDocumentedFormula() throws {
         let store = try memoryStore()
         try store.index([
             item("apple", title: "Apple", ["contentDescription": .string("Crisp Normandy pears, sweet and tart")]),
             item("sauce", title: "Pear sauce", ["contentDescription": .string("Stewed apple with cinnamon, no added sugar")]),
             item("kiwi", title: "Kiwi", ["contentDescription": .string("Green and fuzzy")]),
         ])
-        let terms = TextTokenizer.queryTerms("apple")
-        let ranked = try store.searchRanked(terms, limit: 10)
-        try store.write { db in try FullTextIndex.buildReference(db) }
-        let reference = try store.searchFullText(terms, limit: 10)
-        #expect(ranked.map(\.item.uniqueIdentifier) == reference.map(\.item.uniqueIdentifier))
-        for (a, b) in zip(ranked, reference) {
-            #expect(abs(a.score.text - b.score.text) < 1e-6 * b.score.text, "\(a.item.uniqueIdentifier): \(a.score.text) vs \(b.score.text)")
-        }
+        let ranked = try store.search("apple", limit: 10)
+        #expect(ranked.map(\.item.uniqueIdentifier) == ["apple", "sauce"])
+        // 3 items (+ 1,000 of the prior), 2 with "apple" (+ 1); lengths 7, 9 and 4 tokens.
+        let idf = log((1_003.0 - 3 + 0.5) / (3 + 0.5))
+        let average = 20.0 / 3
+        func g(_ tf: Double, _ length: Double) -> Double { tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average)) }
+        let apple = idf * (g(10, 7) + 1 + 1.0 / 1)          // in the title, a one-word title
+        let sauce = idf * g(4, 9)                           // in the description (weight 4)
+        #expect(abs(ranked[0].score.text - apple) < 1e-9 * apple, "\(ranked[0].score.text) vs \(apple)")
+        #expect(abs(ranked[0].score.matchQuality - idf * 2) < 1e-9 * apple)
+        #expect(abs(ranked[1].score.text - sauce) < 1e-9 * sauce, "\(ranked[1].score.text) vs \(sauce)")
+        #expect(ranked[1].score.matchQuality == 0)
     }
 }

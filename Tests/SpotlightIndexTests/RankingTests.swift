@@ -81,7 +81,7 @@ import Testing
         try store.recordEngagement(.view, itemIdentifier: "a")
         for result in try store.search("mango") {
             let s = result.score
-            #expect(abs(s.total - s.text * s.hintFactor * s.engagementFactor * s.recencyFactor) < 1e-12 * max(1, s.total))
+            #expect(abs(s.total - s.product) < 1e-12 * max(1, s.total))
             #expect(s.text > 0)
             #expect(!s.explanation.isEmpty)
         }

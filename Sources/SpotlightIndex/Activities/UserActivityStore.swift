@@ -112,6 +112,17 @@ public final class UserActivityStore: Sendable {
         return stored
     }
 
+    /// The record of an activity as search returns it (nil for an item
+    /// that is not a donated activity).
+    ///
+    /// ```swift
+    /// let url = UserActivityStore.record(of: result.item)?.webpageURL
+    /// ```
+    public static func record(of item: SearchableItem) -> UserActivityRecord? {
+        guard case .data(let json)? = item.attributes[AttributeVocabulary.activityRecord] else { return nil }
+        return try? UserActivityRecord(jsonData: json)
+    }
+
     /// Counts a view for the app's item with this identifier, in the first
     /// index (`default` first) that holds it. Returns that index's name.
     @discardableResult

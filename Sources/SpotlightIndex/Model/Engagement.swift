@@ -23,4 +23,14 @@ public struct EngagementSummary: Sendable, Hashable {
     public var lastEngagedAt: Date?
     /// The decayed, weighted engagement score at the time it was read.
     public var score: Double
+    /// Times it was shown in results (``SpotlightStore/recordImpressions(itemIdentifiers:at:)``).
+    public var impressions: Int = 0
+
+    public init(views: Int, selections: Int, lastEngagedAt: Date?, score: Double, impressions: Int = 0) {
+        self.views = views
+        self.selections = selections
+        self.lastEngagedAt = lastEngagedAt
+        self.score = score
+        self.impressions = impressions
+    }
 }

@@ -2,8 +2,11 @@ import Foundation
 
 /// One item's text as the ranked index stores it: each distinct token once,
 /// with its hash, its frequency weighted by column (in sixteenths, as
-/// postings hold it) and the columns that hold it; and the document's
-/// length (token occurrences in all columns, BM25's length).
+/// postings hold it; each column's occurrences capped, see
+/// ``RankingWeights/titleCap``) and the columns that hold it; the
+/// document's length (token occurrences in all columns, BM25's length),
+/// its title's length in tokens and its metadata factor
+/// (``RankingWeights/metadataLift``, ``RankingWeights/stuffingRatio``).
 ///
 /// Made off the write lock, as items are prepared (``ItemValidator``), so
 /// that the writer only interns ready tokens into the segment it builds
@@ -19,13 +22,19 @@ struct DocumentTokens: Sendable {
     private(set) var tokens: [Token] = []
     /// Token occurrences in all columns.
     private(set) var length: UInt32 = 0
+    /// Words of the longest title attribute (`title`, `displayName`).
+    private(set) var titleLength: UInt32 = 0
+    /// The metadata factor: complete metadata lifts, stuffed keywords demote.
+    private(set) var quality: Double = 1
 
     struct Token: Sendable {
         var hash: UInt64
         var start: UInt32
         var count: UInt32
-        /// Σ column weight × occurrences, in sixteenths (saturating).
+        /// Σ column weight × occurrences (at most the column's cap), in sixteenths.
         var frequency: UInt32
+        /// Occurrences per column, a byte each (saturating).
+        var counts: UInt32
         /// Bits of ``TextColumns/bit(of:)``.
         var columns: UInt8
     }
@@ -49,14 +58,26 @@ struct DocumentTokens: Sendable {
         }
     }
 
-    /// The four column weights in sixteenths (title, keywords, description, other).
+    /// What the index takes from ``RankingWeights`` while it tokenizes: the
+    /// four column weights in sixteenths (title, keywords, description,
+    /// other), each column's cap on counted occurrences, and the metadata
+    /// factor's parameters.
     struct ColumnWeights: Sendable, Hashable {
         var values: (UInt32, UInt32, UInt32, UInt32)
+        var caps: (UInt32, UInt32, UInt32, UInt32)
+        var metadataLift: Double
+        var stuffingRatio: Double
+        var stuffingFloor: Double
 
         init(_ weights: RankingWeights) {
             func sixteenths(_ weight: Double) -> UInt32 { UInt32(max(0, min(4_096, (weight * SegmentFormat.tfScale).rounded()))) }
+            func cap(_ count: Int) -> UInt32 { UInt32(max(1, min(255, count))) }
             values = (sixteenths(weights.titleWeight), sixteenths(weights.keywordsWeight),
                       sixteenths(weights.descriptionWeight), sixteenths(weights.otherTextWeight))
+            caps = (cap(weights.titleCap), cap(weights.keywordsCap), cap(weights.descriptionCap), cap(weights.otherTextCap))
+            metadataLift = weights.metadataLift
+            stuffingRatio = weights.stuffingRatio
+            stuffingFloor = weights.stuffingFloor
         }
 
         static let standard = ColumnWeights(RankingWeights())
@@ -70,9 +91,42 @@ struct DocumentTokens: Sendable {
             }
         }
 
-        static func == (a: Self, b: Self) -> Bool { a.values == b.values }
+        func cap(_ column: Int) -> UInt32 {
+            switch column {
+            case 0: caps.0
+            case 1: caps.1
+            case 2: caps.2
+            default: caps.3
+            }
+        }
+
+        /// The metadata factor of an item with these token occurrences per
+        /// column: a third of ``RankingWeights/metadataLift`` each for a
+        /// title, a description and a thumbnail; keyword occurrences past
+        /// ``RankingWeights/stuffingRatio`` × the other columns' scale it
+        /// down in proportion, to ``RankingWeights/stuffingFloor`` at least.
+        ///
+        /// ```swift
+        /// ColumnWeights.standard.quality(occurrences: (2, 0, 10, 0), hasThumbnail: true)   // 1.1
+        /// ColumnWeights.standard.quality(occurrences: (1, 30, 0, 0), hasThumbnail: false)  // 0.5: 30 keywords, 1 word
+        /// ```
+        func quality(occurrences: (UInt32, UInt32, UInt32, UInt32), hasThumbnail: Bool) -> Double {
+            let present = (occurrences.0 > 0 ? 1.0 : 0) + (occurrences.2 > 0 ? 1.0 : 0) + (hasThumbnail ? 1.0 : 0)
+            var factor = 1 + metadataLift * present / 3
+            let content = Double(max(1, occurrences.0 + occurrences.2 + occurrences.3))
+            let allowed = stuffingRatio * content
+            if Double(occurrences.1) > allowed { factor *= max(stuffingFloor, allowed / Double(occurrences.1)) }
+            return factor
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            a.values == b.values && a.caps == b.caps && a.metadataLift == b.metadataLift
+                && a.stuffingRatio == b.stuffingRatio && a.stuffingFloor == b.stuffingFloor
+        }
         func hash(into hasher: inout Hasher) {
             hasher.combine(values.0); hasher.combine(values.1); hasher.combine(values.2); hasher.combine(values.3)
+            hasher.combine(caps.0); hasher.combine(caps.1); hasher.combine(caps.2); hasher.combine(caps.3)
+            hasher.combine(metadataLift); hasher.combine(stuffingRatio); hasher.combine(stuffingFloor)
         }
     }
 
@@ -96,11 +150,18 @@ struct DocumentTokens: Sendable {
         @exclusivity(unchecked) private var generation: UInt32 = 1
         @exclusivity(unchecked) private var length: UInt32 = 0
         @exclusivity(unchecked) private var weight: UInt32
+        @exclusivity(unchecked) private var cap: UInt32
+        @exclusivity(unchecked) private var shift: UInt32 = 24
         @exclusivity(unchecked) private var bit: UInt8 = 8
+        /// Token occurrences per column in this document.
+        @exclusivity(unchecked) private var occurrences: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+        @exclusivity(unchecked) private var titleLength: UInt32 = 0
+        @exclusivity(unchecked) private var hasThumbnail = false
 
         init(weights: ColumnWeights) {
             self.weights = weights
             weight = weights.weight(3)
+            cap = weights.cap(3)
             bytes = .allocate(capacity: byteCapacity)
             bytes.initialize(repeating: 0, count: byteCapacity)   // read a word at a time, past a token's end
             tokens = .allocate(capacity: tokenCapacity)
@@ -118,6 +179,8 @@ struct DocumentTokens: Sendable {
         @exclusivity(unchecked) var column: Int = 3 {
             didSet {
                 weight = weights.weight(column)
+                cap = weights.cap(column)
+                shift = UInt32(column & 3) * 8
                 bit = UInt8(1) << UInt8(column & 3)
             }
         }
@@ -126,15 +189,39 @@ struct DocumentTokens: Sendable {
         func add(_ attributes: [String: AttributeValue]) {
             var sink = self
             for (name, value) in attributes {
+                if name == "thumbnailURL" || name == "thumbnailData" { hasThumbnail = true }
                 guard let column = TextColumns.column(of: name) else { continue }
                 self.column = column
+                let before = length
                 switch value {
                 case .string(let text): TextTokenizer.forEachIndexToken(of: text, into: &sink)
                 case .strings(let texts): for text in texts { TextTokenizer.forEachIndexToken(of: text, into: &sink) }
                 case .url(let url): TextTokenizer.forEachIndexToken(of: url.absoluteString, into: &sink)
                 default: continue
                 }
+                let added = length &- before
+                switch column {
+                case 0:
+                    occurrences.0 &+= added
+                    titleLength = max(titleLength, UInt32(clamping: value.texts?.map(Self.words(in:)).max() ?? 0))
+                case 1: occurrences.1 &+= added
+                case 2: occurrences.2 &+= added
+                default: occurrences.3 &+= added
+                }
             }
+        }
+
+        /// Words of a title: runs of word characters (`python3-requests`
+        /// is two, though its tokens are four: camelCase and digit parts
+        /// are tokens too).
+        static func words(in text: String) -> Int {
+            var words = 0, inWord = false
+            for scalar in text.unicodeScalars {
+                let isWord = TextFolding.isWordScalar(scalar) || TextFolding.isCJK(scalar.value)
+                if isWord && !inWord { words += 1 }
+                inWord = isWord
+            }
+            return words
         }
 
         func take(_ token: UnsafeBufferPointer<UInt8>) {
@@ -158,8 +245,12 @@ struct DocumentTokens: Sendable {
                 if tokens[index].hash == hash, Int(tokens[index].count) == count,
                    padded ? TokenHash.equalPadded(bytes + Int(tokens[index].start), token.baseAddress!, count)
                           : (count == 0 || memcmp(bytes + Int(tokens[index].start), token.baseAddress!, count) == 0) {
-                    let (sum, overflow) = tokens[index].frequency.addingReportingOverflow(weight)
-                    tokens[index].frequency = overflow ? .max : sum
+                    let counted = (tokens[index].counts >> shift) & 0xFF
+                    if counted < cap {
+                        let (sum, overflow) = tokens[index].frequency.addingReportingOverflow(weight)
+                        tokens[index].frequency = overflow ? .max : sum
+                    }
+                    if counted < 0xFF { tokens[index].counts &+= 1 << shift }
                     tokens[index].columns |= bit
                     return
                 }
@@ -168,7 +259,8 @@ struct DocumentTokens: Sendable {
             if tokenCount == tokenCapacity { growTokens() }
             if byteCount + count + 8 > byteCapacity { growBytes(byteCount + count + 8) }
             if count > 0 { (bytes + byteCount).update(from: token.baseAddress!, count: count) }
-            tokens[tokenCount] = Token(hash: hash, start: UInt32(byteCount), count: UInt32(count), frequency: weight, columns: bit)
+            tokens[tokenCount] = Token(hash: hash, start: UInt32(byteCount), count: UInt32(count), frequency: weight,
+                                       counts: 1 << shift, columns: bit)
             byteCount += count
             slots[slot] = UInt64(generation) << 32 | UInt64(tokenCount)
             tokenCount += 1
@@ -215,9 +307,14 @@ struct DocumentTokens: Sendable {
             out.bytes = Array(UnsafeBufferPointer(start: bytes, count: byteCount))
             out.tokens = Array(UnsafeBufferPointer(start: tokens, count: tokenCount))
             out.length = length
+            out.titleLength = titleLength
+            out.quality = weights.quality(occurrences: occurrences, hasThumbnail: hasThumbnail)
             byteCount = 0
             tokenCount = 0
             length = 0
+            occurrences = (0, 0, 0, 0)
+            titleLength = 0
+            hasThumbnail = false
             if generation == .max {
                 slots.update(repeating: 0, count: slotCount)
                 generation = 1

@@ -372,7 +372,7 @@ final class RankedIndex: Sendable {
         for chunk in stride(from: 0, to: unknown.count, by: 500) {
             let rowids = unknown[chunk..<min(chunk + 500, unknown.count)]
             let rows = try Row.fetchAll(db, sql: """
-                SELECT rowid, expires, hint, recency, eng, eng_at FROM items
+                SELECT rowid, expires, hint, recency, eng, eng_at, imp FROM items
                 WHERE rowid IN (\(rowids.map(String.init).joined(separator: ",")))
                 """)
             for row in rows {
@@ -386,7 +386,7 @@ final class RankedIndex: Sendable {
                     content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), tokens: builder)
                 }
                 documents.append(RankedDocument(rowid: rowid, expires: row[1], hint: row[2], recency: row[3],
-                                                engagement: row[4], engagedAt: row[5], tokens: content.tokens,
+                                                engagement: row[4], engagedAt: row[5], impressions: row[6], tokens: content.tokens,
                                                 uidHash: content.uidHash, numbers: content.numbers))
             }
         }
@@ -554,7 +554,7 @@ final class RankedIndex: Sendable {
         try removeOrphanFiles(db)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
-                   i.eng AS eng, i.eng_at AS eng_at, a.attributes AS attributes
+                   i.eng AS eng, i.eng_at AS eng_at, i.imp AS imp, a.attributes AS attributes
             FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid
             """)
         var chunk: [RankedDocument] = []
@@ -568,7 +568,7 @@ final class RankedIndex: Sendable {
         while let row = try rows.next() {
             let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
-                                        engagement: row["eng"], engagedAt: row["eng_at"],
+                                        engagement: row["eng"], engagedAt: row["eng_at"], impressions: row["imp"],
                                         tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))
             if chunk.count >= Self.rebuildChunk { finishChunk() }
         }

@@ -13,19 +13,27 @@ struct RankedQuery: Sendable {
         var typo: Typo?
     }
 
-    /// A word typed, matched by tokens within `edits` edits (Levenshtein,
-    /// over Unicode scalars, the first scalar kept); as a prefix, by tokens
-    /// that start with something within `edits` edits of it.
+    /// A word typed, matched by tokens within `edits` edits (Damerau–
+    /// Levenshtein: an insertion, a deletion, a substitution or a swap of
+    /// two adjacent letters is one edit; over Unicode scalars, the first
+    /// scalar kept); as a prefix, by tokens that start with something
+    /// within `edits` edits of it.
     struct Typo: Sendable, Hashable {
         var word: [Unicode.Scalar]
         var edits: Int
         var isPrefix: Bool
+        /// No edit touches an ASCII digit (a word with digits: `pyhton3`
+        /// finds `python3`, `batch4` never `batch5` or `batch14`).
+        var lockDigits = false
+        /// The first letter may be the typo too (``TypoWalk/firstLetterMatches(_:in:)``):
+        /// tried only when the other typos find (almost) nothing.
+        var firstLetter = false
     }
 
     /// Words of this many letters or more get one typo…
-    static let oneTypoLength = 5
+    static let oneTypoLength = 4
     /// …and this many or more, two.
-    static let twoTyposLength = 9
+    static let twoTyposLength = 8
 
     var terms: [Term]
     /// Runs of CJK text longer than two characters: the item must hold
@@ -59,49 +67,74 @@ struct RankedQuery: Sendable {
 extension RankedQuery {
     /// The query again with each word of ``oneTypoLength`` letters or more
     /// also matching tokens one edit away (two from ``twoTyposLength``);
-    /// nil when no word is that long. CJK runs and words with a digit
-    /// (versions, codes: `batch4` is not a typo of `batch5`) never get typos.
-    func allowingTypos() -> RankedQuery? {
+    /// nil when no word is that long. CJK runs never get typos, nor do
+    /// digits (versions, codes: `batch4` is not a typo of `batch5`): in a
+    /// word of letters and digits only the letters are counted and edited
+    /// (`pyhton3` finds `python3`).
+    /// - Parameter firstLetter: the first letter of a word may be wrong
+    ///   too (``Typo/firstLetter``).
+    func allowingTypos(firstLetter: Bool = false) -> RankedQuery? {
         var copy = self
         var any = false
         for index in copy.terms.indices {
             let term = copy.terms[index]
             guard let word = term.prefix ?? term.exact.first else { continue }
             let scalars = Array(String(decoding: word, as: UTF8.self).unicodeScalars)
-            guard scalars.count >= Self.oneTypoLength,
-                  !scalars.contains(where: { TextFolding.isCJK($0.value) || $0.properties.numericType != nil }) else { continue }
-            copy.terms[index].typo = Typo(word: scalars, edits: scalars.count >= Self.twoTyposLength ? 2 : 1, isPrefix: term.prefix != nil)
+            guard !scalars.contains(where: { TextFolding.isCJK($0.value) }) else { continue }
+            let letters = scalars.filter { !Self.isDigit($0) }.count
+            guard letters >= Self.oneTypoLength else { continue }
+            copy.terms[index].typo = Typo(word: scalars, edits: letters >= Self.twoTyposLength ? 2 : 1, isPrefix: term.prefix != nil,
+                                          lockDigits: letters < scalars.count, firstLetter: firstLetter)
             any = true
         }
         return any ? copy : nil
     }
+
+    /// A digit as typo walks lock them: ASCII only (other digits are rare
+    /// in what is typed and walked like letters).
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value &- 0x30 < 10 }
 }
 
-/// Levenshtein distance bounded by a maximum, column by column over the
-/// candidate's scalars so that it stops as soon as no prefix can come back
-/// under the bound.
+/// Damerau–Levenshtein distance (optimal string alignment) bounded by a
+/// maximum, column by column over the candidate's scalars so that it stops
+/// as soon as no prefix can come back under the bound: what ``TypoWalk``
+/// computes along a dictionary, for one candidate.
 enum TypoDistance {
     /// Whether `candidate` (a prefix of it, for `isPrefix`) is within
     /// `maximum` edits of `word`.
+    /// `lockDigits`: no edit inserts, deletes, replaces or swaps an ASCII digit.
     static func matches(_ word: [Unicode.Scalar], _ candidate: some Sequence<Unicode.Scalar>, maximum: Int,
-                        isPrefix: Bool, column: inout [Int], next: inout [Int]) -> Bool {
+                        isPrefix: Bool, lockDigits: Bool = false, column: inout [Int], next: inout [Int]) -> Bool {
         let m = word.count
+        let never = m + maximum + 2
+        var before: [Int] = []
+        var previous: Unicode.Scalar?
+        func locked(_ scalar: Unicode.Scalar) -> Bool { lockDigits && RankedQuery.isDigit(scalar) }
         column.removeAll(keepingCapacity: true)
-        column.append(contentsOf: 0...m)
+        column.append(0)
+        for i in stride(from: 1, through: m, by: 1) { column.append(column[i - 1] >= never || locked(word[i - 1]) ? never : i) }
         if isPrefix && column[m] <= maximum { return true }
         var j = 0
         for scalar in candidate {
             j += 1
             next.removeAll(keepingCapacity: true)
-            next.append(j)
-            var smallest = j
-            for i in 1...m {
-                let cost = word[i - 1] == scalar ? 0 : 1
-                let value = min(column[i] + 1, next[i - 1] + 1, column[i - 1] + cost)
+            next.append(column[0] >= never || locked(scalar) ? never : j)
+            var smallest = next[0]
+            for i in 1...max(1, m) where m > 0 {
+                let letter = word[i - 1]
+                let cost = letter == scalar ? 0 : (locked(letter) || locked(scalar) ? never : 1)
+                var value = min(locked(scalar) ? never : column[i] + 1, locked(letter) ? never : next[i - 1] + 1, column[i - 1] + cost)
+                if i >= 2, let previous, !before.isEmpty, letter == previous, word[i - 2] == scalar, previous != scalar,
+                   !locked(letter), !locked(scalar) {
+                    value = min(value, before[i - 2] + 1)
+                }
+                value = min(value, never)
                 next.append(value)
                 smallest = min(smallest, value)
             }
+            before = column
             swap(&column, &next)
+            previous = scalar
             if isPrefix && column[m] <= maximum { return true }
             if smallest > maximum { return false }
         }

@@ -58,7 +58,7 @@ extension RankedSearcher {
 
     /// Scores into `top` every live document of `snapshot` holding all the
     /// terms (`ranges`: each term's token ranges; `postings`: their sizes).
-    mutating func searchConjunction(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], postings: [Int], idf: [Double],
+    mutating func searchConjunction(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
                                     avgLength: Double, query: RankedQuery, excluding: Set<Int64>, top: inout TopHits,
                                     verify: (Int64) throws -> Bool) throws {
         let segment = snapshot.segment
@@ -134,11 +134,12 @@ extension RankedSearcher {
             for range in ranges[term] {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
+                    let flag = RankedScoring.flag(id, wholeWord: wholeWord[term])
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: matches) {
                         let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
                         for index in 0..<count where matches.contains(Int(docs[index])) {
                             let slot = rank(Int(docs[index])) * termCount + term
-                            if frequencies[index] > best[slot] { best[slot] = frequencies[index] }
+                            if frequencies[index] | flag > best[slot] { best[slot] = frequencies[index] | flag }
                         }
                     }
                 }
@@ -153,16 +154,11 @@ extension RankedSearcher {
                 word &= word - 1
                 defer { slot += termCount }
                 if segment.expires(doc) <= now { continue }
-                let length = segment.length(doc)
-                var text = 0.0
-                for term in 0..<termCount {
-                    text += idf[term] * RankedScoring.g(tf: Double(best[slot + term]) / SegmentFormat.tfScale, length: length,
-                                                        avgLength: avgLength)
-                }
+                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
+                let (text, title) = scoring.text(best[slot..<(slot + termCount)], idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                 statistics.documentsScored += 1
                 let rowid = segment.rowid(doc)
-                let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
-                                                  engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                 guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                 if !query.phrases.isEmpty, try !verify(rowid) { continue }
                 top.insert(RankedHit(rowid: rowid, score: breakdown))

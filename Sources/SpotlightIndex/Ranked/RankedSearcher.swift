@@ -28,7 +28,7 @@ struct RankedHit: Sendable {
 ///
 /// A segment whose terms are all common but share few documents is
 /// answered the other way: intersected first, then every match scored
-/// (``searchConjunction(_:ranges:postings:idf:avgLength:query:excluding:top:verify:)``,
+/// (``searchConjunction(_:ranges:wholeWord:postings:idf:avgLength:query:excluding:top:verify:)``,
 /// chosen by ``prefersConjunction(postings:documentCount:)``).
 struct RankedSearcher {
     var segments: [SegmentSnapshot]
@@ -54,54 +54,61 @@ struct RankedSearcher {
         self.now = now
     }
 
-    /// The `limit` best documents, best first (ties by rowid).
-    /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
-    /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
-    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [],
-                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
-        statistics = Statistics()
-        guard limit > 0, !query.terms.isEmpty else { return [] }
-        let termCount = query.terms.count
-
-        // Resolve each term to term-id ranges in each segment.
-        struct Resolved {
-            var index: Int
-            var ranges: [[Range<Int>]]
-            /// Postings of each term's tokens (which term drives).
-            var documents: [Int]
-            /// Each term's most frequent token's documents (its IDF).
-            var blended: [Int]
-            var maxG: [Double]
-            /// The term whose postings are read: the one that makes the
-            /// search cheapest, each driver document costing
-            /// ``TermCursor/driverCost`` and each other term, checked rarest
-            /// first, the cheaper of reading it densely and walking its
-            /// largest token lazily (``TermCursor``). `source files` is
-            /// driven by `source` (5,860 postings), not by the 14,541 of
-            /// `files…`, which cost less read densely than driven through.
-            func driver(documentCount: Int) -> Int {
-                let n = Double(max(documentCount, 1))
-                let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
-                var best = byPostings[0], bestCost = Double.infinity
-                for candidate in byPostings {
-                    var asked = Double(documents[candidate])
-                    var cost = asked * Double(TermCursor.driverCost)
-                    for term in byPostings where term != candidate {
-                        let postings = Double(documents[term])
-                        let dense = postings * Double(TermCursor.denseCost)
-                        let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
-                        cost += min(dense, lazy)
-                        asked *= min(1, postings / n)
-                    }
-                    if cost < bestCost { (best, bestCost) = (candidate, cost) }
+    /// One segment's terms resolved to term-id ranges, with their counts.
+    struct Resolved {
+        var index: Int
+        var ranges: [[Range<Int>]]
+        /// Postings of each term's tokens (which term drives).
+        var documents: [Int]
+        /// Each term's most frequent token's documents (its IDF).
+        var blended: [Int]
+        var maxG: [Double]
+        /// Per term, which tokens are whole words typed, which may take the
+        /// exact-title share: the token of a last word typed whole (four
+        /// letters or more), not its completions; -1 for none;
+        /// ``RankedScoring/everyToken`` for a word that is not a prefix, or
+        /// has typos (its matches are whole words a typo apart).
+        var wholeWord: [Int]
+        /// The term whose postings are read: the one that makes the
+        /// search cheapest, each driver document costing
+        /// ``TermCursor/driverCost`` and each other term, checked rarest
+        /// first, the cheaper of reading it densely and walking its
+        /// largest token lazily (``TermCursor``). `source files` is
+        /// driven by `source` (5,860 postings), not by the 14,541 of
+        /// `files…`, which cost less read densely than driven through.
+        func driver(documentCount: Int) -> Int {
+            let n = Double(max(documentCount, 1))
+            let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
+            var best = byPostings[0], bestCost = Double.infinity
+            for candidate in byPostings {
+                var asked = Double(documents[candidate])
+                var cost = asked * Double(TermCursor.driverCost)
+                for term in byPostings where term != candidate {
+                    let postings = Double(documents[term])
+                    let dense = postings * Double(TermCursor.denseCost)
+                    let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
+                    cost += min(dense, lazy)
+                    asked *= min(1, postings / n)
                 }
-                return best
+                if cost < bestCost { (best, bestCost) = (candidate, cost) }
             }
+            return best
         }
+    }
+
+    /// Each term's term-id ranges in each segment (segments one term
+    /// misses are left out), the documents holding each term (a prefix: its
+    /// most frequent token's, summed over segments), and the live documents.
+    func resolve(_ query: RankedQuery) throws -> (resolved: [Resolved], matching: [Int], liveDocuments: Int) {
+        let termCount = query.terms.count
         var resolved: [Resolved] = []
         var exactCountBudget = 256
         var liveDocuments = 0
         var matching = [Int](repeating: 0, count: termCount)
+        // Last words typed whole (long enough not to be still being typed).
+        let whole = query.terms.map { term in
+            term.prefix.map { String(decoding: $0, as: UTF8.self).unicodeScalars.count >= RankedQuery.oneTypoLength } ?? false
+        }
         for (index, snapshot) in segments.enumerated() {
             let segment = snapshot.segment
             liveDocuments += segment.documentCount - snapshot.deleted.count
@@ -109,6 +116,8 @@ struct RankedSearcher {
             var documents = [Int](repeating: 0, count: termCount)
             var blended = [Int](repeating: 0, count: termCount)
             var maxG = [Double](repeating: 0, count: termCount)
+            // A word with typos: its matches are whole words, a typo apart.
+            var wholeWord = query.terms.map { $0.prefix == nil || $0.typo != nil ? RankedScoring.everyToken : -1 }
             // Terms without a typo first: a segment one of them misses is
             // left before any dictionary walk.
             var missing = false
@@ -116,9 +125,17 @@ struct RankedSearcher {
                 let term = query.terms[position]
                 var found: [Range<Int>] = []
                 for token in term.exact { found.append(try segment.terms(matching: token, prefix: false)) }
-                if let prefix = term.prefix { found.append(try segment.terms(matching: prefix, prefix: true)) }
+                if let prefix = term.prefix {
+                    let range = try segment.terms(matching: prefix, prefix: true)
+                    found.append(range)
+                    // Under ``RankedQuery/oneTypoLength`` characters the word is still being typed.
+                    if whole[position], term.typo == nil, !range.isEmpty, try segment.term(range.lowerBound).elementsEqual(prefix) {
+                        wholeWord[position] = range.lowerBound
+                    }
+                }
                 if let typo = term.typo { found += try TypoWalk.matches(typo, in: segment) }
                 found = Self.union(found)
+                let whole = wholeWord[position]
                 var count = 0, most = 0, best = 0.0
                 for range in found {
                     // Whole groups of 64 terms are summed from the group's
@@ -131,7 +148,8 @@ struct RankedSearcher {
                             let entry = segment.termGroup(group)
                             count += entry.documents
                             most = max(most, entry.mostDocuments)
-                            best = max(best, entry.maxG)
+                            best = max(best, entry.maxG(wholeWord: whole == RankedScoring.everyToken
+                                                         || (id..<(id + SegmentFormat.termGroupSize)).contains(whole)))
                             id += SegmentFormat.termGroupSize
                             continue
                         }
@@ -146,7 +164,7 @@ struct RankedSearcher {
                         }
                         count += documents
                         most = max(most, documents)
-                        best = max(best, segment.termMaxG(id))
+                        best = max(best, segment.termMaxG(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: whole)))
                     }
                 }
                 ranges[position] = found
@@ -157,9 +175,35 @@ struct RankedSearcher {
             }
             if missing { continue }
             for term in 0..<termCount { matching[term] += blended[term] }
-            resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG))
+            resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG,
+                                     wholeWord: wholeWord))
         }
-        let n = Double(max(liveDocuments, 1))
+        return (resolved, matching, liveDocuments)
+    }
+
+    /// The statistics of ``resolve(_:)`` for IDF and BM25's average length,
+    /// to be summed with other stores' (``SearchStatistics``).
+    func statistics(of query: RankedQuery) throws -> SearchStatistics {
+        let (_, matching, liveDocuments) = try resolve(query)
+        var totalLength = 0.0
+        for snapshot in segments {
+            totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
+        }
+        return SearchStatistics(documents: Double(liveDocuments), totalLength: totalLength, matching: matching.map(Double.init))
+    }
+
+    /// The `limit` best documents, best first (ties by rowid).
+    /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
+    /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
+    /// - Parameter collection: statistics over every store searched with
+    ///   this one (system search), for IDF and the average length; nil:
+    ///   this store's own.
+    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
+                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+        statistics = Statistics()
+        guard limit > 0, !query.terms.isEmpty else { return [] }
+        let termCount = query.terms.count
+        let (resolved, localMatching, liveDocuments) = try resolve(query)
         // BM25's average length over every segment, as FTS5's over its table.
         // A segment's stored maxima used its own average: when that is
         // shorter, G grows, by at most avgLength / (the segment's) (the
@@ -169,9 +213,18 @@ struct RankedSearcher {
         for snapshot in segments {
             totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
         }
-        let avgLength = liveDocuments > 0 ? max(totalLength / Double(liveDocuments), 1e-9) : 1
+        var n = Double(liveDocuments)
+        var matching = localMatching.map(Double.init)
+        if let collection, collection.matching.count == termCount, collection.documents >= 1 {
+            n = collection.documents
+            matching = collection.matching
+            totalLength = collection.totalLength
+        }
+        let avgLength = n > 0 ? max(totalLength / n, 1e-9) : 1
         func boundScale(_ segment: Segment) -> Double { max(1, avgLength / segment.avgLength) }
-        let idf = matching.map { RankedScoring.idf(documents: n, matching: min(Double($0), n)) }
+        // How much a score can grow in each segment at the store's average (``RankedScoring/growth(ratio:)``).
+        let growths = segments.map { RankedScoring.growth(ratio: $0.segment.avgLength / avgLength) }
+        let idf = matching.map { scoring.idf(documents: n, matching: min($0, n)) }
 
         // Posting lists of the driving terms, with their bounds. A list of
         // `span` 64 stands for a whole term group, bounded by its maxima:
@@ -196,11 +249,17 @@ struct RankedSearcher {
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
         }
         /// The most a document of `maxGS` and `maxS` (a term's, or a group's) can score.
+        /// A token's own maxima are with the exact-title share for a whole word
+        /// typed, without it otherwise (``Segment/termMaxGS(_:wholeWord:)``).
         func listBound(_ position: Int, maxGS: Double, maxS: Double, others: Double) -> Double {
             let segment = segments[resolved[position].index].segment
             guard now >= segment.buildTime else { return .infinity }
-            return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength)
+            return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength,
+                                                                   growth: growths[resolved[position].index])
                 + maxS * others
+        }
+        func isWholeWord(_ position: Int, _ id: Int) -> Bool {
+            RankedScoring.isWholeWord(id, wholeWord: resolved[position].wholeWord[drivers[position]])
         }
         for (position, entry) in resolved.enumerated() where !intersected[position] {
             let segment = segments[entry.index].segment
@@ -208,7 +267,7 @@ struct RankedSearcher {
             let ratio = segment.avgLength / avgLength
             var others = 0.0
             for term in 0..<termCount where term != driver {
-                others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio)
+                others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio, growth: growths[entry.index])
             }
             lists.reserveCapacity(lists.count + entry.ranges[driver].reduce(0) { $0 + min($1.count, 2 * SegmentFormat.termGroupSize) })
             for range in entry.ranges[driver] {
@@ -216,11 +275,13 @@ struct RankedSearcher {
                 while id < range.upperBound {
                     if let group = Self.wholeGroup(at: id, in: range) {
                         let entry = segment.termGroup(group)
-                        lists.append(List(bound: listBound(position, maxGS: entry.maxGS, maxS: entry.maxS, others: others),
+                        let whole = entry.wholeWord(for: resolved[position].wholeWord[driver], in: id..<(id + SegmentFormat.termGroupSize))
+                        lists.append(List(bound: listBound(position, maxGS: entry.maxGS(wholeWord: whole), maxS: entry.maxS, others: others),
                                           resolved: position, term: id, span: SegmentFormat.termGroupSize, others: others))
                         id += SegmentFormat.termGroupSize
                     } else {
-                        lists.append(List(bound: listBound(position, maxGS: segment.termMaxGS(id), maxS: segment.termMaxS(id), others: others),
+                        let maxGS = segment.termMaxGS(id, wholeWord: isWholeWord(position, id))
+                        lists.append(List(bound: listBound(position, maxGS: maxGS, maxS: segment.termMaxS(id), others: others),
                                           resolved: position, term: id, span: 1, others: others))
                         id += 1
                     }
@@ -273,6 +334,7 @@ struct RankedSearcher {
             var row: [TermCursor] = []
             for term in 0..<termCount {
                 row.append(term == driver ? TermCursor() : try TermCursor(segment: segment, ranges: entry.ranges[term],
+                                                                          wholeWord: entry.wholeWord[term],
                                                                           asked: asked[term], candidates: candidates))
             }
             cursors.append(row)
@@ -280,7 +342,7 @@ struct RankedSearcher {
 
         var top = TopHits(limit: limit)
         for (position, entry) in resolved.enumerated() where intersected[position] {
-            try searchConjunction(segments[entry.index], ranges: entry.ranges, postings: entry.documents, idf: idf,
+            try searchConjunction(segments[entry.index], ranges: entry.ranges, wholeWord: entry.wholeWord, postings: entry.documents, idf: idf,
                                   avgLength: avgLength, query: query, excluding: excluding, top: &top, verify: verify)
         }
         var accumulated: [Int: Double] = [:]
@@ -292,7 +354,8 @@ struct RankedSearcher {
             if list.span > 1 {
                 let segment = segments[resolved[list.resolved].index].segment
                 for id in list.term..<(list.term + list.span) {
-                    let bound = listBound(list.resolved, maxGS: segment.termMaxGS(id), maxS: segment.termMaxS(id), others: list.others)
+                    let bound = listBound(list.resolved, maxGS: segment.termMaxGS(id, wholeWord: isWholeWord(list.resolved, id)),
+                                          maxS: segment.termMaxS(id), others: list.others)
                     heap.push(bound, index: lists.count)
                     lists.append(List(bound: bound, resolved: list.resolved, term: id, span: 1, others: list.others))
                 }
@@ -309,6 +372,8 @@ struct RankedSearcher {
             let ratio = segment.avgLength / avgLength
             for index in cursors[list.resolved].indices { cursors[list.resolved][index].rewind() }
             let termBlocks = try segment.blocks(of: list.term)
+            let flag = RankedScoring.flag(list.term, wholeWord: entry.wholeWord[driver])
+            let whole = flag != 0
             let order = checkOrder[list.resolved]
             // Taken out while this list is read, and walked through a buffer:
             // each document asks its cursors in place (no uniqueness checks).
@@ -320,7 +385,8 @@ struct RankedSearcher {
                     // The other terms' most in this block, G×S (∞: unknown).
                     var othersGS = Double.infinity
                     if trustsBounds, let threshold = top.threshold {
-                        let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block), maxS: segment.blockMaxS(block), ratio: ratio)
+                        let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block, wholeWord: whole),
+                                                                            maxS: segment.blockMaxS(block), ratio: ratio, growth: growths[entry.index])
                         var bound = driverGS + segment.blockMaxS(block) * list.others
                         if termCount > 1 {
                             // Block-max WAND: the other terms' blocks over the same documents.
@@ -346,13 +412,13 @@ struct RankedSearcher {
                     documents: for (position, doc32) in docs.enumerated() {
                         let doc = Int(doc32)
                         if snapshot.deleted.contains(doc) { continue }
-                        let length = segment.length(doc)
+                        let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
                         // What this document can score at most, before the
                         // cursors are asked: the driver's exact share, the
                         // others' block maxima.
                         if othersGS.isFinite, let threshold = top.threshold {
-                            let driverG = RankedScoring.g(tf: Double(frequencies[position]) / SegmentFormat.tfScale, length: length,
-                                                          avgLength: avgLength)
+                            let driverG = scoring.termBound(frequency: frequencies[position] | flag, norm: norm,
+                                                            titleLength: segment.titleLength(doc))
                             if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
                         }
                         // Expired documents are never returned (checked after
@@ -360,21 +426,16 @@ struct RankedSearcher {
                         if segment.expires(doc) <= now { continue }
                         // The driver's frequency here (this token's), then the
                         // cursors', rarest term first: most documents fail there.
-                        best[driver] = frequencies[position]
+                        best[driver] = frequencies[position] | flag
                         for term in order {
                             guard let frequency = try row[term].frequency(at: doc32) else { continue documents }
                             best[term] = frequency
                         }
                         statistics.documentsScored += 1
-                        var text = 0.0
-                        for term in 0..<termCount {
-                            text += idf[term] * RankedScoring.g(tf: Double(best[term]) / SegmentFormat.tfScale, length: length,
-                                                                avgLength: avgLength)
-                        }
+                        let (text, title) = scoring.text(best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
                         let rowid = segment.rowid(doc)
                         if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
-                        let breakdown = scoring.breakdown(text: text, hint: segment.hint(doc), engagement: segment.engagement(doc),
-                                                          engagedAt: segment.engagedAt(doc), recency: segment.recency(doc), now: now)
+                        let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                         // A document may hold several of the driver's tokens: it
                         // scores by the best, so keep the highest seen.
                         let key = entry.index << 32 | doc
@@ -435,9 +496,13 @@ struct PostingCursor {
     private var last: UInt32 = 0
     private var docs: [UInt32] = []
     private var frequencies: [UInt32] = []
+    /// Or'ed with each frequency answered (``RankedScoring/flag(_:wholeWord:)``);
+    /// set, block maxima with the exact-title share are read.
+    private let flag: UInt32
 
-    init(segment: Segment, term: Int) throws {
+    init(segment: Segment, term: Int, flag: UInt32 = 0) throws {
         self.segment = segment
+        self.flag = flag
         blocks = try segment.blocks(of: term)
         block = blocks.lowerBound
     }
@@ -473,7 +538,7 @@ struct PostingCursor {
         var best: Double?
         while index < blocks.upperBound {
             if segment.blockFirstDoc(index, of: blocks) > last { break }
-            best = max(best ?? 0, segment.blockMaxGS(index))
+            best = max(best ?? 0, segment.blockMaxGS(index, wholeWord: flag != 0))
             index += 1
         }
         return best
@@ -516,7 +581,7 @@ struct PostingCursor {
             if docs[mid] < doc { low = mid + 1 } else { high = mid }
         }
         position = low
-        return position < docs.count && docs[position] == doc ? frequencies[position] : nil
+        return position < docs.count && docs[position] == doc ? frequencies[position] | flag : nil
     }
 }
 
@@ -561,7 +626,10 @@ struct TermCursor {
     init() {}
 
     /// - Parameter asked: about how many documents the search will ask.
-    init(segment: Segment, ranges: [Range<Int>], asked: Int, candidates: DocumentBitmap? = nil) throws {
+    /// - Parameter wholeWord: which tokens are whole words typed
+    ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
+    ///   the exact-title share; the others without it.
+    init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
         // The largest tokens first, by document count (then id, for a stable split).
         var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
         sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
@@ -571,7 +639,9 @@ struct TermCursor {
         // Without a forced tail, a few small tokens do not pay for the array.
         if sizes.count <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = sizes.count }
         lazy = min(lazy, Self.unionLimit)
-        for size in sizes.prefix(lazy) { members.append(try PostingCursor(segment: segment, term: size.id)) }
+        for size in sizes.prefix(lazy) {
+            members.append(try PostingCursor(segment: segment, term: size.id, flag: RankedScoring.flag(size.id, wholeWord: wholeWord)))
+        }
         let tail = sizes.dropFirst(lazy).map(\.id)
         guard !tail.isEmpty else { return }
         dense = [UInt32](repeating: 0, count: segment.documentCount)
@@ -588,13 +658,14 @@ struct TermCursor {
             try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
                 for id in tail {
                     let blocks = try segment.blocks(of: id)
+                    let flag = RankedScoring.flag(id, wholeWord: wholeWord)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
                         let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
                         // The block's own maximum bounds its windows: no per-document score.
-                        let blockMax = segment.blockMaxGS(block)
+                        let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
                         var window = -1
                         for index in 0..<count {
-                            let doc = Int(docs[index]), frequency = frequencies[index]
+                            let doc = Int(docs[index]), frequency = frequencies[index] | flag
                             if frequency > dense[doc] { dense[doc] = frequency }
                             if doc >> Self.windowShift != window {
                                 window = doc >> Self.windowShift

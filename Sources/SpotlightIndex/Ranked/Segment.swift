@@ -23,8 +23,8 @@ struct Segment: @unchecked Sendable {
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
     /// The same for the arrays a search reads per document and per block.
-    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int
-    private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int
+    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int, titleLengthsAt: Int
+    private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
@@ -64,6 +64,7 @@ struct Segment: @unchecked Sendable {
         let fixedSizes: [SegmentFormat.Section: Int] = [
             .rowids: 8 * n, .expires: 8 * n, .hints: 8 * n, .recency: 8 * n, .engagement: 8 * n, .engagedAt: 8 * n,
             .lengths: 4 * n, .staticBounds: 4 * n, .rowidOrder: 4 * n,
+            .titleLengths: n, .quality: 8 * n, .impressions: 8 * n, .termMaxGSPart: 4 * t, .blockMaxGSPart: 4 * b, .termMaxGPart: 4 * t,
             .termOffsets: 8 * (t + 1), .termFirstBlock: 4 * t, .termDocs: 4 * t, .termMaxG: 4 * t, .termMaxGS: 4 * t,
             .termMaxS: 4 * t, .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t),
             .blockOffsets: 8 * (b + 1), .blockLastDoc: 4 * b, .blockMaxGS: 4 * b, .blockMaxS: 4 * b,
@@ -87,8 +88,10 @@ struct Segment: @unchecked Sendable {
         expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
         lengthsAt = offsets[SegmentFormat.Section.lengths.rawValue]
         staticBoundsAt = offsets[SegmentFormat.Section.staticBounds.rawValue]
+        titleLengthsAt = offsets[SegmentFormat.Section.titleLengths.rawValue]
         blockLastDocAt = offsets[SegmentFormat.Section.blockLastDoc.rawValue]
         blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
+        blockMaxGSPartAt = offsets[SegmentFormat.Section.blockMaxGSPart.rawValue]
         blockMaxSAt = offsets[SegmentFormat.Section.blockMaxS.rawValue]
         if verifyChecksum {
             let sum = SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...]))
@@ -127,6 +130,12 @@ struct Segment: @unchecked Sendable {
     func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    /// Words of the document's title (at most 255).
+    func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
+    /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
+    func quality(_ doc: Int) -> Double { f64(.quality, doc) }
+    /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
+    func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
     func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
     func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
@@ -135,7 +144,16 @@ struct Segment: @unchecked Sendable {
     func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
     func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
     func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
+    /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
+    func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
+    /// The bound of a term's list: with the exact-title share for a whole word typed.
+    @inline(__always)
+    func termMaxGS(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxGS(term) : termMaxGSPart(term) }
     func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+    /// ``termMaxG(_:)`` without the exact-title share.
+    func termMaxGPart(_ term: Int) -> Double { Double(f32(.termMaxGPart, term)) }
+    @inline(__always)
+    func termMaxG(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxG(term) : termMaxGPart(term) }
 
     /// Sums and maxima over the terms of one group (``SegmentFormat/termGroupSize`` consecutive ids).
     struct TermGroup {
@@ -146,6 +164,16 @@ struct Segment: @unchecked Sendable {
         var maxG: Double
         var maxGS: Double
         var maxS: Double
+        /// ``maxG`` and ``maxGS`` without the exact-title share (a prefix's completions).
+        var maxGPart: Double
+        var maxGSPart: Double
+
+        func maxG(wholeWord: Bool) -> Double { wholeWord ? maxG : maxGPart }
+        func maxGS(wholeWord: Bool) -> Double { wholeWord ? maxGS : maxGSPart }
+        /// Whether the group's ids `ids` hold a whole word typed (``RankedScoring/flag(_:wholeWord:)``).
+        func wholeWord(for wholeWord: Int, in ids: Range<Int>) -> Bool {
+            wholeWord == RankedScoring.everyToken || ids.contains(wholeWord)
+        }
     }
 
     static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
@@ -156,7 +184,8 @@ struct Segment: @unchecked Sendable {
         func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)) }
         func f32(_ offset: Int) -> Double { Double(Float(bitPattern: u32(offset))) }
         let documents = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-        return TermGroup(documents: Int(truncatingIfNeeded: documents), mostDocuments: Int(u32(8)), maxG: f32(12), maxGS: f32(16), maxS: f32(20))
+        return TermGroup(documents: Int(truncatingIfNeeded: documents), mostDocuments: Int(u32(8)), maxG: f32(12), maxGS: f32(16), maxS: f32(20),
+                         maxGPart: f32(52), maxGSPart: f32(48))
     }
 
     /// The doc id of `rowid`, if the segment holds it.
@@ -482,6 +511,15 @@ struct Segment: @unchecked Sendable {
         guard first + count <= blockCount else { throw .corrupt("term \(term)'s blocks out of range") }
         return first..<(first + count)
     }
+
+    /// The block's largest term score × S without the exact-title share (a prefix's completions').
+    func blockMaxGSPart(_ block: Int) -> Double {
+        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSPartAt + 4 * block, as: UInt32.self))))
+    }
+
+    /// ``blockMaxGS(_:)`` for a whole word typed, ``blockMaxGSPart(_:)`` for a completion.
+    @inline(__always)
+    func blockMaxGS(_ block: Int, wholeWord: Bool) -> Double { wholeWord ? blockMaxGS(block) : blockMaxGSPart(block) }
 
     func blockMaxGS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSAt + 4 * block, as: UInt32.self))))

@@ -10,6 +10,8 @@ struct RankedDocument: Sendable {
     var recency: Double?
     var engagement: Double
     var engagedAt: Double
+    /// Impressions, decayed to `engagedAt` (``SpotlightStore/recordImpressions(itemIdentifiers:at:)``).
+    var impressions: Double = 0
     var tokens: DocumentTokens
     /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
     var uidHash: UInt64
@@ -42,6 +44,11 @@ struct SegmentContents {
     var engagement: [Double] = []
     var engagedAt: [Double] = []
     var lengths: [UInt32] = []
+    /// Words of each document's title, at most 255.
+    var titleLengths: [UInt8] = []
+    /// Each document's metadata factor.
+    var quality: [Double] = []
+    var impressions: [Double] = []
     /// Term t is `termBytes[termStart[t]..<termStart[t+1]]`.
     var termStart: [Int] = [0]
     var termBytes: [UInt8] = []
@@ -107,6 +114,9 @@ struct SegmentContents {
         out.engagement = a.engagement + b.engagement
         out.engagedAt = a.engagedAt + b.engagedAt
         out.lengths = a.lengths + b.lengths
+        out.titleLengths = a.titleLengths + b.titleLengths
+        out.quality = a.quality + b.quality
+        out.impressions = a.impressions + b.impressions
         out.uidHashes = a.uidHashes + b.uidHashes
         let shift = UInt32(a.documentCount)
         out.numberNames = a.numberNames
@@ -200,7 +210,7 @@ struct SegmentContents {
                 for token in tokens.tokens {
                     let id = table.intern(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]), hash: token.hash)
                     occurrenceTerm.append(Int32(id))
-                    occurrenceFrequency.append(max(1, token.frequency))
+                    occurrenceFrequency.append(RankedScoring.frequency(weighted: token.frequency, columns: token.columns))
                     occurrenceColumns.append(token.columns)
                 }
             }
@@ -212,6 +222,9 @@ struct SegmentContents {
             engagement.append(document.engagement)
             engagedAt.append(document.engagedAt)
             lengths.append(tokens.length)
+            titleLengths.append(UInt8(min(255, tokens.titleLength)))
+            quality.append(tokens.quality)
+            impressions.append(document.impressions)
         }
         // Term ids in byte order of the tokens.
         let order = table.sortedIDs()

@@ -16,7 +16,7 @@ enum SegmentEncoder {
         for doc in 0..<n {
             let recency = contents.recency[doc]
             bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
-                                              recency: recency.isNaN ? nil : recency, at: buildTime)
+                                              recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
         }
 
         var out = ByteWriter()
@@ -48,6 +48,9 @@ enum SegmentEncoder {
         begin(.staticBounds); out.append(contentsOf: bounds.map(RankedScoring.roundedUp))
         begin(.rowidOrder)
         out.append(contentsOf: Self.rowidOrder(contents.rowids))
+        begin(.titleLengths); out.append(contentsOf: contents.titleLengths)
+        collapsible(.quality, contents.quality)
+        collapsible(.impressions, contents.impressions)
 
         // Dictionary.
         begin(.termOffsets); out.append(contentsOf: contents.termStart.map { UInt64($0) })
@@ -57,11 +60,11 @@ enum SegmentEncoder {
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
         let t = contents.termCount
-        let k1 = RankedScoring.k1, b = RankedScoring.b
-        let norms = contents.lengths.map { k1 * (1 - b + b * Double($0) / avgLength) }
-        let parts = Self.postingsInParts(contents, norms: norms, bounds: bounds, threshold: parallelPostings)
+        let norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
+        let parts = Self.postingsInParts(contents, scoring: scoring, norms: norms, bounds: bounds, threshold: parallelPostings)
         var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = [], termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
         var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
+        var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
         var postings: [UInt8] = []
         for part in parts {
             let blockBase = UInt32(blockLastDoc.count), byteBase = UInt64(postings.count)
@@ -69,10 +72,13 @@ enum SegmentEncoder {
             termDocs += part.termDocs
             termMaxG += part.termMaxG
             termMaxGS += part.termMaxGS
+            termMaxGSPart += part.termMaxGSPart
+            termMaxGPart += part.termMaxGPart
             termMaxS += part.termMaxS
             blockOffsets += part.blockOffsets.map { $0 + byteBase }
             blockLastDoc += part.blockLastDoc
             blockMaxGS += part.blockMaxGS
+            blockMaxGSPart += part.blockMaxGSPart
             blockMaxS += part.blockMaxS
             postings += part.postings
         }
@@ -99,12 +105,18 @@ enum SegmentEncoder {
             let key = contents.termBytes[first.lowerBound..<min(first.upperBound, first.lowerBound + SegmentFormat.termGroupKeySize)]
             out.bytes.append(contentsOf: key)
             out.bytes.append(contentsOf: repeatElement(0, count: SegmentFormat.termGroupKeySize - key.count))
+            // Bytes 48 and 52: the maxima without the exact-title share.
+            out.append(group.reduce(Float(0)) { max($0, termMaxGSPart[$1]) })
+            out.append(group.reduce(Float(0)) { max($0, termMaxGPart[$1]) })
         }
         begin(.blockOffsets); out.append(contentsOf: blockOffsets)
         begin(.blockLastDoc); out.append(contentsOf: blockLastDoc)
         begin(.blockMaxGS); out.append(contentsOf: blockMaxGS)
         begin(.blockMaxS); out.append(contentsOf: blockMaxS)
         begin(.postingsData); out.bytes.append(contentsOf: postings)
+        begin(.termMaxGSPart); out.append(contentsOf: termMaxGSPart)
+        begin(.blockMaxGSPart); out.append(contentsOf: blockMaxGSPart)
+        begin(.termMaxGPart); out.append(contentsOf: termMaxGPart)
 
         // Typed values: names in byte order, values ascending within each.
         let nameOrder = contents.numberNames.indices.sorted { contents.numberNames[$0].utf8.lexicographicallyPrecedes(contents.numberNames[$1].utf8) }
@@ -169,6 +181,8 @@ enum SegmentEncoder {
         var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = []
         var termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
         var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
+        /// Without the exact-title share (a prefix's completions).
+        var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
         var postings: [UInt8] = []
     }
 
@@ -177,10 +191,10 @@ enum SegmentEncoder {
 
     /// Every term's postings, as one part or, when large, two (split where
     /// half the postings are) encoded at once.
-    static func postingsInParts(_ contents: SegmentContents, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
+    static func postingsInParts(_ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
         let total = contents.postingDocs.count, t = contents.termCount
         guard total >= threshold, ItemPreparation.cores > 1, t > 1 else {
-            return [postings(of: 0..<t, contents, norms: norms, bounds: bounds)]
+            return [postings(of: 0..<t, contents, scoring: scoring, norms: norms, bounds: bounds)]
         }
         // The first term whose postings start at or after the middle.
         var low = 0, high = t
@@ -192,21 +206,24 @@ enum SegmentEncoder {
         let ranges = [0..<split, split..<t]
         let results = Mutex<[PostingsPart?]>([nil, nil])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let part = postings(of: ranges[index], contents, norms: norms, bounds: bounds)
+            let part = postings(of: ranges[index], contents, scoring: scoring, norms: norms, bounds: bounds)
             results.withLock { $0[index] = part }
         }
         return results.withLock { $0.map { $0! } }
     }
 
     /// Encodes the postings of `terms` in blocks of ``SegmentFormat/blockSize``
-    /// with their maxima. G = tf(k1+1) / (tf + norm[doc]).
-    static func postings(of terms: Range<Int>, _ contents: SegmentContents, norms: [Double], bounds: [Double]) -> PostingsPart {
+    /// with their maxima of the term score (G = tf(k1+1) / (tf + norm[doc])
+    /// plus the match-quality part), with and without the exact-title share.
+    static func postings(of terms: Range<Int>, _ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double]) -> PostingsPart {
         var part = PostingsPart()
         let count = terms.count
         part.termFirstBlock = [UInt32](repeating: 0, count: count)
         part.termDocs = [UInt32](repeating: 0, count: count)
         part.termMaxG = [Float](repeating: 0, count: count)
         part.termMaxGS = [Float](repeating: 0, count: count)
+        part.termMaxGSPart = [Float](repeating: 0, count: count)
+        part.termMaxGPart = [Float](repeating: 0, count: count)
         part.termMaxS = [Float](repeating: 0, count: count)
         guard count > 0 else { return part }
         let postingRange = contents.postingStart[terms.lowerBound]..<contents.postingStart[terms.upperBound]
@@ -214,9 +231,9 @@ enum SegmentEncoder {
         part.blockOffsets.reserveCapacity(estimatedBlocks)
         part.blockLastDoc.reserveCapacity(estimatedBlocks)
         part.blockMaxGS.reserveCapacity(estimatedBlocks)
+        part.blockMaxGSPart.reserveCapacity(estimatedBlocks)
         part.blockMaxS.reserveCapacity(estimatedBlocks)
         part.postings.reserveCapacity(postingRange.count * 3 + 16)
-        let k1 = RankedScoring.k1
         contents.postingDocs.withUnsafeBufferPointer { allDocs in
         contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
         contents.postingColumns.withUnsafeBufferPointer { allColumns in
@@ -227,7 +244,7 @@ enum SegmentEncoder {
                 let range = contents.postingStart[term]..<contents.postingStart[term + 1]
                 part.termFirstBlock[local] = UInt32(part.blockLastDoc.count)
                 part.termDocs[local] = UInt32(range.count)
-                var maxG = 0.0, maxGS = 0.0, maxS = 0.0
+                var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
                 var start = range.lowerBound
                 while start < range.upperBound {
                     let end = min(start + SegmentFormat.blockSize, range.upperBound)
@@ -235,18 +252,23 @@ enum SegmentEncoder {
                     PostingBlock.append(docs: UnsafeBufferPointer(rebasing: allDocs[start..<end]),
                                         frequencies: UnsafeBufferPointer(rebasing: allFrequencies[start..<end]),
                                         columns: UnsafeBufferPointer(rebasing: allColumns[start..<end]), to: &part.postings)
-                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0
+                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
                     for index in start..<end {
                         let doc = Int(allDocs[index])
-                        let tf = Double(allFrequencies[index]) / SegmentFormat.tfScale
-                        let g = tf * (k1 + 1) / (tf + norms[doc])
+                        let frequency = allFrequencies[index], norm = norms[doc]
+                        let g = scoring.termScore(frequency: frequency, norm: norm, titleLength: Double(contents.titleLengths[doc]), wholeWord: true)
+                        let withoutShare = scoring.termScore(frequency: frequency, norm: norm, titleLength: 1, wholeWord: false)
                         let s = bounds[doc]
                         blockG = max(blockG, g)
                         blockGS = max(blockGS, g * s)
+                        blockGSPart = max(blockGSPart, withoutShare * s)
+                        maxGPart = max(maxGPart, withoutShare)
                         blockS = max(blockS, s)
                     }
                     part.blockLastDoc.append(allDocs[end - 1])
                     part.blockMaxGS.append(RankedScoring.roundedUp(blockGS))
+                    part.blockMaxGSPart.append(RankedScoring.roundedUp(blockGSPart))
+                    maxGSPart = max(maxGSPart, blockGSPart)
                     part.blockMaxS.append(RankedScoring.roundedUp(blockS))
                     maxG = max(maxG, blockG)
                     maxGS = max(maxGS, blockGS)
@@ -255,6 +277,8 @@ enum SegmentEncoder {
                 }
                 part.termMaxG[local] = RankedScoring.roundedUp(maxG)
                 part.termMaxGS[local] = RankedScoring.roundedUp(maxGS)
+                part.termMaxGSPart[local] = RankedScoring.roundedUp(maxGSPart)
+                part.termMaxGPart[local] = RankedScoring.roundedUp(maxGPart)
                 part.termMaxS[local] = RankedScoring.roundedUp(maxS)
             }
         }

@@ -59,20 +59,27 @@ enum SegmentFormat {
     ///    identifier hashes last in the file.
     /// 9: the header has a checksum of its own (``headerChecksumOffset``),
     ///    checked on every load: the body's checksum never covered it.
-    static let version: UInt32 = 9
+    /// 10: a posting's frequency carries whether the title holds the token
+    ///    (its low bit); per document the title's length in words, the
+    ///    metadata factor and impressions; per term, term group and block
+    ///    second maxima, without the exact-title share (a group entry is 56
+    ///    bytes: those two last) (one scale for every store, issue 22).
+    static let version: UInt32 = 10
     static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128
     /// Consecutive term ids per entry of `termGroups`.
     static let termGroupSize = 64
     /// Bytes per entry of `termGroups`.
-    static let termGroupStride = 48
+    static let termGroupStride = 56
     /// Leading bytes of a group's first term kept in its entry.
     static let termGroupKeySize = 16
     /// Where in a group entry the first term's length and bytes are.
     static let termGroupKeyLengthOffset = 24
     static let termGroupKeyOffset = 32
-    /// Weighted term frequencies are stored as integers of 1/16.
+    /// Weighted term frequencies are stored as integers of 1/16, shifted
+    /// left by one: the low bit says whether the title holds the token
+    /// (``RankedScoring/frequency(weighted:columns:)``).
     static let tfScale: Double = 16
     /// A posting's low bits: which columns hold the token (bit 0 title,
     /// 1 keywords, 2 description, 3 other, as ``TextColumns``).
@@ -81,8 +88,12 @@ enum SegmentFormat {
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {
         case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
+        case titleLengths, quality, impressions
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
+        /// Maxima without the exact-title share, for a prefix's completions
+        /// (``RankedScoring/termScore(frequency:norm:titleLength:wholeWord:)``).
+        case termMaxGSPart, blockMaxGSPart, termMaxGPart
         case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
         /// Last: only writers read them (a store's queries map what they touch by 2 MB).
         case uidHashes, uidDocs
@@ -105,7 +116,7 @@ enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 29 of them end at byte 312, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 35 of them end at byte 360, inside the header.
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
@@ -123,7 +134,7 @@ enum SegmentFormat {
     /// Per-document signals that are often the same for every document
     /// (no expiration, no hint, no engagement): such a section holds its
     /// one value, and reading it costs no memory per document.
-    static let collapsibleSections: [Section] = [.expires, .hints, .recency, .engagement, .engagedAt]
+    static let collapsibleSections: [Section] = [.expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions]
 
     /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
     /// a segment as it is loaded.

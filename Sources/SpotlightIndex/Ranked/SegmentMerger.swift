@@ -38,6 +38,9 @@ enum SegmentMerger {
                 out.engagement.append(segment.engagement(doc))
                 out.engagedAt.append(segment.engagedAt(doc))
                 out.lengths.append(UInt32(segment.length(doc)))
+                out.titleLengths.append(UInt8(segment.titleLength(doc)))
+                out.quality.append(segment.quality(doc))
+                out.impressions.append(segment.impressions(doc))
             }
             docMaps.append(map)
         }

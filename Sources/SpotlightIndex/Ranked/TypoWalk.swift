@@ -2,12 +2,14 @@ import Foundation
 
 /// Finds a segment's tokens within a typo's edits of its word by walking
 /// the sorted dictionary as a trie: terms that share a prefix with the
-/// previous one reuse its Levenshtein rows, and once no continuation of a
+/// previous one reuse its edit-distance rows (Damerau–Levenshtein as
+/// optimal string alignment: insertions, deletions, substitutions and
+/// swaps of two adjacent letters, each one edit), and once no continuation of a
 /// prefix can come back under the bound (or, for a prefix typo, every
 /// continuation matches) the walk jumps past all terms with that prefix by
 /// galloping search. Once a row has spent every edit (no cell below the
 /// bound), only a letter of the word can follow, where a cell sits at the
-/// bound: the walk seeks the next such letter among a prefix's children
+/// bound (or the letter a swap brings back): the walk seeks the next such letter among a prefix's children
 /// instead of visiting each child (after `la`, `library` with one edit
 /// wants `lai…` or `lab…`, not the 20-odd `la?` the dictionary holds).
 /// The cost grows with the prefixes near the word, not with the
@@ -23,6 +25,52 @@ import Foundation
 /// ```
 enum TypoWalk {
     static func matches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+        guard typo.firstLetter else { return try walk(typo, in: segment) }
+        return try walk(typo, in: segment) + firstLetterMatches(typo, in: segment)
+    }
+
+    /// Tokens whose first letter is the typo: the first two letters
+    /// swapped or a letter typed before the first (the rest within the
+    /// edits left), a first letter typed wrong or left out (the rest exact:
+    /// one lookup per first letter the dictionary holds, so no walk runs
+    /// per letter). Digits are never the edited letter.
+    static func firstLetterMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+        let word = typo.word
+        guard word.count >= 2, !RankedQuery.isDigit(word[0]) else { return [] }
+        var out: [Range<Int>] = []
+        var rest = typo
+        rest.firstLetter = false
+        rest.edits = typo.edits - 1
+        func find(_ scalars: [Unicode.Scalar], edits: Int) throws(SegmentError) {
+            if edits > 0 {
+                var variant = rest
+                variant.word = scalars
+                variant.edits = edits
+                out += try walk(variant, in: segment)
+            } else {
+                out.append(try segment.terms(matching: Array(String(String.UnicodeScalarView(scalars)).utf8), prefix: typo.isPrefix))
+            }
+        }
+        // Swapped: `yphton` is `python`; an extra first letter: `ypython`.
+        if word[1] != word[0] { try find([word[1], word[0]] + word.dropFirst(2), edits: rest.edits) }
+        try find(Array(word.dropFirst()), edits: rest.edits)
+        // Another first letter, or one left out: each first letter the dictionary has.
+        var id = 0
+        while id < segment.termCount {
+            let bytes = try segment.term(id)
+            guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { id += 1; continue }
+            if scalar != word[0], !RankedQuery.isDigit(scalar) {
+                try find([scalar] + word.dropFirst(), edits: 0)
+                try find([scalar] + word, edits: 0)
+            }
+            let next = try segment.prefixEnd(UnsafeRawBufferPointer(rebasing: bytes[..<min(UTF8.width(scalar), bytes.count)]), from: id)
+            id = max(id + 1, next)   // a damaged dictionary out of order still moves on
+        }
+        return out
+    }
+
+    /// The walk over the terms starting with the word's first scalar.
+    static func walk(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         guard let first = typo.word.first else { return [] }
         let word = typo.word.map(\.value)
         let m = word.count, k = typo.edits, width = m + 1
@@ -54,7 +102,13 @@ enum TypoWalk {
             key.deallocate()
         }
         rows.initialize(repeating: outside, count: (maxDepth + 1) * width)
-        for i in 0...min(m, k) { rows[i] = i }
+        // Digits are never edited (``RankedQuery/Typo/lockDigits``).
+        let lock = typo.lockDigits
+        @inline(__always) func isDigit(_ scalar: UInt32) -> Bool { scalar &- 0x30 < 10 }
+        for i in 0...min(m, k) {
+            if lock, i > 0, isDigit(word[i - 1]) { break }
+            rows[i] = i
+        }
         smallest[0] = 0
         letters.initialize(from: word, count: m)
         var pathCount = 0
@@ -94,7 +148,10 @@ enum TypoWalk {
                 let previous = depth * width, current = previous + width
                 if smallest[depth] == k {
                     // Every edit is spent: the next letter must be the word's
-                    // letter after a cell at the bound (cells |i − depth| ≤ k).
+                    // letter after a cell at the bound (cells |i − depth| ≤ k),
+                    // or swap back two letters: the word's letter before one
+                    // that the previous letter of the term was, from a cell
+                    // of the row before under the bound.
                     var fits = false
                     var next = UInt32.max
                     var i = max(0, depth - k)
@@ -106,24 +163,65 @@ enum TypoWalk {
                         }
                         i += 1
                     }
+                    if !fits, depth >= 1 {
+                        let before = previous - width, last = path[depth - 1]
+                        var i = max(0, depth - 1 - k)
+                        while i < min(m - 1, depth + k) {
+                            if rows[before + i] < k, letters[i + 1] == last {
+                                let letter = letters[i]
+                                if letter == scalar { fits = true; break }
+                                if letter > scalar, letter < next { next = letter }
+                            }
+                            i += 1
+                        }
+                    }
                     if !fits { stop = (depth, .needs(next == .max ? nil : next)); break extend }
                 }
                 let j = depth + 1
                 let low = max(1, j - k), high = min(m, j + k)
-                rows[current] = j <= k ? j : outside
+                rows[current] = j <= k && !(lock && (0..<j).contains { isDigit($0 == depth ? scalar : path[$0]) }) ? j : outside
                 if low > 1 { rows[current + low - 1] = outside }
                 var least = rows[current]
                 if low <= high {
                     // Wrapping arithmetic: values stay within 0...m + k + 1.
                     var left = rows[current &+ low &- 1], diagonal = rows[previous &+ low &- 1]
+                    // Damerau (optimal string alignment): two adjacent
+                    // letters swapped are one edit, from the row before the
+                    // previous one (in the band, as |i − j| is unchanged).
+                    let swapRow = depth >= 1 ? previous &- width : -1
+                    let last = depth >= 1 ? path[depth &- 1] : UInt32.max
+                    if lock {
+                        // As below, but no edit inserts, deletes, replaces or swaps a digit.
+                        let termDigit = isDigit(scalar)
+                        for i in low...high {
+                            let up = rows[previous &+ i]
+                            let letter = letters[i &- 1]
+                            let wordDigit = isDigit(letter)
+                            let cost = letter == scalar ? 0 : (termDigit || wordDigit ? outside : 1)
+                            var value = min(min(termDigit ? outside : up, wordDigit ? outside : left) &+ 1, diagonal &+ cost)
+                            if swapRow >= 0, i >= 2, letter == last, letters[i &- 2] == scalar, letter != scalar, !termDigit, !wordDigit {
+                                value = min(value, rows[swapRow &+ i &- 2] &+ 1)
+                            }
+                            value = min(value, outside)
+                            rows[current &+ i] = value
+                            least = min(least, value)
+                            left = value
+                            diagonal = up
+                        }
+                    } else {
                     for i in low...high {
                         let up = rows[previous &+ i]
-                        let cost = letters[i &- 1] == scalar ? 0 : 1
-                        let value = min(min(up, left) &+ 1, diagonal &+ cost)
+                        let letter = letters[i &- 1]
+                        let cost = letter == scalar ? 0 : 1
+                        var value = min(min(up, left) &+ 1, diagonal &+ cost)
+                        if swapRow >= 0, i >= 2, letter == last, letters[i &- 2] == scalar, letter != scalar {
+                            value = min(value, rows[swapRow &+ i &- 2] &+ 1)
+                        }
                         rows[current &+ i] = value
                         least = min(least, value)
                         left = value
                         diagonal = up
+                    }
                     }
                 }
                 if high < m { rows[current + high + 1] = outside }
@@ -148,17 +246,20 @@ enum TypoWalk {
                 prefixLength = 0
                 for index in 0..<depth { prefixLength += UTF8.width(Unicode.Scalar(scalars[index])!) }
             }
-            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<prefixLength])
+            // (Damaged bytes decode to replacement characters wider than
+            // what they stand for: never past the term.)
+            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<min(prefixLength, bytes.count)])
             switch reason {
             case .matchesAll:
-                let end = try segment.prefixEnd(prefix, from: id)
+                // (Each jump moves on by one term at least, even over a damaged dictionary.)
+                let end = max(id + 1, try segment.prefixEnd(prefix, from: id))
                 out.append(id..<end)
                 id = end
             case .dies, .needs(nil):
-                id = try segment.prefixEnd(prefix, from: id)
+                id = max(id + 1, try segment.prefixEnd(prefix, from: id))
             case .needs(let letter?):
-                var length = prefixLength
-                if prefixLength > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: prefixLength) }
+                var length = prefix.count
+                if length > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: length) }
                 for byte in String(Unicode.Scalar(letter)!).utf8 { key[length] = byte; length += 1 }
                 id = try segment.lowerBound(UnsafeRawBufferPointer(start: key, count: length), from: id + 1)
             }

@@ -10,6 +10,8 @@ public struct SearchExplanation: Sendable, Hashable {
         public var text: String
         /// The item's attributes holding it; empty when none does.
         public var foundIn: [String]
+        /// Its IDF in this search (this store's statistics, or those given).
+        public var idf: Double = 0
     }
 
     /// The item.
@@ -38,8 +40,10 @@ extension SpotlightStore {
     /// let why = try store.explain(itemIdentifier: "p-pear", text: "pear")
     /// print(why.summary)   // "p-pear is result 1 of 1: 3.1 = text 2.4 × …"
     /// ```
+    /// - Parameter statistics: as ``search(_:limit:statistics:)`` (system
+    ///   search's, over every store): the same scores as there.
     /// - Throws: `.itemNotFound` when no live item has the identifier.
-    public func explain(itemIdentifier: String, text: String) throws -> SearchExplanation {
+    public func explain(itemIdentifier: String, text: String, statistics: SearchStatistics? = nil) throws -> SearchExplanation {
         guard let stored = try item(withIdentifier: itemIdentifier) else {
             throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store (deleted or expired?)", itemIdentifier: itemIdentifier)
         }
@@ -60,9 +64,18 @@ extension SpotlightStore {
             return explanation
         }
         // Every match in the order of search(_:limit:), from the same index.
-        let (hits, rowid) = try read { db in
-            (try rankedHits(queryTerms, limit: Int.max, db),
-             try liveRowid(uid: itemIdentifier, now: now.timeIntervalSince1970, db))
+        let (hits, rowid, own) = try read { db in
+            (try rankedHits(queryTerms, limit: Int.max, statistics: statistics, db),
+             try liveRowid(uid: itemIdentifier, now: now.timeIntervalSince1970, db),
+             try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+                .statistics(of: RankedQuery(queryTerms)))
+        }
+        // Each typed word's IDF, as the search scored it (CJK runs: their first bigram's).
+        let used = statistics.flatMap { $0.matching.count == own.matching.count ? $0 : nil } ?? own
+        var position = 0
+        for (index, term) in queryTerms.enumerated() where position < used.matching.count {
+            explanation.terms[index].idf = ranked.scoring.idf(documents: used.documents, matching: used.matching[position])
+            position += term.tokens.count > 1 ? term.tokens.count : 1
         }
         explanation.matchCount = hits.count
         if let index = hits.firstIndex(where: { $0.rowid == rowid }) {

@@ -20,30 +20,59 @@ extension SpotlightStore {
     /// ```
     /// - Parameter limit: at most this many results, best first (≥ 0).
     /// - Returns: nothing for text without a word in it.
-    public func search(_ text: String, limit: Int = 20) throws -> [SearchResult] {
+    /// - Parameter statistics: IDF and average length from these (every
+    ///   store a system search reads, summed: ``searchStatistics(_:)``)
+    ///   rather than from this store alone, so that scores compare across
+    ///   stores.
+    public func search(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil) throws -> [SearchResult] {
         guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
         let terms = TextTokenizer.queryTerms(text)
         guard !terms.isEmpty, limit > 0 else { return [] }
+        return try withRankedIndex { try searchRanked(terms, limit: limit, statistics: statistics) }
+    }
+
+    /// This store's share of the statistics a search for `text` scores
+    /// with; sum them over stores (``SearchStatistics/add(_:)``) and pass
+    /// the sum to each store's ``search(_:limit:statistics:)``.
+    ///
+    /// ```swift
+    /// var all = store.searchStatistics("kiwi")
+    /// all.add(try other.searchStatistics("kiwi"))
+    /// ```
+    public func searchStatistics(_ text: String) throws -> SearchStatistics {
+        let terms = TextTokenizer.queryTerms(text)
+        guard !terms.isEmpty else { return SearchStatistics() }
+        return try withRankedIndex {
+            try read { db in
+                try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+                    .statistics(of: RankedQuery(terms))
+            }
+        }
+    }
+
+    /// Runs `body` over the ranked index: once more when a segment file
+    /// went missing (a writer may have merged it away after this reader's
+    /// snapshot named it), and after rebuilding the index from the items
+    /// when it is damaged.
+    func withRankedIndex<T>(_ body: () throws -> T) throws -> T {
         do {
             do {
-                return try searchRanked(terms, limit: limit)
+                return try body()
             } catch is SegmentError {
-                // A writer may have merged away a segment file after this
-                // reader's snapshot named it: a new snapshot names the merged one.
-                return try searchRanked(terms, limit: limit)
+                return try body()
             }
         } catch let error as SegmentError {
-            // Derived data gone bad: rebuild it from the items, then answer.
             logger.warning("ranked index unusable (\(error)); rebuilding it from the store")
             try write { db in try ranked.rebuild(db) }
-            return try searchRanked(terms, limit: limit)
+            return try body()
         }
     }
 
     /// The ranked index's answer (``RankedSearcher``), in one read transaction.
-    func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true) throws -> [SearchResult] {
+    func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true,
+                      statistics: SearchStatistics? = nil) throws -> [SearchResult] {
         try read { db in
-            let hits = try rankedHits(terms, limit: limit, typos: typos, db)
+            let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, db)
             return try Self.results(of: hits, db)
         }
     }
@@ -82,21 +111,37 @@ extension SpotlightStore {
     /// The best `limit` matches' rowids and scores, from the reader's
     /// snapshot: exact matches, then (when they are fewer than `limit` and
     /// `typos` allows) matches with typos in words of five letters or more,
-    /// their text score scaled by ``RankedScoring/typoFactor``.
-    func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, _ db: Database) throws -> [RankedHit] {
+    /// their text score scaled by ``RankingWeights/typoFactor``.
+    /// `statistics` (several stores') score the exact tier; the typo tier
+    /// uses this store's own, as its words are not the ones typed.
+    func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, statistics: SearchStatistics? = nil,
+                    _ db: Database) throws -> [RankedHit] {
         let query = RankedQuery(terms)
         var searcher = RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
         let verify = { (rowid: Int64) in try Self.holdsPhrases(query.phrases, rowid: rowid, db) }
-        var hits = try searcher.search(query, limit: limit, verify: verify)
+        var hits = try searcher.search(query, limit: limit, collection: statistics, verify: verify)
         guard typos, hits.count < limit, let fuzzy = query.allowingTypos() else { return hits }
-        let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
-        hits += more.map { hit in
-            var hit = hit
-            hit.score = ranked.scoring.withTypos(hit.score)
-            return hit
+        func addTypoTier(_ fuzzy: RankedQuery) throws {
+            let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
+            hits += more.map { hit in
+                var hit = hit
+                hit.score = ranked.scoring.withTypos(hit.score)
+                return hit
+            }
+        }
+        try addTypoTier(fuzzy)
+        // A first letter typed wrong is tried last, when the other typos
+        // found fewer than a person looks at (``firstLetterTierBelow``).
+        if hits.count < min(limit, Self.firstLetterTierBelow), let fuzzier = query.allowingTypos(firstLetter: true) {
+            try addTypoTier(fuzzier)
         }
         return hits
     }
+
+    /// Matches so far under which words are tried with their first letter
+    /// as the typo: most typos keep the first letter, and trying every
+    /// first letter costs a dictionary lookup per letter and segment.
+    static let firstLetterTierBelow = 3
 
     /// True when some searched text attribute of the item holds each CJK
     /// run as one piece (what the phrase of its bigrams matches in FTS5).
@@ -186,13 +231,17 @@ struct ScoringSQL {
         """
     }
 
-    func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double) -> ScoreBreakdown {
+    func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double,
+                   matchQuality: Double = 0, quality: Double = 1, impressions: Double = 0) -> ScoreBreakdown {
         let hintFactor = 1 + weights.rankingHint * hint / 100
         let engagementFactor = 1 + weights.engagement * log(1 + engagement)
         let age = recency.map { max(0, now - $0) }
         let recencyFactor = 1 + (age.map { weights.recency * exp2(-$0 / weights.recencyHalfLife) } ?? 0)
-        return ScoreBreakdown(text: text, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
-                              engagementFactor: engagementFactor, age: age, recencyFactor: recencyFactor,
-                              total: text * hintFactor * engagementFactor * recencyFactor)
+        let passedOver = weights.passedOverFactor(engagement: engagement, impressions: impressions)
+        var score = ScoreBreakdown(text: text, matchQuality: matchQuality, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
+                                   engagementFactor: engagementFactor, age: age, recencyFactor: recencyFactor, metadataFactor: quality,
+                                   impressions: impressions, passedOverFactor: passedOver, total: 0)
+        score.total = score.product
+        return score
     }
 }

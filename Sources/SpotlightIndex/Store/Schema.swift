@@ -12,8 +12,9 @@ import GRDB
 ///   seconds since 1970; `expires` is the effective expiration; `hint`,
 ///   `recency`, `eng` and `eng_at` the ranking signals, read in the same
 ///   join as the text score.
-/// - `engagement(uid, views, selections, score, at)`: counts that survive
-///   replacing an item and go with deleting it.
+/// - `engagement(uid, views, selections, score, at, impressions)`: counts
+///   that survive replacing an item and go with deleting it. `items.imp`
+///   holds the decayed impressions beside `eng` (both as of `eng_at`).
 /// - `ranked_segments`: the ranked index (``RankedIndex``), the store's
 ///   only index besides SQLite's own on `domain` and `expires`: free-text
 ///   search, the query language's text candidates, typed values (numbers,
@@ -133,6 +134,17 @@ enum Schema {
                 CREATE INDEX items_expires ON items(expires);
                 DROP TABLE IF EXISTS attr_numbers;
                 """)
+        }
+        // Impressions (results shown), decayed with engagement to `eng_at`;
+        // their count beside views and selections; the store's totals of
+        // both live in `meta` (`shown_total`, `chosen_total`, `totals_at`).
+        migrator.registerMigration("v9-impressions") { db in
+            if try !db.columns(in: "items").contains(where: { $0.name == "imp" }) {
+                try db.execute(sql: "ALTER TABLE items ADD COLUMN imp REAL NOT NULL DEFAULT 0")
+            }
+            if try !db.columns(in: "engagement").contains(where: { $0.name == "impressions" }) {
+                try db.execute(sql: "ALTER TABLE engagement ADD COLUMN impressions INTEGER NOT NULL DEFAULT 0")
+            }
         }
         return migrator
     }

@@ -18,20 +18,90 @@ extension SpotlightStore {
         let storeNow = now.timeIntervalSince1970
         try write { db in
             guard let rowid = try fetchStoredRowid(uid: itemIdentifier, db),
-                  let row = try Row.fetchOne(db, sql: "SELECT rowid, eng, eng_at FROM items WHERE rowid = ? AND expires > ?",
+                  let row = try Row.fetchOne(db, sql: "SELECT rowid, eng, imp, eng_at FROM items WHERE rowid = ? AND expires > ?",
                                              arguments: [rowid, storeNow]) else {
                 throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store; index it before recording engagement", itemIdentifier: itemIdentifier)
             }
-            let (score, scoreAt) = Self.accumulate(score: row["eng"], at: row["eng_at"], adding: weight, at: at,
-                                                   halfLife: weights.engagementHalfLife)
-            try db.execute(sql: "UPDATE items SET eng = ?, eng_at = ? WHERE rowid = ?", arguments: [score, scoreAt, row["rowid"] as Int64])
+            let signals = Self.accumulate(EngagementSignals(engagement: row["eng"], impressions: row["imp"], at: row["eng_at"]),
+                                          adding: EngagementSignals(engagement: weight, impressions: 0, at: at),
+                                          halfLife: weights.engagementHalfLife)
+            try db.execute(sql: "UPDATE items SET eng = ?, imp = ?, eng_at = ? WHERE rowid = ?",
+                           arguments: [signals.engagement, signals.impressions, signals.at, row["rowid"] as Int64])
             ranked.changed(rowid: row["rowid"])
             try db.execute(sql: """
                 INSERT INTO engagement(uid, views, selections, score, at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(uid) DO UPDATE SET views = views + excluded.views, selections = selections + excluded.selections,
                     score = excluded.score, at = excluded.at
-                """, arguments: [itemIdentifier, kind == .view ? 1 : 0, kind == .selection ? 1 : 0, score, scoreAt])
+                """, arguments: [itemIdentifier, kind == .view ? 1 : 0, kind == .selection ? 1 : 0, signals.engagement, signals.at])
+            try addToTotals(EngagementSignals(engagement: weight, impressions: 0, at: at), db)
         }
+    }
+
+    /// Records that items were shown to the user in results (impressions),
+    /// all in one transaction; identifiers of no live item are ignored, and
+    /// an identifier given twice counts once. An item shown often and
+    /// rarely chosen sinks (``RankingWeights/passedOverFactor(engagement:impressions:)``),
+    /// gradually, and rises again as impressions decay (they halve with
+    /// engagement, every ``RankingWeights/engagementHalfLife``) or when it
+    /// is chosen; the store's totals weigh its app in system search.
+    ///
+    /// ```swift
+    /// let shown = try store.search("pear", limit: 3)
+    /// try store.recordImpressions(itemIdentifiers: shown.map(\.item.uniqueIdentifier))
+    /// ```
+    /// - Parameter date: when they were shown (now by default).
+    public func recordImpressions(itemIdentifiers: [String], at date: Date? = nil) throws {
+        var seen = Set<String>()
+        let identifiers = itemIdentifiers.filter { seen.insert($0).inserted }
+        guard !identifiers.isEmpty else { return }
+        let at = (date ?? now).timeIntervalSince1970
+        let halfLife = options.ranking.engagementHalfLife
+        let storeNow = now.timeIntervalSince1970
+        try write { db in
+            var shown = 0.0
+            for identifier in identifiers {
+                guard let rowid = try fetchStoredRowid(uid: identifier, db),
+                      let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT eng, imp, eng_at FROM items WHERE rowid = ? AND expires > ?"),
+                                                 arguments: [rowid, storeNow]) else { continue }
+                let signals = Self.accumulate(EngagementSignals(engagement: row["eng"], impressions: row["imp"], at: row["eng_at"]),
+                                              adding: EngagementSignals(engagement: 0, impressions: 1, at: at), halfLife: halfLife)
+                try db.cachedStatement(sql: "UPDATE items SET eng = ?, imp = ?, eng_at = ? WHERE rowid = ?")
+                    .execute(arguments: [signals.engagement, signals.impressions, signals.at, rowid])
+                ranked.changed(rowid: rowid)
+                try db.cachedStatement(sql: """
+                    INSERT INTO engagement(uid, impressions) VALUES (?, 1)
+                    ON CONFLICT(uid) DO UPDATE SET impressions = impressions + 1
+                    """).execute(arguments: [identifier])
+                shown += 1
+            }
+            if shown > 0 { try addToTotals(EngagementSignals(engagement: 0, impressions: shown, at: at), db) }
+        }
+    }
+
+    /// The store's engagement and impressions over all its items, decayed
+    /// to now: what its app's factor in system search is made of
+    /// (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
+    public func engagementTotals() throws -> (engagement: Double, impressions: Double) {
+        let halfLife = options.ranking.engagementHalfLife
+        let now = self.now.timeIntervalSince1970
+        return try read { db in
+            let totals = try Self.totals(db)
+            let decay = exp2(-max(0, now - totals.at) / halfLife)
+            return (totals.engagement * decay, totals.impressions * decay)
+        }
+    }
+
+    /// `meta`'s running totals of engagement and impressions.
+    static func totals(_ db: Database) throws -> EngagementSignals {
+        EngagementSignals(engagement: try db.meta("chosen_total") ?? 0, impressions: try db.meta("shown_total") ?? 0,
+                          at: try db.meta("totals_at") ?? 0)
+    }
+
+    private func addToTotals(_ added: EngagementSignals, _ db: Database) throws {
+        let totals = Self.accumulate(try Self.totals(db), adding: added, halfLife: options.ranking.engagementHalfLife)
+        try db.setMeta("chosen_total", totals.engagement)
+        try db.setMeta("shown_total", totals.impressions)
+        try db.setMeta("totals_at", totals.at)
     }
 
     /// The engagement counts of an item (zero when it has none).
@@ -39,21 +109,38 @@ extension SpotlightStore {
         let weights = options.ranking
         let now = self.now.timeIntervalSince1970
         return try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT views, selections, score, at FROM engagement WHERE uid = ?", arguments: [identifier]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT views, selections, score, at, impressions FROM engagement WHERE uid = ?",
+                                             arguments: [identifier]) else {
                 return EngagementSummary(views: 0, selections: 0, lastEngagedAt: nil, score: 0)
             }
             let at: Double = row["at"]
+            let engaged = (row["views"] as Int) + (row["selections"] as Int) > 0
             return EngagementSummary(views: row["views"], selections: row["selections"],
-                                     lastEngagedAt: Date(timeIntervalSince1970: at),
-                                     score: Self.decay(row["score"], age: now - at, halfLife: weights.engagementHalfLife))
+                                     lastEngagedAt: engaged ? Date(timeIntervalSince1970: at) : nil,
+                                     score: Self.decay(row["score"], age: now - at, halfLife: weights.engagementHalfLife),
+                                     impressions: row["impressions"])
         }
     }
 
-    /// Adds `weight` at time `at` to a score last brought up to date at `scoreAt`.
-    static func accumulate(score: Double, at scoreAt: Double, adding weight: Double, at: Double, halfLife: Double) -> (Double, Double) {
-        if score == 0 { return (weight, at) }
-        if at >= scoreAt { return (decay(score, age: at - scoreAt, halfLife: halfLife) + weight, at) }
-        return (score + decay(weight, age: scoreAt - at, halfLife: halfLife), scoreAt)
+    /// Engagement and impressions as of a time (both decay alike).
+    struct EngagementSignals {
+        var engagement: Double
+        var impressions: Double
+        var at: Double
+    }
+
+    /// `added` (at its time) added to `signals` (as of theirs): both are
+    /// brought to the later time, the earlier one decayed.
+    static func accumulate(_ signals: EngagementSignals, adding added: EngagementSignals, halfLife: Double) -> EngagementSignals {
+        if signals.engagement == 0 && signals.impressions == 0 { return added }
+        if added.at >= signals.at {
+            let decay = exp2(-(added.at - signals.at) / halfLife)
+            return EngagementSignals(engagement: signals.engagement * decay + added.engagement,
+                                     impressions: signals.impressions * decay + added.impressions, at: added.at)
+        }
+        let decay = exp2(-(signals.at - added.at) / halfLife)
+        return EngagementSignals(engagement: signals.engagement + added.engagement * decay,
+                                 impressions: signals.impressions + added.impressions * decay, at: signals.at)
     }
 
     static func decay(_ value: Double, age: Double, halfLife: Double) -> Double {

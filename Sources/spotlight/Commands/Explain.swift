@@ -25,19 +25,23 @@ struct Explain: ParsableCommand {
         if json {
             var object: [String: Any] = ["app": app, "index": index, "id": item, "text": text, "matches": why.matches,
                                          "matchCount": why.matchCount, "summary": why.summary,
-                                         "terms": why.terms.map { ["term": $0.text, "foundIn": $0.foundIn] }]
+                                         "terms": why.terms.map { ["term": $0.text, "foundIn": $0.foundIn, "idf": $0.idf] }]
             if let rank = why.rank { object["rank"] = rank }
             if let score = why.score {
-                object["score"] = ["total": score.total, "text": score.text, "rankingHint": score.rankingHint, "hintFactor": score.hintFactor,
+                object["score"] = ["total": score.total, "text": score.text, "matchQuality": score.matchQuality,
+                                   "rankingHint": score.rankingHint, "hintFactor": score.hintFactor,
                                    "engagement": score.engagement, "engagementFactor": score.engagementFactor,
-                                   "recencyFactor": score.recencyFactor] as [String: Any]
+                                   "recencyFactor": score.recencyFactor, "metadataFactor": score.metadataFactor,
+                                   "impressions": score.impressions, "passedOverFactor": score.passedOverFactor,
+                                   "typos": score.typos] as [String: Any]
             }
             print(try Output.json(object))
             return
         }
         print(why.summary.terminalSafe)
         for term in why.terms {
-            print("  \(term.text.terminalSafe): " + (term.foundIn.isEmpty ? "not in the item" : "in " + term.foundIn.joined(separator: ", ")))
+            print("  \(term.text.terminalSafe): " + (term.foundIn.isEmpty ? "not in the item" : "in " + term.foundIn.joined(separator: ", "))
+                  + String(format: " (IDF %.4g)", term.idf))
         }
     }
 }

@@ -73,8 +73,12 @@ struct Search: ParsableCommand {
 
     func run() throws {
         if let app { return try searchOneApp(app) }
-        let found = Output.guarded { try Self.systemSearch(text, perApp: perApp, near: area, useService: !noService) }
+        let (found, local) = Output.guarded { try Self.systemSearch(text, perApp: perApp, near: area, useService: !noService) }
         if json { return print(try Output.json(encoding: found)) }
+        // What a person is shown counts as impressions (--json output is for programs, which record their own).
+        do { try Self.recordImpressions(of: found, local: local) } catch {
+            FileHandle.standardError.write(Data("spotlight: impressions not recorded: \(error)\n".utf8))
+        }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
         if found.groups.isEmpty && found.web.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
@@ -115,12 +119,12 @@ struct Search: ParsableCommand {
     /// System search through the running service when there is one for the same
     /// stores (it keeps them open: no store is opened or checked per keystroke),
     /// else in this process.
-    static func systemSearch(_ text: String, perApp: Int, near area: SearchArea?, useService: Bool) throws -> API.SearchResponse {
+    static func systemSearch(_ text: String, perApp: Int, near area: SearchArea?, useService: Bool) throws -> (API.SearchResponse, SystemSearch?) {
         let registry = AppRegistry(location: .directory(StoreLocation.automaticRoot()))  // the environment read once
         let root = registry.location.rootDirectory?.path ?? ""
         if useService, let paths = try? ServicePaths(create: false), FileManager.default.fileExists(atPath: paths.socket.path),
            let answer = try? ServiceClient(paths: paths, timeout: 2).search(text, resultsPerApp: perApp, near: area), answer.root == root {
-            return answer
+            return (answer, nil)
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -128,10 +132,21 @@ struct Search: ParsableCommand {
         // (`spotlight maintain`, the service's schedule) checks them.
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
-        let found = try SystemSearch(registry: registry, options: options).search(text, resultsPerApp: perApp, near: area)
+        let search = SystemSearch(registry: registry, options: options)
+        let found = try search.search(text, resultsPerApp: perApp, near: area)
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-        return API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3)
+        return (API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3), search)
+    }
+
+    /// Records the printed results as impressions: in this process, or through the service that answered.
+    static func recordImpressions(of found: API.SearchResponse, local: SystemSearch?) throws {
+        let references = found.groups.flatMap(\.results).map(\.reference)
+        guard !references.isEmpty else { return }
+        if let local { return _ = try local.recordImpressions(try references.map(ResultReference.init(parsing:))) }
+        let body = try JSONEncoder().encode(API.ImpressionsRequest(references: references))
+        _ = try ServiceClient(paths: try ServicePaths(create: false), timeout: 2).request("POST", "/v1/impressions", json: body)
+            .decode(API.ImpressionsResponse.self)
     }
 
     /// Whether a description already gives the address (its first part, the street).
@@ -162,6 +177,7 @@ struct Search: ParsableCommand {
                 print("no results for \"\(text)\" in \(app) (\(try store.itemCount()) items)")
             } else {
                 for result in results { print(Output.line(result)) }
+                try store.recordImpressions(itemIdentifiers: results.map(\.item.uniqueIdentifier))
             }
         } catch let error as SpotlightIndexError {
             Output.fail(error.description)
