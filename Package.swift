@@ -99,8 +99,10 @@ let package = Package(
         // robots.txt and sitemaps. No dependency on the engine; libxml2 and zlib from Debian.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib"], swiftSettings: strictSettings),
-        .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup"], swiftSettings: strictSettings),
+        .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
+        // The one strict JSON reader (members in order, numbers as written, line and column of errors). No dependencies.
+        .target(name: "StrictJSON", swiftSettings: strictSettings),
+        .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup", "StrictJSON"], swiftSettings: strictSettings),
         // The polite crawler: robots.txt, sitemaps, association files, pages into the public web store.
         .target(
             name: "SpotlightCrawler",
@@ -131,7 +133,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
-        .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
+        .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON"], swiftSettings: strictSettings),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
         // systemd's sd-bus (libsystemd-dev): see ARCHITECTURE.md for why sd-bus rather than GDBus.

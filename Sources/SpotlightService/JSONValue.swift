@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 /// A JSON value that keeps integers apart from other numbers, with a
 /// canonical text form (sorted keys, no spaces, shortest exact numbers):
@@ -23,9 +24,53 @@ enum JSONValue: Equatable, Decodable {
         self = .object(try container.decode([String: JSONValue].self))
     }
 
-    /// Parses one JSON text strictly (``JSONParser``): a refusal says where and why.
+    /// Why a line is not the JSON an item needs.
+    struct ReadError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Most arrays and objects an import line may nest.
+    static let maximumDepth = 256
+
+    /// Parses one JSON text with the project's strict reader (`StrictJSON`:
+    /// the line and column of the first error, a raw control character or
+    /// lone surrogate refused), then refuses what an item must not be read
+    /// from: a key given twice in one object (keeping either would lose data
+    /// silently) and a number past a Double's range (`1e400`).
     static func parse(_ text: Substring) throws -> JSONValue {
-        try JSONParser.parse(text.utf8)
+        let parsed: OrderedJSON
+        do {
+            parsed = try OrderedJSON.parse(Array(text.utf8), maximumDepth: maximumDepth, rejectingLoneSurrogates: true)
+        } catch {
+            throw ReadError(description: error.message.replacingOccurrences(of: "the block", with: "the line"))
+        }
+        return try JSONValue(parsed)
+    }
+
+    /// A strictly read value, integers told apart from other numbers.
+    init(_ value: OrderedJSON) throws {
+        switch value {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .string(let text): self = .string(text)
+        case .number(let text):
+            let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+            if isInteger, let integer = Int64(text) {
+                self = .integer(integer)
+            } else if let double = Double(text), double.isFinite {
+                self = .number(double)
+            } else {
+                throw ReadError(description: "the number \(text.prefix(40)) is out of the range of a 64-bit floating-point number")
+            }
+        case .array(let elements): self = .array(try elements.map(JSONValue.init))
+        case .object(let object):
+            if let key = object.duplicateKeys.first {
+                throw ReadError(description: "the key \"\(key.prefix(80))\" is given twice in one object; keep one")
+            }
+            var members: [String: JSONValue] = [:]
+            for member in object.members { members[member.key] = try JSONValue(member.value) }
+            self = .object(members)
+        }
     }
 
     /// The canonical text.

@@ -116,10 +116,10 @@ extension CLITests {
         let refused = try #require(summary["refused"] as? [[String: Any]])
         let reasons = Dictionary(uniqueKeysWithValues: refused.map { ($0["line"] as? Int ?? 0, $0["reason"] as? String ?? "") })
         #expect(reasons[2]?.hasPrefix("the line is 17825845 bytes, longer than the 16 MiB") == true, "\(reasons[2] ?? "")")
-        #expect(reasons[4] == "not JSON: a NUL byte inside a string; write it as \\u0000 at column 51")
+        #expect(reasons[4] == "not JSON: line 1, column 51: a control character (U+0000) inside a string must be escaped")
         #expect(reasons[5]?.contains("1e400 is out of the range of a 64-bit floating-point number") == true)
         #expect(reasons[6]?.contains(#"the key "title" is given twice"#) == true)
-        #expect(reasons[7]?.contains("a NUL byte where a value should be at column 1") == true)
+        #expect(reasons[7]?.contains("line 1, column 1: unexpected byte 0x0") == true, "\(reasons[7] ?? "")")
         let exported = try cli.run("export", "--app", "com.example.odd").output
         #expect(exported.split(separator: "\n").map { $0.contains("\"before\"") || $0.contains("\"after\"") } == [true, true])
     }

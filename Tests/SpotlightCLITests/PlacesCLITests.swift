@@ -31,6 +31,8 @@ import Testing
         #expect(try cli.run("search", "--near", "48.8566,2.3522", "--within", "5").output.hasPrefix("no places within 5.0 km of 48.8566,2.3522"))
         let fruit = try cli.run("search", "--near", "40.7190,-74.0000", "fruit")
         #expect(fruit.output.contains("· 257 m away"), "\(fruit.output)")
+        // Several words need no quotes: they are one query, as typed in a search box.
+        #expect(try cli.run("search", "mulberry", "street").output.contains("Ray's Fruit Emporium"))
 
         // Navigate through a recording opener: the geo: URI, and a selection of the activity.
         let recorder = cli.home.appendingPathComponent("opened.log"), script = cli.home.appendingPathComponent("open.sh")

@@ -16,7 +16,7 @@ import Testing
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
                      "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whisky",
                      "xray", "yankee", "zulu"]
-        var generator = SplitMix64(seed: 24)
+        var generator = SplitMix(seed: 24)
         let store = try open(dir)
         try store.index((0..<1_500).map { n in
             let text = (0..<12).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(separator: " ")
@@ -105,18 +105,5 @@ import Testing
         SegmentVerification.record(file, checksum: segment.storedChecksum)
         #expect(try Data(contentsOf: elsewhere) == Data("keep".utf8))
         #expect(!SegmentVerification.isVerified(file, checksum: segment.storedChecksum))
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the corpus is the same every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 import Testing
 @testable import WebMarkup
 

@@ -1,3 +1,4 @@
+import StrictJSON
 import Foundation
 
 // From JSON to the association model, reporting structural problems on the way.

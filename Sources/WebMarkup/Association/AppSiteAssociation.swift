@@ -1,3 +1,4 @@
+import StrictJSON
 public import Foundation
 
 /// A parsed `apple-app-site-association` file: which apps a domain vouches for,

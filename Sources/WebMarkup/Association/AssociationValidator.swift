@@ -1,3 +1,4 @@
+import StrictJSON
 public import Foundation
 
 /// Checks an `apple-app-site-association` file the way a developer needs it

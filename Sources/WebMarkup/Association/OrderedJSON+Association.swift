@@ -1,3 +1,4 @@
+import StrictJSON
 // JSON as association files read it: the shared OrderedJSON reader with the
 // association limits (256 levels, lone surrogates refused) and the wording
 // association findings and errors have always used ("expected `:` after the key

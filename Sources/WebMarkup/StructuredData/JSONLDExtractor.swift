@@ -1,3 +1,4 @@
+import StrictJSON
 // JSON-LD: every `<script type="application/ld+json">` of the page, read as raw
 // text (never entity-decoded), unwrapped from `<!-- -->` and CDATA markers,
 // parsed by OrderedJSON and turned into a SchemaGraph shared by all blocks, so

@@ -15,6 +15,7 @@ struct Search: ParsableCommand {
 
             Example:
               spotlight search "appl"
+              spotlight search mulberry street
               spotlight search --per-app 5 --json "zoe"
               spotlight search --app org.openspotlight.examples.GreenGrocer "pear"
               spotlight search --near 40.7194,-73.997 --within 2 "fruit"
@@ -44,10 +45,10 @@ struct Search: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
-    @Argument(help: "What to search for, one or more words (with --near it may be left out: every place nearby).")
+    @Argument(help: ArgumentHelp("What to search for; several words need no quotes (with --near it may be left out: every place nearby).", valueName: "text"))
     var words: [String] = []
 
-    /// The words as typed, one space apart (`spotlight search mulberry street`).
+    /// What the user typed: the words as one string, as a search box would hold them.
     var text: String { words.joined(separator: " ") }
 
     func validate() throws {

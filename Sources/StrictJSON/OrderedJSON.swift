@@ -1,5 +1,6 @@
-// The one strict JSON reader of WebMarkup, shared by association files
-// (apple-app-site-association) and JSON-LD blocks.
+// The project's one strict JSON reader: association files
+// (apple-app-site-association) and JSON-LD blocks in WebMarkup, and the item
+// lines `spotlight import` reads (SpotlightService). No dependencies.
 //
 // Why not JSONSerialization: it loses what both formats need. On Linux it hands
 // back NSNumber for `true` and `1` alike (and `"exclude": 1` is not `true` in an
@@ -25,7 +26,7 @@
 /// value.objectValue?.keys   // ["b", "a"]
 /// value["b"]                // .number("1"), never a boolean
 /// ```
-enum OrderedJSON: Sendable {
+package enum OrderedJSON: Sendable {
     case null
     case bool(Bool)
     /// The number's text as written (`1`, `1.0`, `4.50`, `-2e3`).
@@ -35,35 +36,35 @@ enum OrderedJSON: Sendable {
     case object(Object)
 
     /// One `"key": value` of an object.
-    struct Member: Sendable {
-        var key: String
-        var value: OrderedJSON
+    package struct Member: Sendable {
+        package var key: String
+        package var value: OrderedJSON
     }
 
     /// A JSON object whose members stay in file order. Lookups see the last
     /// occurrence of a repeated key, as Foundation's parser and `JSON.parse` do.
-    struct Object: Sendable {
+    package struct Object: Sendable {
         /// Every member in file order, repeats included.
-        private(set) var members: [Member] = []
+        package private(set) var members: [Member] = []
         private var index: [String: Int] = [:]
 
         /// Keys that occur more than once, in order of their second occurrence.
-        private(set) var duplicateKeys: [String] = []
+        package private(set) var duplicateKeys: [String] = []
 
-        init() {}
+        package init() {}
 
-        mutating func append(_ key: String, _ value: OrderedJSON) {
+        package mutating func append(_ key: String, _ value: OrderedJSON) {
             if index[key] != nil, !duplicateKeys.contains(key) { duplicateKeys.append(key) }
             index[key] = members.count
             members.append(Member(key: key, value: value))
         }
 
-        subscript(key: String) -> OrderedJSON? {
+        package subscript(key: String) -> OrderedJSON? {
             index[key].map { members[$0].value }
         }
 
         /// Members with repeats removed: the last value of a key, placed where the key first appeared.
-        var uniqueMembers: [Member] {
+        package var uniqueMembers: [Member] {
             guard !duplicateKeys.isEmpty else { return members }
             var seen = Set<String>()
             return members.compactMap { member in
@@ -72,28 +73,28 @@ enum OrderedJSON: Sendable {
         }
 
         /// Each key once, in order of first appearance.
-        var keys: [String] { uniqueMembers.map(\.key) }
+        package var keys: [String] { uniqueMembers.map(\.key) }
     }
 
     /// The value of `key` when this is an object that has it.
-    subscript(key: String) -> OrderedJSON? {
+    package subscript(key: String) -> OrderedJSON? {
         objectValue?[key]
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
-    var objectValue: Object? {
+    package var objectValue: Object? {
         if case .object(let value) = self { value } else { nil }
     }
 
-    var arrayValue: [OrderedJSON]? {
+    package var arrayValue: [OrderedJSON]? {
         if case .array(let value) = self { value } else { nil }
     }
 
     /// Only JSON `true` and `false`; numbers are not booleans here.
-    var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
@@ -103,7 +104,7 @@ enum OrderedJSON: Sendable {
     ///   - maximumDepth: how many arrays and objects may nest; the outermost one is level 1.
     ///   - rejectingLoneSurrogates: whether a `\u` escape of an unpaired UTF-16 surrogate is
     ///     an error; otherwise it reads as U+FFFD.
-    static func parse(
+    package static func parse(
         _ bytes: [UInt8], maximumDepth: Int, rejectingLoneSurrogates: Bool = false
     ) throws(OrderedJSONError) -> OrderedJSON {
         var reader = Reader(bytes: bytes, maximumDepth: maximumDepth, rejectingLoneSurrogates: rejectingLoneSurrogates)
@@ -111,7 +112,7 @@ enum OrderedJSON: Sendable {
     }
 
     /// Parses a whole text as one JSON value, as the bytes version does.
-    static func parse(
+    package static func parse(
         _ text: String, maximumDepth: Int, rejectingLoneSurrogates: Bool = false
     ) throws(OrderedJSONError) -> OrderedJSON {
         try parse(Array(text.utf8), maximumDepth: maximumDepth, rejectingLoneSurrogates: rejectingLoneSurrogates)
@@ -119,9 +120,9 @@ enum OrderedJSON: Sendable {
 }
 
 /// Why a text is not JSON, and where: `message` reads "line 2, column 11: unexpected '''".
-struct OrderedJSONError: Error, Sendable {
+package struct OrderedJSONError: Error, Sendable {
     /// What was wrong, for callers that word messages their own way.
-    enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// Nothing but whitespace.
         case empty
         /// The text stops where a value should start.
@@ -156,21 +157,21 @@ struct OrderedJSONError: Error, Sendable {
         case unpairedSurrogate
     }
 
-    enum Container: Sendable, Equatable {
+    package enum Container: Sendable, Equatable {
         case object
         case array
     }
 
-    var problem: Problem
+    package var problem: Problem
     /// The byte where reading stopped; nil at the end of the text.
-    var found: UInt8?
+    package var found: UInt8?
     /// 1-based; columns count characters, not bytes.
-    var line: Int
-    var column: Int
+    package var line: Int
+    package var column: Int
     /// "line 1, column 32: expected a quoted key, found '}'"
-    var message: String
+    package var message: String
 
-    init(_ problem: Problem, found: UInt8?, line: Int, column: Int) {
+    package init(_ problem: Problem, found: UInt8?, line: Int, column: Int) {
         self.problem = problem
         self.found = found
         self.line = line
