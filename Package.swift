@@ -20,10 +20,14 @@ let package = Package(
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .library(name: "WebMarkup", targets: ["WebMarkup"]),
+        .library(name: "PublicIndexProtocol", targets: ["PublicIndexProtocol"]),
+        .library(name: "PublicIndex", targets: ["PublicIndex"]),
+        .library(name: "PublicIndexService", targets: ["PublicIndexService"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "colleagues", targets: ["colleagues"]),
         .executable(name: "greengrocer", targets: ["greengrocer"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
+        .executable(name: "spotlight-public-bench", targets: ["PublicIndexBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -31,6 +35,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The query language: parser, printer, reference evaluator. No dependencies.
@@ -56,7 +64,7 @@ let package = Package(
         .target(
             name: "OpenCoreSpotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers",
+                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -108,13 +116,61 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
-        .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
+        // Also the device's side of the public index: its opt-in, token, outbox sender and client.
+        .target(
+            name: "SpotlightService",
+            dependencies: [
+                "SpotlightIndex", "UniformTypeIdentifiers", "PublicIndexProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
+        // The public index's wire format: an activity's canonical public form and its SHA-256,
+        // donations, content, search results. Shared by devices and the service; swift-crypto only.
+        .target(
+            name: "PublicIndexProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // The public index on PostgreSQL (postgres-nio): distinct donors per hash, content past the
+        // threshold, crawled pages, ranked search; one node or partitions on shards (postgres_fdw).
+        .target(
+            name: "PublicIndex",
+            dependencies: [
+                "PublicIndexProtocol",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `spotlight public serve`: the public index's HTTP API (Hummingbird 2).
+        .target(
+            name: "PublicIndexService",
+            dependencies: [
+                "PublicIndex", "PublicIndexProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PublicIndexTests",
+            dependencies: [
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex",
+                "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
         // The `spotlight` command line.
         .executableTarget(
             name: "spotlight",
             dependencies: [
                 "SpotlightIndex", "SpotlightService", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -137,6 +193,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // The public index under load (simulated devices through the HTTP API) and its search
+        // on one node beside a coordinator with two shards (run in release).
+        .executableTarget(
+            name: "PublicIndexBenchmarks",
+            dependencies: [
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/PublicIndexBenchmarks",
             swiftSettings: strictSettings
         ),
         // A child process for the tests that need a second writer or a SIGKILL.
