@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(
             name: "OpenCoreSpotlightTests",
             dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
-                           "greengrocer", "openspotlight-app-helper"],
+                           "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
@@ -162,6 +162,7 @@ let package = Package(
             dependencies: [
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex",
                 "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSettings
         ),

@@ -49,6 +49,7 @@ public final class PublicIndex: Sendable {
     let logger: Logger
     let health = ShardHealth()
     let engagement = Mutex(EngagementCounts())
+    let running = Mutex(false)
 
     public init(coordinator: PostgresURL, layout: PublicIndexLayout = PublicIndexLayout(), secret: ServerSecret,
                 configuration: Configuration = Configuration(), logger: Logger = Logger(label: "openspotlight.public-index")) {
@@ -61,15 +62,25 @@ public final class PublicIndex: Sendable {
                                 backgroundLogger: logger)
     }
 
-    /// Runs the connection pool until the calling task is cancelled.
+    /// Runs the connection pool until the calling task is cancelled. A
+    /// second call while it runs (the service's, when a caller runs it
+    /// already) just waits for its cancellation.
     public func run() async {
+        let first = running.withLock { running in
+            defer { running = true }
+            return !running
+        }
+        guard first else {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) }
+            return
+        }
         await client.run()
     }
 
     /// Runs `body` while the connection pool runs (for commands and tests).
     public func withRunning<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.client.run() }
+            group.addTask { await self.run() }
             defer { group.cancelAll() }
             return try await body()
         }

@@ -129,12 +129,15 @@ public struct PublicIndexSender: Sendable {
                 return false
             }
         }
-        for pending in wanted {
+        // One content per hash: the other donations of it are answered by the same submission.
+        var sameHash: [String: [UUID]] = [:]
+        for pending in wanted { sameHash[pending.hash, default: []].append(pending.id) }
+        for pending in wanted where sameHash[pending.hash]?.first == pending.id {
             do {
                 let content = try PublicIndexJSON.decoder().decode(PublicActivityContent.self, from: pending.content)
                 _ = try await client.submitContent(content, for: try ActivityHash(hex: pending.hash), token: token)
                 report.contentSent += 1
-                answered.append(pending.id)
+                answered += sameHash[pending.hash] ?? [pending.id]
             } catch let failure as PublicIndexClient.Failure where failure.isTransient {
                 try store.deferPublicDonations([pending.id], until: now.addingTimeInterval(failure.retryAfter ?? Self.backoff(attempts: pending.attempts)))
                 report.deferred += 1

@@ -70,6 +70,8 @@ public struct PublicIndexSettings: Sendable, Hashable, Codable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let temporary = file.appendingPathExtension("tmp")
         _ = FileManager.default.createFile(atPath: temporary.path, contents: try encoder.encode(self), attributes: [.posixPermissions: 0o600])
-        _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            throw SpotlightIndexError(.storeUnavailable, "cannot write \(file.path) (errno \(errno))")
+        }
     }
 }
