@@ -146,11 +146,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // `spotlight public serve`: the public index's HTTP API (Hummingbird 2).
+        // `spotlight public serve`: the public index's HTTP API (Hummingbird 2), and the crawler into it.
         .target(
             name: "PublicIndexService",
             dependencies: [
-                "PublicIndex", "PublicIndexProtocol",
+                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

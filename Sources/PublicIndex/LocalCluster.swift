@@ -77,7 +77,8 @@ public final class LocalCluster: Sendable {
         }
         try String(port).write(to: directory.appendingPathComponent("port"), atomically: true, encoding: .utf8)
         var options = "-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories='' -c max_connections=100"
-        if throwaway { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=32MB" }
+        // fsync off survives a killed server (not a crashed machine); synchronous_commit stays on, or a kill loses acknowledged commits.
+        if throwaway { options += " -c fsync=off -c full_page_writes=off -c shared_buffers=32MB" }
         try run(binaries.appendingPathComponent("pg_ctl"),
                 ["-D", dataDirectory.path, "-l", logFile.path, "-o", options, "-w", "-t", "60", "start"], as: owner)
         try createDatabase(binaries)

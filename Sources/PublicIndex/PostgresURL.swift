@@ -66,6 +66,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                                                          tls: loopback ? .disable : .prefer(.makeClientConfiguration()))
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
+        // Nothing waits forever: a statement stuck on a shard that stopped answering is cancelled,
+        // and the caller hears "try again later" (a device keeps its donation).
+        configuration.options.additionalStartupParameters = [("statement_timeout", "15s"), ("idle_in_transaction_session_timeout", "60s")]
         return configuration
     }
 }

@@ -70,6 +70,15 @@ extension PublicIndex {
         }
     }
 
+    /// Gathers the planner's statistics of every partition, the shards'
+    /// too (autovacuum does not analyze foreign tables). Without them the
+    /// coordinator does not know a shard's partition is large, and sorts
+    /// its matches itself instead of having the shard return only its best:
+    /// the service runs this every few minutes.
+    public func refreshStatistics() async throws {
+        _ = try await rows(PostgresQuery(unsafeSQL: "ANALYZE items, tallies"))
+    }
+
     /// Forgets donation ids older than `days` days: retries come within
     /// hours, and ids are all a donation leaves besides the counts.
     @discardableResult

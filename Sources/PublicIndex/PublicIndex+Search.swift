@@ -101,7 +101,8 @@ extension PublicIndex {
     }
 
     static let columns = "kind, site, key, title, description, keywords, url, thumbnail_url, app, activity_type, public_identifier, deep_links, application_identifiers, users"
-    static let score = "ts_rank(document, $1::tsquery) * (1 + 0.2 * ln(1 + users)) * least(1.5, greatest(0.75, 0.75 + 2.5 * (opens + 1)::float8 / (impressions + 10)))"
+    /// Text relevance × the item's stored factor (``PublicIndexSchema/boost(users:impressions:opens:)``).
+    static let score = "ts_rank(document, $1::tsquery) * boost"
 
     /// The statement for the partitions given (nil: the whole table on one node).
     func rankedSQL(partitions: [Int]?) -> String {

@@ -140,8 +140,9 @@ struct DatabaseFailure {
             let state = psql.serverInfo?[.sqlState] ?? ""
             let message = psql.serverInfo?[.message] ?? "\(psql)"
             isRetryable = state == "40001" || state == "40P01"
-            // Class 08: postgres_fdw could not reach (or lost) a shard; 57P0x: a server shutting down.
-            if state.hasPrefix("08") || state.hasPrefix("57P") {
+            // Class 08: postgres_fdw could not reach (or lost) a shard; 57P0x: a server shutting down;
+            // 57014: the statement timed out (a shard that accepts connections but does not answer).
+            if state.hasPrefix("08") || state.hasPrefix("57P") || state == "57014" {
                 self.error = PublicIndexError(.shardUnavailable, "a shard did not answer: \(message)")
             } else {
                 self.error = PublicIndexError(.database, "PostgreSQL (\(state)): \(message)")

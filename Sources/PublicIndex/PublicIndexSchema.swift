@@ -40,7 +40,8 @@ enum PublicIndexSchema {
             keywords text[] NOT NULL DEFAULT '{}', url text, thumbnail_url text, app text, activity_type text,
             public_identifier text, deep_links jsonb NOT NULL DEFAULT '[]', application_identifiers text[] NOT NULL DEFAULT '{}',
             users integer NOT NULL DEFAULT 0, views integer NOT NULL DEFAULT 0, impressions bigint NOT NULL DEFAULT 0,
-            opens bigint NOT NULL DEFAULT 0, updated_at timestamptz NOT NULL DEFAULT now(), document tsvector NOT NULL
+            opens bigint NOT NULL DEFAULT 0, boost real NOT NULL DEFAULT 1, updated_at timestamptz NOT NULL DEFAULT now(),
+            document tsvector NOT NULL
             """, primaryKey: "site, key", indexes: [("document", "USING gin (document)")]),
     ]
 
@@ -90,7 +91,8 @@ enum PublicIndexSchema {
                 statements.append("""
                     CREATE SERVER \(shard.name) FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host \(literal(url.host)), \
                     port \(literal(String(url.port))), dbname \(literal(url.database)), async_capable 'true', \
-                    connect_timeout '3', fetch_size '200', batch_size '200')
+                    connect_timeout '3', keepalives '1', keepalives_idle '10', keepalives_interval '5', keepalives_count '3', \
+                    fetch_size '200', batch_size '200')
                     """)
                 var mapping = "user \(literal(url.user))"
                 if let password = url.password { mapping += ", password \(literal(password))" }
@@ -127,6 +129,16 @@ enum PublicIndexSchema {
     /// A string literal (standard_conforming_strings is on in every supported PostgreSQL).
     static func literal(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// An item's query-independent factor, kept in `items.boost` so that a
+    /// search's score is `ts_rank × boost`, an expression postgres_fdw ships
+    /// whole (a shard sorts and limits its own matches): popularity
+    /// `1 + 0.2·ln(1 + distinct devices)` × engagement, opens per impression
+    /// smoothed as `(opens + 1) / (impressions + 10)` and mapped to 0.75…1.5
+    /// (`float8smaller`/`float8larger`: LEAST and GREATEST are not shipped).
+    static func boost(users: String, impressions: String, opens: String) -> String {
+        "((1 + 0.2 * ln(1 + (\(users)))) * float8smaller(1.5, float8larger(0.75, 0.75 + 2.5 * ((\(opens)) + 1)::float8 / ((\(impressions)) + 10))))::real"
     }
 
     /// The document searched: title (A), keywords (B), description (C).
@@ -175,7 +187,8 @@ enum PublicIndexSchema {
             END IF;
             IF v_content THEN
                 IF new_donor = 1 THEN
-                    UPDATE items SET users = v_users, views = v_views WHERE site = p_site AND key = encode(p_hash, 'hex');
+                    UPDATE items SET users = v_users, views = v_views, boost = \(boost(users: "v_users", impressions: "impressions", opens: "opens"))
+                        WHERE site = p_site AND key = encode(p_hash, 'hex');
                 END IF;
                 RETURN 'indexed';
             END IF;
@@ -203,9 +216,10 @@ enum PublicIndexSchema {
             END IF;
             v_document := \(document);
             INSERT INTO items (site, key, kind, title, description, keywords, url, thumbnail_url, app, activity_type,
-                               public_identifier, users, views, document)
+                               public_identifier, users, views, boost, document)
                 VALUES (p_site, encode(p_hash, 'hex'), 'activity', p_title, p_description, p_keywords, p_url, p_thumbnail_url,
-                        p_site, p_activity_type, p_public_identifier, v_users, v_views, v_document)
+                        p_site, p_activity_type, p_public_identifier, v_users, v_views,
+                        \(boost(users: "v_users", impressions: "0", opens: "0")), v_document)
                 ON CONFLICT DO NOTHING;
             UPDATE tallies SET has_content = true WHERE site = p_site AND hash = p_hash;
             INSERT INTO lexicon (word) SELECT unnest(tsvector_to_array(v_document)) ON CONFLICT DO NOTHING;
@@ -243,7 +257,8 @@ enum PublicIndexSchema {
         RETURNS void LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
         BEGIN
             FOR i IN 1 .. coalesce(array_length(p_sites, 1), 0) LOOP
-                UPDATE items SET impressions = impressions + p_impressions[i], opens = opens + p_opens[i]
+                UPDATE items SET impressions = impressions + p_impressions[i], opens = opens + p_opens[i],
+                    boost = \(boost(users: "users", impressions: "impressions + p_impressions[i]", opens: "opens + p_opens[i]"))
                     WHERE site = p_sites[i] AND key = p_keys[i];
             END LOOP;
         END

@@ -69,7 +69,7 @@ public struct PublicIndexServer: Sendable {
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "openspotlight-public"),
-            services: [IndexPool(index: index), EngagementFlusher(index: index, logger: logger)],
+            services: [IndexPool(index: index), Maintenance(index: index, logger: logger)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -93,20 +93,30 @@ struct IndexPool: Service {
     }
 }
 
-/// Adds noted impressions and opens to the index every few seconds.
-struct EngagementFlusher: Service {
+/// The index's chores: noted impressions and opens added every 3 s, the
+/// planner's statistics refreshed every 10 minutes, donation ids older than
+/// 30 days forgotten once a day.
+struct Maintenance: Service {
     let index: PublicIndex
     let logger: Logger
 
     func run() async throws {
+        var tick = 0
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: .seconds(3))
             } catch {
                 break
             }
+            tick += 1
             do { try await index.flushEngagement() } catch {
                 logger.warning("engagement counts kept for later: \(error)")
+            }
+            if tick % 200 == 1 {
+                do { try await index.refreshStatistics() } catch { logger.warning("statistics not refreshed: \(error)") }
+            }
+            if tick % 28_800 == 0 {
+                do { try await index.purgeDonationIDs() } catch { logger.warning("old donation ids not purged: \(error)") }
             }
         }
         try? await index.flushEngagement()
