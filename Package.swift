@@ -184,7 +184,7 @@ let package = Package(
         .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport"],
+        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
                     swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(

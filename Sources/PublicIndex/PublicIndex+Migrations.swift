@@ -81,6 +81,14 @@ extension PublicIndex {
         }
     }
 
+    /// The schema version the coordinator holds (0 when the index was never created),
+    /// for tools that write to an index a service created, whatever its layout.
+    public func recordedSchemaVersion() async throws -> Int {
+        let exists = try await rows(PostgresQuery(unsafeSQL: "SELECT to_regclass('public_index_schema') IS NOT NULL"))
+        guard try exists.first?.decode(Bool.self) == true else { return 0 }
+        return try await rows(PostgresQuery(unsafeSQL: "SELECT coalesce(max(version), 0)::int8 FROM public_index_schema")).first?.decode(Int.self) ?? 0
+    }
+
     /// Runs `body` with a small client of its own (migrations on a shard).
     static func withClient<T: Sendable>(_ url: PostgresURL, logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
         let client = PostgresClient(configuration: url.clientConfiguration(maximumConnections: 1), backgroundLogger: logger)

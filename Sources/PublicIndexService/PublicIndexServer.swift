@@ -102,9 +102,9 @@ struct Maintenance: Service {
 
     func run() async throws {
         var tick = 0
-        while !Task.isCancelled {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                try await Task.sleep(for: .seconds(3))
+                try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(3)) }
             } catch {
                 break
             }

@@ -1,16 +1,18 @@
 import ArgumentParser
 import Foundation
+import PublicIndexProtocol
 import SpotlightIndex
 import SpotlightService
 
 /// `spotlight search TEXT`: system-wide search, grouped by app.
-struct Search: ParsableCommand {
+struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Search every registered app the way a user types (the last word is a prefix).",
         discussion: """
             Results are grouped by app, the app with the best result first, a few per app. \
             Each result prints the reference `spotlight open` takes. With --app, one app's \
-            index is searched, registered or not.
+            index is searched, registered or not. When this device opted in to the public \
+            index (spotlight public device --enable URL), its results come last, under "Public".
 
             Example:
               spotlight search "appl"
@@ -21,6 +23,9 @@ struct Search: ParsableCommand {
 
     @Option(name: .customLong("per-app"), help: "At most this many results per app.")
     var perApp = 3
+
+    @Option(name: .customLong("public"), help: "At most this many results of the public index (when opted in; 0: none).")
+    var publicResults = 3
 
     @Option(help: "Search only this app's index (bundle identifier).")
     var app: String?
@@ -38,12 +43,13 @@ struct Search: ParsableCommand {
         guard perApp >= 1 else { throw ValidationError("--per-app must be 1 or more") }
     }
 
-    func run() throws {
+    func run() async throws {
         if let app { return try searchOneApp(app) }
-        let found = Output.guarded { try SystemSearch().search(text, resultsPerApp: perApp) }
+        let found: SystemSearchResults
+        do { found = try await SystemSearch().search(text, resultsPerApp: perApp, publicResults: publicResults) } catch { Output.fail("\(error)") }
         if json { return print(try Output.json(encoding: found)) }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
-        if found.groups.isEmpty && found.web.isEmpty {
+        if found.groups.isEmpty && found.web.isEmpty && found.publicResults.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
             print(apps == 0 ? "no apps registered (try: spotlight demo)" : "no results for \"\(text)\" in \(apps) apps")
             return
@@ -67,6 +73,16 @@ struct Search: ParsableCommand {
                 print("    · get the app: App Store id \(id)")
             } else if let app = page.associatedApps.first {
                 print("    · opens in \(app) when it is installed (universal link)")
+            }
+        }
+        if !found.publicResults.isEmpty { print("Public") }
+        for result in found.publicResults {
+            print("  \(result.title)\(result.hit.description.map { " — \($0)" } ?? "")")
+            if let url = result.url { print("    \(url.absoluteString)") }
+            if let app = result.app {
+                print("    · opens in \(app.displayName) (\(result.appMatch ?? ""))")
+            } else if let publicApp = result.hit.app {
+                print("    · the app \(publicApp) opens it when it is installed")
             }
         }
     }
