@@ -203,6 +203,8 @@ let package = Package(
             dependencies: [
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/PublicIndexBenchmarks",
             swiftSettings: strictSettings

@@ -28,6 +28,35 @@ extension PublicIndex {
         }
     }
 
+    /// Loads many pages in one statement (imports and benchmarks): new URLs
+    /// only (a stored URL is left as it is), each routed to its partition;
+    /// their words join the lexicon. Faster than ``savePages(_:)`` by the
+    /// round trips it saves.
+    ///
+    /// ```swift
+    /// try await index.bulkLoadPages(pages)   // a few thousand at a time
+    /// ```
+    public func bulkLoadPages(_ pages: [PublicPage]) async throws {
+        guard !pages.isEmpty else { return }
+        let sql = """
+            WITH input AS (
+                SELECT s, u, t, d, k, setweight(to_tsvector('public_index', t), 'A')
+                    || setweight(to_tsvector('public_index', array_to_string(k, ' ')), 'B')
+                    || setweight(to_tsvector('public_index', coalesce(d, '')), 'C') AS doc
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS x(s, u, t, d, kw),
+                     LATERAL (SELECT CASE WHEN kw = '' THEN '{}'::text[] ELSE string_to_array(kw, '|') END AS k) keywords
+            ), stored AS (
+                INSERT INTO items (site, key, kind, title, description, keywords, url, document)
+                SELECT s, u, 'page', t, nullif(d, ''), k, u, doc FROM input ON CONFLICT DO NOTHING
+            )
+            INSERT INTO lexicon (word) SELECT DISTINCT unnest(tsvector_to_array(doc)) FROM input ON CONFLICT DO NOTHING
+            """
+        _ = try await rows(try Self.query(sql, [
+            pages.map(\.site), pages.map(\.key), pages.map { PublicActivityContent.normalizedText($0.title) },
+            pages.map { $0.description ?? "" }, pages.map { $0.keywords.filter { !$0.contains("|") }.joined(separator: "|") },
+        ]))
+    }
+
     /// Removes the pages stored under these URLs; unknown ones are ignored.
     /// - Returns: how many were removed.
     @discardableResult
