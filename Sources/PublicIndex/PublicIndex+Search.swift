@@ -29,14 +29,17 @@ extension PublicIndex {
         let limit = min(max(1, limit), Self.maximumResults)
         let words = Self.words(of: text)
         guard !words.isEmpty else { return PublicSearchResponse(query: text, results: []) }
-        let terms = try await normalize(words)
+        var terms = try await normalize(words)
         guard let exact = Self.tsquery(terms, typos: false) else { return PublicSearchResponse(query: text, results: []) }
         var (hits, missing) = try await ranked(exact, limit: limit)
-        if hits.count < limit, terms.contains(where: { !$0.alternatives.isEmpty }), let typos = Self.tsquery(terms, typos: true) {
-            let seen = Set(hits.map { $0.site + "\u{0}" + $0.key })
-            let (more, missingToo) = try await ranked(typos, limit: limit)
-            hits += more.filter { !seen.contains($0.site + "\u{0}" + $0.key) }.prefix(limit - hits.count)
-            missing.formUnion(missingToo)
+        if hits.count < limit {
+            terms = try await withAlternatives(terms)
+            if terms.contains(where: { !$0.alternatives.isEmpty }), let typos = Self.tsquery(terms, typos: true) {
+                let seen = Set(hits.map { $0.site + "\u{0}" + $0.key })
+                let (more, missingToo) = try await ranked(typos, limit: limit)
+                hits += more.filter { !seen.contains($0.site + "\u{0}" + $0.key) }.prefix(limit - hits.count)
+                missing.formUnion(missingToo)
+            }
         }
         hits = Self.oncePerURL(hits)
         noteImpressions(hits)
@@ -55,25 +58,31 @@ extension PublicIndex {
         text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).prefix(12).map { String($0.prefix(64)) }
     }
 
-    /// Folds the words as documents were folded (`public_index`: unaccent,
-    /// lowercase) and finds up to 3 lexicon words close to each word of 4+ letters.
+    /// Folds the words as documents were folded (`public_index`: unaccent, lowercase).
     func normalize(_ words: [String]) async throws -> [Term] {
         let sql = """
-            SELECT w.i::int8, coalesce(n.lexeme, ''),
-                   ARRAY(SELECT l.word FROM lexicon l
-                         WHERE length(n.lexeme) >= 4 AND l.word <> n.lexeme
-                           AND CASE WHEN w.i = $2 THEN n.lexeme <% l.word ELSE l.word % n.lexeme END
-                         ORDER BY CASE WHEN w.i = $2 THEN word_similarity(n.lexeme, l.word) ELSE similarity(l.word, n.lexeme) END DESC, l.word
-                         LIMIT 3)
-            FROM unnest($1::text[]) WITH ORDINALITY AS w(word, i)
-            LEFT JOIN LATERAL (SELECT (tsvector_to_array(to_tsvector('public_index', w.word)))[1] AS lexeme) n ON true
-            ORDER BY w.i
+            SELECT w.i::int8, coalesce((tsvector_to_array(to_tsvector('public_index', w.word)))[1], '')
+            FROM unnest($1::text[]) WITH ORDINALITY AS w(word, i) ORDER BY w.i
             """
-        return try await rows(try Self.query(sql, [words, words.count])).compactMap { row in
-            let (position, lexeme, alternatives) = try row.decode((Int, String, [String]).self)
-            guard !lexeme.isEmpty else { return nil }
-            return Term(lexeme: lexeme, alternatives: alternatives, isPrefix: position == words.count)
+        return try await rows(try Self.query(sql, [words])).compactMap { row in
+            let (position, lexeme) = try row.decode((Int, String).self)
+            return lexeme.isEmpty ? nil : Term(lexeme: lexeme, alternatives: [], isPrefix: position == words.count)
         }
+    }
+
+    /// Up to 3 lexicon words close to each word of 4+ letters: trigram
+    /// similarity (`%`), or for the last word, typed as a prefix, word
+    /// similarity (`<%`: close to the start of a longer word). Each is one
+    /// trigram-index lookup on the coordinator's lexicon.
+    func withAlternatives(_ terms: [Term]) async throws -> [Term] {
+        var result = terms
+        for (position, term) in terms.enumerated() where term.lexeme.count >= 4 {
+            let sql = term.isPrefix
+                ? "SELECT word FROM lexicon WHERE $1 <% word AND word <> $1 ORDER BY word_similarity($1, word) DESC, word LIMIT 3"
+                : "SELECT word FROM lexicon WHERE word % $1 AND word <> $1 ORDER BY similarity(word, $1) DESC, word LIMIT 3"
+            result[position].alternatives = try await rows(try Self.query(sql, [term.lexeme])).map { try $0.decode(String.self) }
+        }
+        return result
     }
 
     /// `'a' & 'b' & 'c':*`; with typos each word is `('a' | 'alt' …)`.
