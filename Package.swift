@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
         .library(name: "CoreSpotlightCompat", targets: ["CoreSpotlightCompat"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
+        .library(name: "MapKit", targets: ["MapKit", "CoreLocation", "Contacts"]),
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .library(name: "WebMarkup", targets: ["WebMarkup"]),
         .library(name: "PublicIndexProtocol", targets: ["PublicIndexProtocol"]),
@@ -69,16 +70,28 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The MapKit subset app code like Apple's samples uses (MKMapItem, MKPlacemark,
+        // NSUserActivity.mapItem), with the CoreLocation and Contacts types it is made of.
+        .target(name: "Contacts", swiftSettings: strictSettings),
+        .target(name: "CoreLocation", dependencies: ["Contacts"], swiftSettings: strictSettings),
+        .target(
+            name: "MapKit",
+            dependencies: [
+                "CoreLocation", "Contacts", "OpenCoreSpotlight", "SpotlightService", "UniformTypeIdentifiers",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // `import CoreSpotlightCompat`: Apple's framework where it exists, OpenCoreSpotlight elsewhere.
-        .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"], swiftSettings: strictSettings),
+        .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
             dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
-                           "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
+                           "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
-        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
+        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"],
                     swiftSettings: strictSettings),
         // An app in a process of its own, for the tests of writes from another process.
         .executableTarget(name: "openspotlight-app-helper", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
@@ -177,7 +190,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The two example apps (Apple's Colleagues and Green Grocer samples, as console apps).
-        .target(name: "ExampleApps", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
+        .target(name: "ExampleApps", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"],
                 path: "Examples/ExampleApps", swiftSettings: strictSettings),
         .executableTarget(name: "colleagues", dependencies: ["ExampleApps"], path: "Examples/Colleagues", swiftSettings: strictSettings),
         .executableTarget(name: "greengrocer", dependencies: ["ExampleApps"], path: "Examples/GreenGrocer", swiftSettings: strictSettings),
@@ -186,6 +199,13 @@ let package = Package(
         // End-to-end tests of the built `spotlight` binary.
         .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
                     swiftSettings: strictSettings),
+        // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
+        // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
+        .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightService", "WebMarkup"],
+                path: "Fuzz/FuzzTargets", swiftSettings: strictSettings),
+        .executableTarget(name: "openspotlight-fuzz", dependencies: ["FuzzTargets", "SpotlightIndex"],
+                          path: "Fuzz/Runner", swiftSettings: strictSettings),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "SpotlightIndex"], swiftSettings: strictSettings),
         // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
         .executableTarget(
             name: "SpotlightBenchmarks",

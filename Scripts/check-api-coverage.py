@@ -10,6 +10,9 @@ Rows whose signature column declares nothing name their members in the first col
 The conformance target's uses are typed references, so the compiler checks labels,
 types and optionality; this script checks that no row was left without one.
 
+The MapKit subset that `NSUserActivity.mapItem` needs is specified by the project
+itself (Spec/apple-api-mapkit.md, every table in scope) and checked the same way.
+
 Usage: python3 Scripts/check-api-coverage.py [--spec PATH] [--verbose]
 Prints the rows that are neither covered nor listed, and exits 1 when there are any.
 """
@@ -115,47 +118,60 @@ def listed(name):
     return re.search(r"`[^`]*\b" + re.escape(base) + r"\b[^`]*`", gaps) is not None
 
 
-section = ""
 missing, checked = [], 0
-for line in spec_path.read_text(encoding="utf-8").splitlines():
-    heading = re.match(r"^#{2,4} (.*)", line)
-    if heading:
-        section = heading.group(1)
-        continue
-    number = re.match(r"(\d+)", section)
-    in_scope = number and 1 <= int(number.group(1)) <= 12 or section.startswith("CS")
-    if not in_scope or not line.startswith("| ") or line.startswith("| name") or line.startswith("| property") or line.startswith("|---"):
-        continue
-    cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-    first, second = cells[0], cells[1] if len(cells) > 1 else ""
-    first_spans = re.findall(r"`([^`]+)`", first)
-    second_spans = re.findall(r"`([^`]+)`", second)
-    if section.startswith("CS"):
-        # §6a property tables: "`ObjC` / `swift`", or the Swift name alone.
-        pair = re.match(r"`(\w+)` / `(\w+)`", first)
-        names = [pair.group(2) if pair else first_spans[0]]
-    else:
-        names = [name for span in second_spans for name in declared_names(span)]
-        if not names:
-            members = [span for span in second_spans if re.fullmatch(r"\.\w+", span)]
-            names = [member[1:] for member in members]
-        if not names:
-            spans = first_spans or (second_spans if second != "—" else [])
-            names = [identifier for span in spans for identifier in re.findall(r"[A-Za-z_]\w*", re.sub(r"\(.*?\)", "", span))]
-            names = [name for name in names if name not in ("init", "func", "var", "optional")]
-            if not spans:
-                # "NSSecureCoding / NSCopying": the section's class conforms to each.
-                owner = re.search(r"\b(CS\w+|NS\w+)", section)
-                names = [conformance_check(owner.group(1), protocol) for protocol in re.findall(r"\bNS\w+", first)]
-    for name in dict.fromkeys(names):
-        checked += 1
-        if covered(name):
+
+
+def check(path, every_section=False):
+    """Checks each table row of one spec file (§1–§12 and the CS property tables,
+    or every table with every_section)."""
+    global checked
+    section = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^#{2,4} (.*)", line)
+        if heading:
+            section = heading.group(1)
             continue
-        if listed(name):
-            if verbose:
-                print(f"listed in API-GAPS.md: {section.split(' —')[0]}: {name}")
+        number = re.match(r"(\d+)", section)
+        in_scope = every_section or number and 1 <= int(number.group(1)) <= 12 or section.startswith("CS")
+        if not in_scope or not line.startswith("| ") or line.startswith("| name") or line.startswith("| property") or line.startswith("|---"):
             continue
-        missing.append(f"{section.split(' —')[0]}: {name}")
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        first, second = cells[0], cells[1] if len(cells) > 1 else ""
+        first_spans = re.findall(r"`([^`]+)`", first)
+        second_spans = re.findall(r"`([^`]+)`", second)
+        if section.startswith("CS"):
+            # §6a property tables: "`ObjC` / `swift`", or the Swift name alone.
+            pair = re.match(r"`(\w+)` / `(\w+)`", first)
+            names = [pair.group(2) if pair else first_spans[0]]
+        else:
+            names = [name for span in second_spans for name in declared_names(span)]
+            if not names and every_section:
+                # A list of identifiers ("`thoroughfare`, `locality`, …").
+                names = [span for span in second_spans if re.fullmatch(r"\w+", span)]
+            if not names:
+                members = [span for span in second_spans if re.fullmatch(r"\.\w+", span)]
+                names = [member[1:] for member in members]
+            if not names:
+                spans = first_spans or (second_spans if second != "—" else [])
+                names = [identifier for span in spans for identifier in re.findall(r"[A-Za-z_]\w*", re.sub(r"\(.*?\)", "", span))]
+                names = [name for name in names if name not in ("init", "func", "var", "optional")]
+                if not spans:
+                    # "NSSecureCoding / NSCopying": the section's class conforms to each.
+                    owner = re.search(r"\b(CS\w+|NS\w+)", section)
+                    names = [conformance_check(owner.group(1), protocol) for protocol in re.findall(r"\bNS\w+", first)]
+        for name in dict.fromkeys(names):
+            checked += 1
+            if covered(name):
+                continue
+            if listed(name):
+                if verbose:
+                    print(f"listed in API-GAPS.md: {section.split(' —')[0]}: {name}")
+                continue
+            missing.append(f"{path.name}: {section.split(' —')[0]}: {name}")
+
+
+check(spec_path)
+check(root / "Spec/apple-api-mapkit.md", every_section=True)
 
 for entry in missing:
     print(entry)

@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+public import MapKit
 public import OpenCoreSpotlight
 import UniformTypeIdentifiers
 
@@ -6,8 +7,8 @@ import UniformTypeIdentifiers
 /// indexed as items (every product has the keyword "fruit", as in the
 /// sample), an in-app search built on `CSSearchQuery` with `**=='*text*'cd`,
 /// "Search in App" continued from `CSSearchQueryString`, and a store page
-/// whose activity carries the shop's address, so that searching the street
-/// finds it.
+/// whose activity carries the shop's map item (`activity.mapItem`), so that
+/// searching the street finds it and the shop is suggested as a place.
 ///
 /// ```sh
 /// greengrocer index              # the catalogue into the index
@@ -50,15 +51,33 @@ public struct GreenGrocer: ExampleApp {
         Product(id: "p-banana", name: "Banana", description: "Fair-trade bananas from Martinique", keywords: ["tropical"], euros: 1.60, hint: 50),
     ]
 
-    /// The shop, as its store page's activity describes it.
+    /// The shop, as its store page describes it (Ray's Fruit Emporium, as in
+    /// the chapter this app follows).
     public enum Store {
-        public static let name = "GreenGrocer Montorgueil"
-        public static let thoroughfare = "Rue Montorgueil"
-        public static let subThoroughfare = "42"
-        public static let postalCode = "75002"
-        public static let city = "Paris"
-        public static let latitude = 48.8647
-        public static let longitude = 2.3470
+        public static let name = "Ray's Fruit Emporium"
+        public static let street = "120 Mulberry Street"
+        public static let city = "New York"
+        public static let state = "NY"
+        public static let postalCode = "10013"
+        public static let country = "United States"
+        public static let phoneNumber = "+1 212 555 0142"
+        public static let latitude = 40.7194
+        public static let longitude = -73.9970
+        public static let url = URL(string: "https://greengrocer.example.com/store")!
+
+        /// The shop as a map item: its place, address, name, phone and site.
+        public static func mapItem() -> MKMapItem {
+            let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+            let address: [String: Any] = [
+                CNPostalAddressStreetKey: street, CNPostalAddressCityKey: city, CNPostalAddressStateKey: state,
+                CNPostalAddressPostalCodeKey: postalCode, CNPostalAddressCountryKey: country,
+            ]
+            let mapItem = MKMapItem(placemark: MKPlacemark(coordinate: coordinate, addressDictionary: address))
+            mapItem.name = name
+            mapItem.phoneNumber = phoneNumber
+            mapItem.url = url
+            return mapItem
+        }
     }
 
     /// The product as a Core Spotlight item.
@@ -157,26 +176,38 @@ public struct GreenGrocer: ExampleApp {
         activity.becomeCurrent()
     }
 
-    /// The store page's activity: the address makes the street searchable.
+    /// The user looks at the store page: its activity, with the shop's map
+    /// item, becomes current, so the street is searchable and the shop is
+    /// offered as a place ("From GreenGrocer").
     func viewStore() {
+        let activity = prepareUserActivity()
+        updateUserActivityState(activity)
+        activity.becomeCurrent()
+    }
+
+    /// The store page's activity, as the chapter's `prepareUserActivity()`
+    /// makes it; its last line is the chapter's one line.
+    func prepareUserActivity() -> NSUserActivity {
         let activity = NSUserActivity(activityType: Self.storeActivityType)
         activity.title = Store.name
         activity.userInfo = ["page": "store"]
         activity.isEligibleForSearch = true
         activity.isEligibleForPublicIndexing = true
-        activity.webpageURL = URL(string: "https://greengrocer.example.com/store")
-        let attributes = CSSearchableItemAttributeSet(contentType: .content)
-        attributes.contentDescription = "\(Store.subThoroughfare) \(Store.thoroughfare), \(Store.postalCode) \(Store.city)"
-        attributes.namedLocation = Store.name
-        attributes.thoroughfare = Store.thoroughfare
-        attributes.subThoroughfare = Store.subThoroughfare
-        attributes.postalCode = Store.postalCode
-        attributes.city = Store.city
-        attributes.latitude = NSNumber(value: Store.latitude)
-        attributes.longitude = NSNumber(value: Store.longitude)
-        attributes.supportsNavigation = 1
-        activity.contentAttributeSet = attributes
-        activity.becomeCurrent()
+        activity.webpageURL = Store.url
+        activity.mapItem = Store.mapItem()
+        return activity
+    }
+
+    /// The chapter's `updateUserActivityState(_:)`: it adds to the attribute
+    /// set the map item filled in (`contentAttributeSet ??`) rather than
+    /// replacing it, which would lose the address.
+    func updateUserActivityState(_ activity: NSUserActivity) {
+        let attributeSet = activity.contentAttributeSet ?? CSSearchableItemAttributeSet(contentType: .contact)
+        attributeSet.contentDescription = "Fresh fruit and vegetables, open every day from 7 am"
+        attributeSet.latitude = NSNumber(value: Store.latitude)
+        attributeSet.longitude = NSNumber(value: Store.longitude)
+        attributeSet.supportsNavigation = 1
+        activity.contentAttributeSet = attributeSet
     }
 
     func page(_ product: Product) -> String {
@@ -184,7 +215,7 @@ public struct GreenGrocer: ExampleApp {
     }
 
     func storePage() -> String {
-        "GreenGrocer: showing the store page — \(Store.name), \(Store.subThoroughfare) \(Store.thoroughfare), \(Store.postalCode) \(Store.city)"
+        "GreenGrocer: showing the store page — \(Store.name), \(Store.street), \(Store.city), \(Store.state) \(Store.postalCode)"
     }
 
     /// `application(_:continue:restorationHandler:)`: an item, "Search in App", or one of its own activities.

@@ -5,12 +5,17 @@
 //     import CoreSpotlightCompat
 //     let attributes = CSSearchableItemAttributeSet(contentType: .text)
 //
-// UniformTypeIdentifiers comes along: Apple's on its platforms, OpenSpotlight's
-// small UTType here.
+// UniformTypeIdentifiers and MapKit come along: Apple's on its platforms,
+// OpenSpotlight's small UTType and MapKit subset (with CoreLocation's and
+// Contacts' types) here.
 #if canImport(CoreSpotlight)
 @_exported import CoreSpotlight
 @_exported import UniformTypeIdentifiers
+#if canImport(MapKit)
+@_exported import MapKit
+#endif
 #else
 @_exported import OpenCoreSpotlight
 @_exported import UniformTypeIdentifiers
+@_exported import MapKit
 #endif

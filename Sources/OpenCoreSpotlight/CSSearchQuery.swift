@@ -153,6 +153,10 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
                 }
                 if isCancelled { break }
             }
+        } catch let error as SpotlightIndexError where error.code == .queryTooExpensive {
+            // Apple has no code for it: .unknown, saying why.
+            complete(CSSearchQueryError(.unknown, "query too expensive: \(error.message)"))
+            return
         } catch {
             complete(CSSearchQueryError(.indexUnreachable, "the query failed: \(error)"))
             return

@@ -84,6 +84,9 @@ open class NSUserActivity: NSObject {
     open weak var delegate: (any NSUserActivityDelegate)?
 
     private var storedWebpageURL: URL?
+    /// The place MapKit's `mapItem` set (an `MKMapItem`), kept here because
+    /// an extension in another module cannot store it.
+    package var mapItemStorage: AnyObject?
     private var isInvalidated = false
     /// The outcome of the last donation, for tests and diagnostics.
     private(set) var lastDonation: Result<StoredActivity, any Error>?
@@ -110,15 +113,18 @@ open class NSUserActivity: NSObject {
 
     /// Makes this the user's current activity: if it is eligible for search
     /// and not expired, it is indexed (or refreshed) and a view is counted
-    /// for it and for the item its `relatedUniqueIdentifier` names. No
-    /// effect after ``invalidate()``.
+    /// for it and for the item its `relatedUniqueIdentifier` names. One
+    /// eligible for prediction only is kept for suggestions and not shown by
+    /// search. No effect after ``invalidate()``.
     open func becomeCurrent() {
         guard !isInvalidated else { return }
         if needsSave {
             needsSave = false
             delegate?.userActivityWillSave(self)
         }
-        guard isEligibleForSearch else { return }
+        // Eligible for prediction only: kept for suggestions (the places the
+        // user looked at), never shown by search.
+        guard isEligibleForSearch || isEligibleForPrediction else { return }
         if let expirationDate, expirationDate <= Date() { return }
         do {
             let record = try self.record()

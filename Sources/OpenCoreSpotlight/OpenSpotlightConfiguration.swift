@@ -16,13 +16,36 @@ public enum OpenSpotlightConfiguration {
     struct Settings {
         var bundleIdentifier: String?
         var directory: URL?
+        var queryTimeBudget: TimeInterval = StoreOptions().queryTimeBudget
     }
 
     static let settings = Mutex(Settings())
 
     /// Sets the app's bundle identifier and, optionally, the stores' root directory.
     public static func configure(bundleIdentifier: String, storeDirectory: URL? = nil) {
-        settings.withLock { $0 = Settings(bundleIdentifier: bundleIdentifier, directory: storeDirectory) }
+        settings.withLock {
+            $0.bundleIdentifier = bundleIdentifier
+            $0.directory = storeDirectory
+        }
+    }
+
+    /// How long a `CSSearchQuery` may run, in seconds (10 by default): past
+    /// it the query completes with `CSSearchQueryError` `.unknown`, "query
+    /// too expensive". Set it before the app's first query.
+    ///
+    /// ```swift
+    /// OpenSpotlightConfiguration.queryTimeBudget = 2
+    /// ```
+    public static var queryTimeBudget: TimeInterval {
+        get { settings.withLock { $0.queryTimeBudget } }
+        set { settings.withLock { $0.queryTimeBudget = max(0, newValue) } }
+    }
+
+    /// The options the app's stores are read with.
+    static var readingOptions: StoreOptions {
+        var options = StoreOptions()
+        options.queryTimeBudget = queryTimeBudget
+        return options
     }
 
     /// The bundle identifier indexes are kept under.

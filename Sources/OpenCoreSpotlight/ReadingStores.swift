@@ -17,7 +17,8 @@ enum ReadingStores {
     /// The app's store of `indexName`, shared by every query of this process.
     static func store(bundleIdentifier: String, indexName: String, location: StoreLocation) throws -> SpotlightStore {
         try cache.store(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location) {
-            try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
+            try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location,
+                               options: OpenSpotlightConfiguration.readingOptions)
         }
     }
 }

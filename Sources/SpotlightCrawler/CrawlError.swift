@@ -22,6 +22,8 @@ public struct CrawlError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unreachable = Code("unreachable")
         /// robots.txt forbids the address.
         public static let blockedByRobots = Code("blockedByRobots")
+        /// The crawl's time limit came while the address was being fetched.
+        public static let timeLimit = Code("timeLimit")
     }
 
     public let code: Code

@@ -82,6 +82,11 @@ struct CrawlRun {
     var started = Date()
     /// Set when a page did not fit in what was left of ``CrawlConfiguration/maximumTotalBytes``.
     var budgetExhausted = false
+    /// When the crawl must end (``CrawlConfiguration/maximumDuration`` after it started): every
+    /// fetch and wait is cut there, so a slow page cannot hold the crawl past it.
+    var deadline: Date { started.addingTimeInterval(configuration.maximumDuration) }
+    /// Set when a fetch was cut by the deadline.
+    var timedOut = false
 
     init(configuration: CrawlConfiguration, fetcher: WebFetcher, store: (any CrawlDestination)?, progress: (@Sendable (CrawlProgress) -> Void)?) {
         self.configuration = configuration
@@ -107,6 +112,8 @@ struct CrawlRun {
             try await visit(url, depth: depth)
             if pending.count + gone.count >= 20 { try await flush() }
         }
+        // The last page may have run into the time limit: the crawl did not finish then.
+        if report.stopReason == .finished, Date() >= deadline, next < frontier.count || timedOut { report.stopReason = .maximumDuration }
         try await flush()
         report.duration = Date().timeIntervalSince(started)
         return report
@@ -116,7 +123,7 @@ struct CrawlRun {
         if Task.isCancelled { return .cancelled }
         if report.fetchedPages >= configuration.maximumPages { return .maximumPages }
         if budgetExhausted || report.bytesRead >= configuration.maximumTotalBytes { return .maximumTotalBytes }
-        if Date().timeIntervalSince(started) >= configuration.maximumDuration { return .maximumDuration }
+        if timedOut || Date() >= deadline { return .maximumDuration }
         return nil
     }
 
@@ -158,6 +165,10 @@ struct CrawlRun {
             return
         }
         await politeWait(url)
+        if Date() >= deadline {
+            timedOut = true
+            return
+        }
         report.fetchedPages += 1
         let response: FetchResponse
         do {
@@ -167,7 +178,7 @@ struct CrawlRun {
             let sites = self.sites
             let remaining = max(0, configuration.maximumTotalBytes - report.bytesRead)
             if remaining < configuration.fetcher.maximumBodyBytes { budgetExhausted = true }  // cleared below if the page fits
-            response = try await fetcher.fetch(url, maximumBytes: min(configuration.fetcher.maximumBodyBytes, remaining)) { next in
+            response = try await fetcher.fetch(url, maximumBytes: min(configuration.fetcher.maximumBodyBytes, remaining), deadline: deadline) { next in
                 if !Site.allows(next, sites: sites, sameSiteOnly: sameSite) {
                     return CrawlError(.unsupportedURL, "\(url.absoluteString) redirects off the site, to \(next.absoluteString)")
                 }
@@ -178,6 +189,7 @@ struct CrawlRun {
             }
         } catch let error as CrawlError {
             if error.code != .tooLarge { budgetExhausted = false }
+            if error.code == .timeLimit { timedOut = true }
             report.pages.append(.init(url: url, kind: error.code == .blockedByRobots ? .blockedByRobots : .failed, canonical: nil, reasons: [error.message]))
             tell(url)
             return
@@ -294,7 +306,7 @@ struct CrawlRun {
         if let state = hosts[origin] { return state }
         var state = HostState(robots: .allowAll)
         if configuration.obeysRobots {
-            (state.robots, state.robotsProblem) = await fetcher.robots(origin: origin)
+            (state.robots, state.robotsProblem) = await fetcher.robots(origin: origin, deadline: deadline)
         }
         state.lastRequest = Date()
         hosts[origin] = state
@@ -317,7 +329,7 @@ struct CrawlRun {
     func association(origin: String) async -> AppSiteAssociation? {
         for path in [AppSiteAssociation.wellKnownPath, AppSiteAssociation.legacyPath] {
             guard let url = URL(string: origin + path),
-                  let response = try? await fetcher.fetch(url, maximumRedirects: 0, maximumBytes: 128 << 10),
+                  let response = try? await fetcher.fetch(url, maximumRedirects: 0, maximumBytes: 128 << 10, deadline: deadline),
                   response.statusCode == 200 else { continue }
             if let association = try? AppSiteAssociation(data: response.body) { return association }
         }
@@ -332,7 +344,7 @@ struct CrawlRun {
             let url = queue.removeFirst()
             guard isOnSite(url) else { continue }
             read += 1
-            guard let response = try? await fetcher.fetch(url, maximumBytes: 10 << 20), response.statusCode == 200,
+            guard let response = try? await fetcher.fetch(url, maximumBytes: 10 << 20, deadline: deadline), response.statusCode == 200,
                   let sitemap = try? Sitemap.parse(response.body) else { continue }
             report.bytesRead += response.body.count
             switch sitemap {
@@ -350,7 +362,8 @@ struct CrawlRun {
         if let crawlDelay = state.robots.crawlDelay() { delay = max(delay, min(crawlDelay, configuration.maximumCrawlDelay)) }
         if let last = state.lastRequest {
             let wait = delay - Date().timeIntervalSince(last)
-            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1e9)) }
+            let left = deadline.timeIntervalSinceNow
+            if wait > 0, left > 0 { try? await Task.sleep(nanoseconds: UInt64(min(wait, left) * 1e9)) }
         }
         state.lastRequest = Date()
         hosts[origin] = state

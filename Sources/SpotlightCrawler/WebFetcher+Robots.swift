@@ -12,10 +12,10 @@ extension WebFetcher {
     /// ```swift
     /// let (robots, problem) = await fetcher.robots(origin: "https://shop.example.com")
     /// ```
-    func robots(origin: String) async -> (robots: RobotsTxt, problem: String?) {
+    func robots(origin: String, deadline: Date? = nil) async -> (robots: RobotsTxt, problem: String?) {
         guard let url = URL(string: origin + "/robots.txt") else { return (.disallowAll, "\(origin) is not an address") }
         do {
-            let response = try await fetch(url, maximumBytes: 512 << 10)
+            let response = try await fetch(url, maximumBytes: 512 << 10, deadline: deadline)
             let robots = RobotsTxt.forStatus(response.statusCode) ?? RobotsTxt(data: response.body)
             if response.statusCode >= 500 || response.statusCode == 429 {
                 return (robots, "\(url.absoluteString) answered HTTP \(response.statusCode): nothing may be crawled until it answers")

@@ -81,7 +81,10 @@ public final class WebFetcher: Sendable {
     /// redirect is then an error, as Apple requires of association files).
     /// - Parameter maximumBytes: the body limit for this fetch (default: the configuration's).
     /// - Throws: ``CrawlError``: `.unsupportedURL`, `.tooManyRedirects`, `.redirectLoop`, `.tooLarge`, `.unreachable`.
-    public func fetch(_ url: URL, maximumRedirects: Int? = nil, maximumBytes: Int? = nil,
+    /// - Parameter deadline: when the fetch must have ended, whatever the
+    ///   server does (a slow trickle of bytes included); past it,
+    ///   ``CrawlError/Code/timeLimit``.
+    public func fetch(_ url: URL, maximumRedirects: Int? = nil, maximumBytes: Int? = nil, deadline: Date? = nil,
                       redirectCheck: (@Sendable (URL) -> CrawlError?)? = nil) async throws -> FetchResponse {
         let allowed = maximumRedirects ?? configuration.maximumRedirects
         var current = url
@@ -91,7 +94,9 @@ public final class WebFetcher: Sendable {
             guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https", current.host != nil else {
                 throw CrawlError(.unsupportedURL, "\(current.absoluteString) is not an http or https address")
             }
-            let (status, headers, body) = try await get(current, maximumBytes: maximumBytes ?? configuration.maximumBodyBytes)
+            let limit = maximumBytes ?? configuration.maximumBodyBytes
+            let address = current
+            let (status, headers, body) = try await Self.withDeadline(deadline, url: address) { try await self.get(address, maximumBytes: limit) }
             if (300..<400).contains(status), status != 304, let location = headers.first(name: "location") {
                 guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
                     throw CrawlError(.unsupportedURL, "\(current.absoluteString) redirects to an unreadable address \(location.debugDescription)")
@@ -111,6 +116,28 @@ public final class WebFetcher: Sendable {
             }
             return FetchResponse(url: current, statusCode: status, contentType: headers.first(name: "content-type"),
                                  body: body, redirects: redirects)
+        }
+    }
+
+    /// Runs `body`, cancelled at `deadline` (AsyncHTTPClient stops the
+    /// request when its task is cancelled).
+    static func withDeadline<T: Sendable>(_ deadline: Date?, url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard let deadline else { return try await body() }
+        let left = deadline.timeIntervalSinceNow
+        let expired = CrawlError(.timeLimit, "\(url.absoluteString) was still being fetched when the crawl's time limit came")
+        guard left > 0 else { throw expired }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(left * 1e9))
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let value = result { return value }
+                throw expired
+            }
+            throw expired
         }
     }
 

@@ -14,9 +14,10 @@
 ///   match, as with `w`, somewhere in the value, in any order. A pattern
 ///   without tokens falls back to the rules above.
 ///
-/// Runs in O(text × pattern) time at worst (a simulated automaton, no
-/// backtracking, where an active `*` state prunes all earlier states), in
-/// practice close to linear.
+/// Runs in time linear in the text (times ⌈segment / 64⌉ for a segment
+/// between two `*` longer than 64 characters) and memory independent of
+/// it, whatever the pattern (``WildcardSearch``); a ``QueryBudget`` stops a
+/// long match.
 struct PatternMatcher {
     enum Token: Equatable {
         case character(Character)
@@ -100,147 +101,62 @@ struct PatternMatcher {
         return bytes
     }
 
-    /// Whether the pattern matches a string value.
-    func matches(_ text: String) -> Bool {
-        if let asciiTokens, let result = Self.matchASCII(asciiTokens, text, caseInsensitive: caseInsensitive) {
+    /// Whether the pattern matches a string value; false once `budget` runs out.
+    func matches(_ text: String, budget: QueryBudget? = nil) -> Bool {
+        if let asciiTokens, let result = Self.matchASCII(asciiTokens, text, caseInsensitive: caseInsensitive, budget: budget) {
             return result
         }
         let folded = FoldedText(
             text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive, findBoundaries: wordBased)
-        return matches(folded)
+        return matches(folded, budget: budget)
     }
 
     /// Whether the pattern matches already folded text (folded with this matcher's `c`/`d`).
-    func matches(_ text: FoldedText) -> Bool {
-        parts.allSatisfy { Self.run($0, on: text, wordBased: wordBased) }
+    func matches(_ text: FoldedText, budget: QueryBudget? = nil) -> Bool {
+        parts.allSatisfy { Self.run($0, on: text, wordBased: wordBased, budget: budget) }
     }
 
     /// Byte matching of ASCII text; nil when the text is not plain ASCII
     /// (any byte ≥ 0x80, or a CR, which joins a following LF into one
     /// `Character`). Case folding of ASCII is A–Z → a–z; `d` changes nothing.
-    static func matchASCII(_ tokens: [Int16], _ text: String, caseInsensitive: Bool) -> Bool? {
+    static func matchASCII(_ tokens: [Int16], _ text: String, caseInsensitive: Bool, budget: QueryBudget? = nil) -> Bool? {
         var text = text
         return text.withUTF8 { utf8 -> Bool? in
             for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
-            @inline(__always) func at(_ index: Int) -> Int16 {
+            let symbols = WildcardSearch.Text(count: utf8.count, symbol: { index in
                 let byte = utf8[index]
-                return Int16(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-            }
-            return runBytes(tokens, count: utf8.count, at)
+                return Int32(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }, isBoundary: nil, budget: budget)
+            return WildcardSearch.matchesWhole(tokens.map { Int32($0) }, symbols)
         }
     }
 
-    /// The automaton of ``run(_:on:wordBased:)`` for whole-value matching over bytes.
-    private static func runBytes(_ tokens: [Int16], count: Int, _ at: (Int) -> Int16) -> Bool {
-        // `*literal*`, the commonest shape: a substring search.
-        if tokens.count >= 2, tokens.first == -2, tokens.last == -2, !tokens.dropFirst().dropLast().contains(where: { $0 < 0 }) {
-            let needle = tokens.dropFirst().dropLast()
-            guard needle.count <= count else { return false }
-            if needle.isEmpty { return true }
-            let first = needle.first!
-            for start in 0...(count - needle.count) where at(start) == first {
-                var offset = 1
-                var index = needle.index(after: needle.startIndex)
-                while index < needle.endIndex, at(start + offset) == needle[index] {
-                    offset += 1
-                    index = needle.index(after: index)
-                }
-                if index == needle.endIndex { return true }
+    /// Matches tokens against folded text (``WildcardSearch``: linear in the
+    /// text). Whole-value: from the start to the end. Word-based: a run
+    /// starting and ending at boundaries.
+    static func run(_ tokens: [Token], on text: FoldedText, wordBased: Bool, budget: QueryBudget? = nil) -> Bool {
+        // Characters as symbols: ASCII ones their byte, the pattern's others
+        // a number of their own, any other character one no literal matches.
+        var ids: [Character: Int32] = [:]
+        let symbols: [Int32] = tokens.map { token in
+            switch token {
+            case .anyRun: return WildcardSearch.anyRun
+            case .anyOne: return WildcardSearch.anyOne
+            case .character(let character):
+                if let byte = character.asciiValue, character.utf8.count == 1 { return Int32(byte) }
+                if let id = ids[character] { return id }
+                let id = Int32(256 + ids.count)
+                ids[character] = id
+                return id
             }
-            return false
         }
-        let m = tokens.count
-        if m == 0 { return count == 0 }
-        var active = [Bool](repeating: false, count: m + 1)
-        var next = active
-        func close(_ states: inout [Bool]) {
-            // A state before `*` also activates the state after it (the empty run).
-            for state in 0..<m where states[state] && tokens[state] == -2 { states[state + 1] = true }
-        }
-        active[0] = true
-        close(&active)
-        for i in 0..<count {
-            let byte = at(i)
-            for state in 0...m { next[state] = false }
-            var any = false
-            for state in 0..<m where active[state] {
-                switch tokens[state] {
-                case -2: next[state] = true; any = true
-                case -1: next[state + 1] = true; any = true
-                case let expected where expected == byte: next[state + 1] = true; any = true
-                default: break
-                }
-            }
-            if !any { return false }
-            close(&next)
-            swap(&active, &next)
-        }
-        return active[m]
-    }
-
-    /// Simulates the pattern automaton. State `k` = the first `k` tokens matched.
-    /// Whole-value: start at 0 and accept at the end only. Word-based: start
-    /// at every boundary and accept at every boundary (non-empty matches).
-    static func run(_ tokens: [Token], on text: FoldedText, wordBased: Bool) -> Bool {
         let characters = text.characters
-        let count = characters.count
-        let m = tokens.count
-        if m == 0 { return count == 0 }
-        var stamp = [Int](repeating: -1, count: m + 1)
-        var current: [Int] = []
-        var next: [Int] = []
-        current.reserveCapacity(m + 1)
-        next.reserveCapacity(m + 1)
-
-        func add(_ state: Int, generation: Int, to list: inout [Int]) {
-            var state = state
-            while stamp[state] != generation {
-                stamp[state] = generation
-                list.append(state)
-                guard state < m, tokens[state] == .anyRun else { return }
-                state += 1
-            }
-        }
-
-        // The states active at position i carry generation i. States below
-        // `floor` are subsumed by an active `*` state (see below).
-        var floor = 0
-        for i in 0...count {
-            if floor == 0, i == 0 || (wordBased && text.boundaries[i]) {
-                add(0, generation: i, to: &current)
-            }
-            if stamp[m] == i, i == count || (wordBased && text.boundaries[i]) {
-                return true
-            }
-            if i == count { break }
-            if current.isEmpty {
-                if !wordBased { return false }
-                continue
-            }
-            let character = characters[i]
-            next.removeAll(keepingCapacity: true)
-            for state in current where state < m {
-                switch tokens[state] {
-                case .anyRun: add(state, generation: i + 1, to: &next)
-                case .anyOne: add(state + 1, generation: i + 1, to: &next)
-                case .character(let expected):
-                    if expected == character { add(state + 1, generation: i + 1, to: &next) }
-                }
-            }
-            // A `*` state subsumes every earlier state: whatever an earlier
-            // state can still match passes through that `*`, which can be
-            // reached at the same point. Dropping them keeps the active set
-            // to one `*` and the literal run after it.
-            var highestStar = -1
-            for state in next where state < m && tokens[state] == .anyRun && state > highestStar {
-                highestStar = state
-            }
-            if highestStar > 0 {
-                next.removeAll { $0 < highestStar }
-            }
-            floor = max(highestStar, 0)
-            swap(&current, &next)
-        }
-        return false
+        let other = Int32.max
+        let textSymbols = WildcardSearch.Text(count: characters.count, symbol: { index in
+            let character = characters[index]
+            if let byte = character.asciiValue, character.utf8.count == 1 { return Int32(byte) }
+            return ids[character] ?? other
+        }, isBoundary: wordBased ? { text.boundaries[$0] } : nil, budget: budget)
+        return wordBased ? WildcardSearch.matchesWords(symbols, textSymbols) : WildcardSearch.matchesWhole(symbols, textSymbols)
     }
 }

@@ -87,8 +87,14 @@ public struct QueryEvaluator: Sendable {
     /// var matcher = evaluator.matcher(for: try QueryParser.parse(#"title == "*brar*"c"#))
     /// for item in items where matcher.matches(item) { print(item) }
     /// ```
-    public func matcher(for expression: QueryExpression) -> Matcher {
-        Matcher(evaluator: self, expression: expression)
+    ///
+    /// With a `budget`, a pattern match stops when it runs out (and answers
+    /// false): check ``QueryBudget/isExhausted`` after each item, and treat
+    /// the query as too expensive once it is.
+    public func matcher(for expression: QueryExpression, budget: QueryBudget? = nil) -> Matcher {
+        var matcher = Matcher(evaluator: self, expression: expression)
+        matcher.context.budget = budget
+        return matcher
     }
 
     /// See ``matcher(for:)``.
@@ -143,6 +149,8 @@ public struct QueryEvaluator: Sendable {
         }
         var times: [TimeExpression: (start: Date, end: Date?)] = [:]
         var matchers: [PatternKey: PatternMatcher] = [:]
+        /// Stops long pattern matches (they answer false once it is exhausted).
+        var budget: QueryBudget?
     }
 
     func evaluate(_ expression: QueryExpression, _ item: some QueryableItem, _ context: inout EvaluationContext) -> Bool {
@@ -210,7 +218,7 @@ public struct QueryEvaluator: Sendable {
                     matcher = PatternMatcher(pattern, modifiers: comparison.modifiers)
                     context.matchers[key] = matcher
                 }
-                return matcher.matches(text)
+                return matcher.matches(text, budget: context.budget)
             case .number(let number):
                 return Self.number(pattern).map { number == $0 } ?? false
             case .date(let date):

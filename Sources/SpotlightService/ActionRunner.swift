@@ -1,5 +1,5 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
 
 /// Carries out a result's action — call, email, navigate, open a page — by
 /// handing its URI (`tel:`, `mailto:`, `geo:`, `https:`) to the desktop's

@@ -27,7 +27,7 @@ public struct AppLauncher: Sendable {
     public let registry: AppRegistry
     /// How long the app's command may run, in seconds (default 30).
     public var timeout: TimeInterval
-    private let options: StoreOptions
+    let options: StoreOptions
 
     public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 30, options: StoreOptions = StoreOptions()) {
         self.registry = registry

@@ -23,8 +23,9 @@ enum JSONValue: Equatable, Decodable {
         self = .object(try container.decode([String: JSONValue].self))
     }
 
+    /// Parses one JSON text strictly (``JSONParser``): a refusal says where and why.
     static func parse(_ text: Substring) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        try JSONParser.parse(text.utf8)
     }
 
     /// The canonical text.

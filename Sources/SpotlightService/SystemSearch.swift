@@ -104,6 +104,7 @@ public final class SystemSearch: Sendable {
             let activities = try store(app.bundleIdentifier, UserActivityStore.indexName)
             for (result, attributes) in try found(in: activities, UserActivityStore.indexName, limit: pool * 2) {
                 if attributes["relatedUniqueIdentifier"]?.texts?.first != nil { continue }
+                if !StoredActivity.isSearchable(attributes: attributes) { continue }
                 if let weak = attributes["weakRelatedUniqueIdentifier"]?.texts?.first,
                    try itemStores.contains(where: { try $0.containsItem(withIdentifier: weak) }) { continue }
                 merged.append(result)

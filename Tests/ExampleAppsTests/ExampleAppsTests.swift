@@ -128,12 +128,20 @@ struct Sandbox {
         let continued = try box.run(grocer, "continue", activity: .continuingQuery("apple"))
         #expect(continued.ok && continued.lines.first == "GreenGrocer: searching for \"apple\" in the app: 2 found")
 
-        // The store page: searching the street finds it, with directions.
-        #expect(try box.search("montorgueil").isEmpty)
+        // The store page: its map item makes the street searchable (nothing the
+        // app wrote itself names it), with directions and a call, and offers the
+        // shop as a place after "Meet me at".
+        #expect(try box.search("mulberry street").isEmpty)
         try box.run(grocer, "store")
-        let found = try SystemSearch(registry: box.registry).search("montorgueil").groups.flatMap(\.results)
-        #expect(found.map(\.title) == ["GreenGrocer Montorgueil"])
-        #expect(found.first?.actions == [.navigate(latitude: 48.8647, longitude: 2.347)])
+        let found = try SystemSearch(registry: box.registry).search("mulberry street").groups.flatMap(\.results)
+        #expect(found.map(\.title) == ["Ray's Fruit Emporium"])
+        #expect(found.first?.actions == [.call(phoneNumber: "+1 212 555 0142"), .navigate(latitude: 40.7194, longitude: -73.997)])
+        #expect(found.first?.description == "Fresh fruit and vegetables, open every day from 7 am", "the app's own attributes are kept")
+        let places = try LocationSuggestions(registry: box.registry).suggestions(context: "Meet me at").suggestions
+        #expect(places.map(\.name) == ["Ray's Fruit Emporium"])
+        #expect(places.first?.attribution == "From GreenGrocer")
+        #expect(places.first?.address == "120 Mulberry Street, New York, NY 10013, United States")
+        #expect(places.first?.actions.map(\.uri.absoluteString) == ["geo:40.7194,-73.997", "tel:+12125550142"])
         let storePage = try #require(found.first)
         let activity = try #require(try UserActivityStore(bundleIdentifier: grocer.bundleIdentifier, location: .directory(box.root))
             .activity(withIdentifier: storePage.reference.itemIdentifier))

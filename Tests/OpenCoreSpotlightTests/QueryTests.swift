@@ -16,6 +16,17 @@ extension OpenCoreSpotlightTests {
             #expect(outcome.ids.isEmpty)
         }
 
+        @Test func aQueryPastItsTimeBudgetCompletesWithTheReason() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            try await CSSearchableIndex(name: "budget").indexSearchableItems((0..<20).map { makeItem("i\($0)", title: "apple \($0)") })
+            OpenSpotlightConfiguration.queryTimeBudget = 0
+            defer { OpenSpotlightConfiguration.queryTimeBudget = 10 }
+            let outcome = await run(CSSearchQuery(queryString: #"title == "*ppl*"c"#, queryContext: nil))
+            let error = try #require(outcome.error as? CSSearchQueryError)
+            #expect(error.code == .unknown && error.message.hasPrefix("query too expensive: the query ran past its time budget"))
+        }
+
         @Test func queriesReuseStoresButSeeAStoreMadeAnew() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }

@@ -173,11 +173,12 @@ extension CLITests {
 }
 
 extension CLI {
-    func run(_ arguments: [String]) throws -> Result {
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
+        environment.merge(extra) { $1 }
         environment["OPENSPOTLIGHT_HOME"] = home.path
         process.environment = environment
         let output = Pipe(), error = Pipe()

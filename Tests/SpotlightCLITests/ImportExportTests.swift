@@ -88,4 +88,39 @@ extension CLITests {
         #expect(exported.split(separator: "\n").count == 2)
         #expect(try cli.run("import", "--app", "com.example.bad", "/nonexistent.jsonl").status == 1)
     }
+
+    /// A line past 16 MiB is skipped as it is read (never held whole), and
+    /// the lines around it are imported; NUL bytes, numbers out of range and
+    /// keys given twice are refused with where and why.
+    @Test func overLongAndOddLinesAreRefusedAlone() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        let file = cli.home.appendingPathComponent("odd.jsonl")
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        handle.write(Data((#"{"uniqueIdentifier":"before","attributes":{"title":"Before"}}"# + "\n").utf8))
+        handle.write(Data(#"{"uniqueIdentifier":"huge","attributes":{"title":""#.utf8))
+        let block = Data(repeating: UInt8(ascii: "a"), count: 1 << 20)
+        for _ in 0..<17 { handle.write(block) }
+        handle.write(Data(("\"}}\n" + #"{"uniqueIdentifier":"after","attributes":{"title":"After"}}"# + "\n").utf8))
+        handle.write(Data(#"{"uniqueIdentifier":"nul","attributes":{"title":"x"#.utf8) + Data([0]) + Data("y\"}}\n".utf8))
+        handle.write(Data((#"{"uniqueIdentifier":"inf","attributes":{"n":1e400}}"# + "\n").utf8))
+        handle.write(Data((#"{"uniqueIdentifier":"twice","attributes":{"title":"A","title":"B"}}"# + "\n").utf8))
+        handle.write(Data(repeating: 0, count: 3 << 20))   // a last line of NUL bytes, no newline
+        try handle.close()
+
+        let result = try cli.run("import", "--app", "com.example.odd", "--json", file.path)
+        #expect(result.status == 3)
+        let summary = try result.json()
+        #expect(summary["imported"] as? Int == 2 && summary["lines"] as? Int == 7)
+        let refused = try #require(summary["refused"] as? [[String: Any]])
+        let reasons = Dictionary(uniqueKeysWithValues: refused.map { ($0["line"] as? Int ?? 0, $0["reason"] as? String ?? "") })
+        #expect(reasons[2]?.hasPrefix("the line is 17825845 bytes, longer than the 16 MiB") == true, "\(reasons[2] ?? "")")
+        #expect(reasons[4] == "not JSON: a NUL byte inside a string; write it as \\u0000 at column 51")
+        #expect(reasons[5]?.contains("1e400 is out of the range of a 64-bit floating-point number") == true)
+        #expect(reasons[6]?.contains(#"the key "title" is given twice"#) == true)
+        #expect(reasons[7]?.contains("a NUL byte where a value should be at column 1") == true)
+        let exported = try cli.run("export", "--app", "com.example.odd").output
+        #expect(exported.split(separator: "\n").map { $0.contains("\"before\"") || $0.contains("\"after\"") } == [true, true])
+    }
 }

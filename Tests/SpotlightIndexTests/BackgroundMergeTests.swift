@@ -59,7 +59,8 @@ import Testing
         #expect(try store.item(withIdentifier: "m5-7")?.item.displayTitle == "replaced five 7")
         #expect(try store.item(withIdentifier: "m3-70")?.item.displayTitle == "merged three entry 70")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked").path)
-        #expect(files.sorted() == rows.compactMap { $0["file"] as String? }.sorted(), "no file left behind")
+        #expect(files.sorted() == rows.compactMap { $0["file"] as String? }.flatMap { [$0, $0 + ".ok"] }.sorted(),
+                "no file left behind; each segment file with its verification record")
     }
 
     @Test func aMergeWhoseInputsAreGoneLeavesNothingBehind() throws {

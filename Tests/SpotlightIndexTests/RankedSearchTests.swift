@@ -185,7 +185,7 @@ import Testing
         #expect(segments.contains { ($0["file"] as String?) != nil })                   // big ones in files
         let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(files == segments.compactMap { $0["file"] as String? }.sorted())      // no file left behind
+        #expect(files == segments.compactMap { $0["file"] as String? }.flatMap { [$0, $0 + ".ok"] }.sorted())   // no file left behind
         #expect(try store.search("common", limit: 10_000).count == 120 * 30 - 12 * 30)
         #expect(try store.ids("batch4 item").isEmpty)                                 // deleted in batch 9
         #expect(try store.ids("batch7 item").count == 30)
@@ -207,7 +207,7 @@ import Testing
         let file = dir.url.appendingPathComponent("org.openspotlight.tests/shared.sqlite")
         let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
         // Damaged file: the next search rebuilds and answers.
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".seg") {
             let url = directory.appendingPathComponent(name)
             var bytes = try Data(contentsOf: url)
             bytes[bytes.count - 100] ^= 0x5A
@@ -376,8 +376,10 @@ import Testing
     }
 }
 
-/// A large segment file is checksummed in the background; damage found
-/// there makes the next search rebuild the index, answers staying right.
+/// A large segment file verified as it is now is checksummed again in the
+/// background; damage found there (below the file system, which its
+/// verification record cannot see) makes the next search rebuild the index,
+/// answers staying right.
 @Suite(.serialized) struct RankedBackgroundCheckTests {
     @Test func damageInALargeSegmentIsFoundInTheBackgroundAndRebuilt() throws {
         let dir = try TemporaryDirectory()
@@ -395,12 +397,16 @@ import Testing
             try store.finishMerging()
         }
         let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
-        let large = try FileManager.default.contentsOfDirectory(atPath: directory.path).map { directory.appendingPathComponent($0) }
-            .first { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.intValue ?? 0 > RankedIndex.checksumLimit }
+        let large = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".seg") }
+            .map { directory.appendingPathComponent($0) }
+            .first { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.intValue ?? 0 > 1 << 20 }
         let file = try #require(large, "a segment file over the synchronous check's limit")
         var bytes = try Data(contentsOf: file)
+        let checksum = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false).storedChecksum
         bytes[bytes.count / 2] ^= 0x40                      // in the postings or forward lists: structurally fine
         try bytes.write(to: file)
+        // As if the bytes had rotted on disk: the file's record still says it was verified.
+        SegmentVerification.record(file, checksum: checksum)
 
         let store = try fileStore(dir)
         var rebuilt = false

@@ -7,6 +7,7 @@ import Testing
         ("", "empty"), ("..", "empty component"), ("com/evil", "not allowed"), ("com.example.", "empty component"),
         (".hidden", "empty component"), ("com..example", "empty component"), ("com.exa\u{0}mple", "not allowed"),
         ("com.éxample", "not allowed"), ("com example", "not allowed"), (String(repeating: "a", count: 256), "longer than 255"),
+        ("public.web", "reserved for the system"), ("Public.Web", "reserved for the system"),
     ])
     func badBundleIdentifiersAreRefused(name: String, reason: String) throws {
         let error = #expect(throws: SpotlightIndexError.self) { try StoreName.validateBundleIdentifier(name) }
@@ -23,13 +24,17 @@ import Testing
         ("", "empty"), (".", "names a directory"), ("..", "names a directory"), ("../etc", "starts with '.'"),
         ("a/b", "path separator"), ("a\\b", "path separator"), ("nul\u{0}", "control character"),
         (".secret", "starts with '.'"), (String(repeating: "x", count: 129), "longer than 128"),
+        ("default ", "starts or ends with a space"), (" default", "starts or ends with a space"), ("default\u{A0}", "starts or ends with a space"),
+        ("d\u{435}fault", "mixes Cyrillic and Latin letters"), ("Α-alpha", "mixes Greek and Latin letters"),
+        ("def\u{200B}ault", "invisible character U+200B"), ("\u{FEFF}default", "invisible character U+FEFF"),
+        ("cafe\u{301}", "not in Unicode's composed form (NFC)"), ("x\u{85}y", "control character (U+0085)"),
     ])
     func badIndexNamesAreRefused(name: String, reason: String) throws {
         let error = #expect(throws: SpotlightIndexError.self) { try StoreName.validateIndexName(name) }
         #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
     }
 
-    @Test(arguments: ["default", "Messages", "日本語の索引", "with space", "v1.2"])
+    @Test(arguments: ["default", "Messages", "日本語の索引", "with space", "v1.2", "café", "Почта", "Ελληνικά", "mail 2024 日本"])
     func goodIndexNamesPass(name: String) throws {
         try StoreName.validateIndexName(name)
     }

@@ -110,7 +110,7 @@ import Testing
         let clock = TestClock()
         let activities = try activities(dir, clock: clock)
         let table: [(String, UserActivityRecord, [String: AttributeValue], SpotlightIndexError.Code, String)] = [
-            ("not eligible", record(title: "x") { $0.isEligibleForSearch = false }, [:], .invalidArgument, "not eligible for search"),
+            ("not eligible", record(title: "x") { $0.isEligibleForSearch = false }, [:], .invalidArgument, "eligible neither for search nor for prediction"),
             ("expired", record(title: "x") { $0.expirationDate = clock.now }, [:], .invalidArgument, "expired"),
             ("empty type", record("", title: "x"), [:], .invalidItem, "activity type"),
             ("file URL", record(title: "x") { $0.webpageURL = URL(fileURLWithPath: "/etc/passwd") }, [:], .invalidItem, "not an http or https URL"),

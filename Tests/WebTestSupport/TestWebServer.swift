@@ -13,11 +13,15 @@ public final class TestWebServer: Sendable {
         public var status: Int = 200
         public var headers: [(String, String)] = [("Content-Type", "text/html; charset=utf-8")]
         public var body: Data
+        /// When set, the body is sent one byte at a time with this many seconds between them (a slow page).
+        public var trickle: Double?
 
-        public init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "text/html; charset=utf-8")], body: Data) {
+        public init(status: Int = 200, headers: [(String, String)] = [("Content-Type", "text/html; charset=utf-8")], body: Data,
+                    trickle: Double? = nil) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.trickle = trickle
         }
 
         public static func html(_ text: String) -> Response { Response(body: Data(text.utf8)) }
@@ -28,6 +32,10 @@ public final class TestWebServer: Sendable {
             Response(status: status, headers: [("Location", location)], body: Data())
         }
         public static func status(_ status: Int) -> Response { Response(status: status, body: Data()) }
+        /// An HTML page sent a byte every `interval` seconds: each read is quick, the whole page takes long.
+        public static func trickled(_ text: String, every interval: Double) -> Response {
+            Response(body: Data(text.utf8), trickle: interval)
+        }
         /// Never answers: the connection stays open and silent (a server that hangs).
         public static let silence = Response(status: 0, headers: [], body: Data())
     }
@@ -103,6 +111,24 @@ private final class Handler: ChannelInboundHandler, @unchecked Sendable {
             headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
             let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if let interval = response.trickle {
+                context.flush()
+                let bytes = Array(response.body)
+                let channel = context.channel
+                @Sendable func send(_ index: Int) {
+                    guard channel.isActive else { return }
+                    guard index < bytes.count else {
+                        channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+                        return
+                    }
+                    var buffer = channel.allocator.buffer(capacity: 1)
+                    buffer.writeInteger(bytes[index])
+                    channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+                    channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(interval * 1e9))) { send(index + 1) }
+                }
+                send(0)
+                return
+            }
             var buffer = context.channel.allocator.buffer(capacity: response.body.count)
             buffer.writeBytes(response.body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

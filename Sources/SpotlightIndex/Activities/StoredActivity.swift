@@ -34,6 +34,18 @@ public struct StoredActivity: Sendable, Hashable {
     /// sharing its lifetime (Apple's `weakRelatedUniqueIdentifier`).
     public var weakRelatedUniqueIdentifier: String? { attributes["weakRelatedUniqueIdentifier"]?.texts?.first }
 
+    /// True when search may show it (`isEligibleForSearch`); an activity
+    /// eligible for prediction only is kept for suggestions.
+    public var isSearchable: Bool { record.isEligibleForSearch }
+
+    /// Whether the activity whose stored attributes these are may be shown
+    /// by search (false for one eligible for prediction only, or not an activity).
+    public static func isSearchable(attributes: [String: AttributeValue]) -> Bool {
+        guard case .data(let json)? = attributes[AttributeVocabulary.activityRecord],
+              let record = try? UserActivityRecord(jsonData: json) else { return false }
+        return record.isEligibleForSearch
+    }
+
     /// Nil for a stored item that is not a well-formed activity.
     init?(_ stored: StoredItem) {
         var attributes = stored.item.attributes

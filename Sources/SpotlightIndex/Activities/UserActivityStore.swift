@@ -48,7 +48,7 @@ public final class UserActivityStore: Sendable {
     public static func exists(bundleIdentifier: String, location: StoreLocation = .automatic) -> Bool {
         guard let root = location.rootDirectory, (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil else { return false }
         let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return FileManager.default.fileExists(atPath: file.path)
+        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
     }
 
     // MARK: - Donating
@@ -62,16 +62,21 @@ public final class UserActivityStore: Sendable {
     ///     `relatedUniqueIdentifier` included).
     ///   - date: when the view happened; the store's clock by default.
     /// - Returns: the activity as stored.
+    ///
+    /// An activity eligible for prediction only (`isEligibleForPrediction`
+    /// without `isEligibleForSearch`) is kept too, for suggestions such as
+    /// the places the user looked at; system search does not show it
+    /// (``StoredActivity/isSearchable``).
     /// - Throws: ``SpotlightIndexError`` `.invalidArgument` for an activity
-    ///   that is not eligible for search or has already expired,
+    ///   eligible neither for search nor for prediction, or already expired,
     ///   `.invalidItem`/`.limitExceeded` for one the store refuses (an
     ///   empty type, a non-web `webpageURL`, an attribute over a limit);
     ///   nothing is stored then.
     @discardableResult
     public func donate(_ record: UserActivityRecord, contentAttributes: [String: AttributeValue] = [:], at date: Date? = nil) throws -> StoredActivity {
         let now = options.clock()
-        guard record.isEligibleForSearch else {
-            throw SpotlightIndexError(.invalidArgument, "activity \(StoreName.quoted(record.activityType)) is not eligible for search; set isEligibleForSearch to index it")
+        guard record.isEligibleForSearch || record.isEligibleForPrediction else {
+            throw SpotlightIndexError(.invalidArgument, "activity \(StoreName.quoted(record.activityType)) is eligible neither for search nor for prediction; set isEligibleForSearch to index it")
         }
         if record.activityType.isEmpty || record.activityType.utf8.count > 255 {
             throw SpotlightIndexError(.invalidItem, "an activity type must be 1 to 255 bytes, reverse DNS such as com.example.app.view")

@@ -17,6 +17,7 @@ public struct SpotlightIndexError: Error, Sendable, Hashable, CustomStringConver
             case invalidStoreName, invalidItem, limitExceeded, invalidClientState
             case mismatchedClientState, batchState, itemNotFound, storeBusy
             case storeUnavailable, storeCorrupt, invalidArgument, invalidQuery
+            case queryTooExpensive
         }
         let value: Value
         init(_ value: Value) { self.value = value }
@@ -46,6 +47,8 @@ public struct SpotlightIndexError: Error, Sendable, Hashable, CustomStringConver
         public static let invalidQuery = Code(.invalidQuery)
         /// An argument out of its range (negative limit, …).
         public static let invalidArgument = Code(.invalidArgument)
+        /// A query ran past its time budget (``StoreOptions/queryTimeBudget``); nothing it found was delivered after that.
+        public static let queryTooExpensive = Code(.queryTooExpensive)
     }
 
     /// The kind of error.

@@ -211,6 +211,13 @@ struct QueryPlanner {
     /// which the tokenizer indexes.
     static func textMatch(_ pattern: QueryPattern, wordsContaining: (String) throws -> [String]? = { _ in nil }) rethrows -> TextMatch {
         var terms: [TextTerm] = []
+        // A term or fragment repeated (`a*a*a*…`) is needed once: asking the
+        // dictionaries again would only copy the same words again.
+        var seen: Set<TextTerm> = []
+        var seenFragments: Set<String> = []
+        func append(_ term: TextTerm) {
+            if seen.insert(term).inserted { terms.append(term) }
+        }
         let elements = pattern.elements
         for (index, element) in elements.enumerated() {
             guard case .literal(let literal) = element else { continue }
@@ -222,14 +229,15 @@ struct QueryPlanner {
             for (position, term) in segmentTerms.enumerated() {
                 let isCJK = term.tokens.first?.unicodeScalars.first.map { TextFolding.isCJK($0.value) } ?? false
                 if position == 0, wildcardBefore, startsInWord, !isCJK {
-                    guard term.tokens.count == 1, let words = try wordsContaining(term.tokens[0]) else { continue }
+                    guard term.tokens.count == 1, seenFragments.insert(term.tokens[0]).inserted,
+                          let words = try wordsContaining(term.tokens[0]) else { continue }
                     if words.isEmpty { return .impossible }
                     terms.append(.anyOf(words))
                     continue
                 }
                 let prefix = position == segmentTerms.count - 1 && wildcardAfter && endsInWord && !isCJK
                 for (tokenIndex, token) in term.tokens.enumerated() {
-                    terms.append(prefix && tokenIndex == term.tokens.count - 1 ? .prefix(token) : .word(token))
+                    append(prefix && tokenIndex == term.tokens.count - 1 ? .prefix(token) : .word(token))
                 }
             }
         }

@@ -48,7 +48,9 @@ extension SpotlightStore {
     /// store's clock in ``StoreOptions/timeZone``. Unknown attributes
     /// match nothing.
     /// - Throws: `.invalidQuery` (with the column) for a malformed query,
-    ///   before any batch; errors thrown by `onBatch` stop the query.
+    ///   before any batch; `.queryTooExpensive` when it runs past
+    ///   ``StoreOptions/queryTimeBudget`` (batches delivered before stand);
+    ///   errors thrown by `onBatch` stop the query.
     @discardableResult
     public func query(_ text: String, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
                       onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
@@ -69,6 +71,18 @@ extension SpotlightStore {
         let now = self.now
         let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
         let page = 512
+        let budget = QueryBudget(seconds: options.queryTimeBudget)
+        var checked = 0
+        func tooExpensive() -> SpotlightIndexError {
+            SpotlightIndexError(.queryTooExpensive, """
+                the query ran past its time budget of \(Self.seconds(budget.seconds)) after checking \(checked) items; \
+                make it more specific (fewer wildcards, a word instead of *fragment*, a named attribute instead of **) \
+                or allow it more time (spotlight query --time-limit, StoreOptions.queryTimeBudget)
+                """)
+        }
+        /// Words the infix fragments expanded to, in bytes: past a few MB the
+        /// rest of the fragments are left to the evaluator.
+        var wordBytes = 0
         return try read { db in
             // The ranked index, read once per query; damaged, it only costs
             // speed here: no words or rowids → every item is a candidate.
@@ -78,10 +92,15 @@ extension SpotlightStore {
                 return segments
             }
             let planner = QueryPlanner(evaluator: evaluator, wordsContaining: { fragment in
-                guard let segments = try snapshot() else { return nil }
-                do { return try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments) }
-                catch is SegmentError { return nil }
+                if budget.isExhausted { throw tooExpensive() }
+                guard wordBytes < Self.maxInfixWordBytes, let segments = try snapshot() else { return nil }
+                do {
+                    let words = try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments)
+                    wordBytes += words?.reduce(0) { $0 + $1.utf8.count } ?? 0
+                    return words
+                } catch is SegmentError { return nil }
             }, rowidsMatching: { terms, columns in
+                if budget.isExhausted { throw tooExpensive() }
                 guard let segments = try snapshot() else { return nil }
                 do { return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments) }
                 catch is SegmentError { return nil }
@@ -94,12 +113,16 @@ extension SpotlightStore {
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
             var batch: [SearchableItem] = []
             let expires = now.timeIntervalSince1970
-            var matcher = evaluator.matcher(for: expression)
+            var matcher = evaluator.matcher(for: expression, budget: budget)
             /// Checks one stored row; false once the query must stop.
             func check(_ row: Row) throws -> Bool {
                 let item = try StoredRow.item(row).item
                 outcome.candidatesChecked += 1
-                guard matcher.matches(QueryItem(item: item)) else { return true }
+                let matches = matcher.matches(QueryItem(item: item))
+                checked = outcome.candidatesChecked
+                // A match the budget cut short answered "no": nothing more is trusted.
+                if budget.isExhausted { throw tooExpensive() }
+                guard matches else { return true }
                 batch.append(item)
                 guard batch.count == batchSize else { return true }
                 if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
@@ -139,6 +162,14 @@ extension SpotlightStore {
             }
             return outcome
         }
+    }
+
+    /// Most bytes of indexed words a query's infix fragments expand to (4 MB).
+    static let maxInfixWordBytes = 4 << 20
+
+    /// "10 s", "0.5 s".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// Every item a query matches, in index order.

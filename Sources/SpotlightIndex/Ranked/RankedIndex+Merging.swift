@@ -112,6 +112,7 @@ extension RankedIndex {
                 try WriteProfile.measure("merge.writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
                 file = name
                 segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
+                SegmentVerification.record(url, checksum: segment.storedChecksum)
             } else {
                 inline = bytes
                 segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false)

@@ -40,10 +40,15 @@ final class RankedIndex: Sendable {
     /// Segments up to this size are kept inline in SQLite.
     let inlineLimit: Int
     /// Segments up to this size are checksummed as they are loaded; larger
-    /// ones by a background queue reading the file (not through the map, so
-    /// that the check does not make every page resident), so that opening a
-    /// large store and answering at once stays fast.
-    static let checksumLimit = 1 << 20
+    /// ones are files checked once after each change to them
+    /// (``SegmentVerification``: a record of the file's identity when it was
+    /// verified, written by the writer that made it), then again by a
+    /// background queue reading the file (not through the map, so that the
+    /// check does not make every page resident): opening a large store and
+    /// answering at once stays fast, and a file damaged in place is never read.
+    let checksumLimit: Int
+    /// Whether segment files verified as they are are checked again in the background.
+    let backgroundChecks: Bool
     /// Documents per segment while rebuilding (then merged).
     static let rebuildChunk = 50_000
     /// Segments of one size class merged together.
@@ -99,11 +104,13 @@ final class RankedIndex: Sendable {
     /// The store's writer, for the transactions that install merges.
     let writer: any DatabaseWriter
 
-    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, writer: any DatabaseWriter,
-         clock: @escaping @Sendable () -> Date) {
+    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true,
+         writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
+        self.backgroundChecks = backgroundChecks
         self.directory = directory
         self.writer = writer
         self.inlineLimit = inlineLimit
+        self.checksumLimit = checksumLimit
         self.scoring = RankedScoring(weights: weights)
         self.clock = clock
     }
@@ -169,6 +176,9 @@ final class RankedIndex: Sendable {
         let bytes: SegmentBytes
         if let file {
             guard let directory, Self.isSegmentFileName(file) else { throw SegmentError.corrupt("segment file \(file) has no directory") }
+            guard StorePath.kind(directory.path) == .directory else {
+                throw SegmentError.corrupt("\(directory.path) is not the store's own folder (a link, or gone)")
+            }
             bytes = try SegmentBytes(mapping: directory.appendingPathComponent(file).path)
         } else {
             guard let data = try Data.fetchOne(db, sql: "SELECT data FROM ranked_segments WHERE id = ?", arguments: [id]) else {
@@ -176,14 +186,25 @@ final class RankedIndex: Sendable {
             }
             bytes = SegmentBytes(copying: data)
         }
-        let checkNow = bytes.buffer.count <= Self.checksumLimit
+        let checkNow = bytes.buffer.count <= checksumLimit
         let segment = try Segment(bytes, verifyChecksum: checkNow)
         guard segment.fingerprint == scoring.fingerprint else { throw SegmentError.corrupt("built with other ranking weights") }
         if !checkNow, let file, let directory {
-            let path = directory.appendingPathComponent(file).path
+            let url = directory.appendingPathComponent(file)
             let stored = segment.storedChecksum
-            Self.verifier.async { [weak self] in
-                if (try? Self.checksumOfFile(path)) != stored { self?.failedChecks.withLock { _ = $0.insert(token) } }
+            if SegmentVerification.isVerified(url, checksum: stored) {
+                // Verified as it is now: checked again in the background, for damage below the file system.
+                if backgroundChecks {
+                    Self.verifier.async { [weak self] in
+                        if (try? Self.checksumOfFile(url.path)) != stored { self?.failedChecks.withLock { _ = $0.insert(token) } }
+                    }
+                }
+            } else {
+                // Never verified, or written to since: checked whole before any query reads it.
+                guard try Self.checksumOfFile(url.path) == stored else {
+                    throw SegmentError.corrupt("segment file \(url.path) fails its checksum (damaged since it was written)")
+                }
+                SegmentVerification.record(url, checksum: stored)
             }
         }
         return segment
@@ -197,7 +218,7 @@ final class RankedIndex: Sendable {
     /// `pread` into one buffer: never mapped, so no page of it counts as the
     /// process's memory.
     static func checksumOfFile(_ path: String) throws -> UInt64 {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw SegmentError.corrupt("cannot open \(path)") }
         defer { close(descriptor) }
         var hasher = SegmentFormat.Checksum()
@@ -223,8 +244,12 @@ final class RankedIndex: Sendable {
         return hasher.value
     }
 
+    /// A name the index gives its files: a token in hexadecimal, `.seg`.
+    /// Nothing else in the folder is ever removed.
     static func isSegmentFileName(_ name: String) -> Bool {
-        name.hasSuffix(".seg") && !name.contains("/") && !name.hasPrefix(".")
+        guard name.hasSuffix(".seg") else { return false }
+        let token = name.utf8.dropLast(4)
+        return (1...16).contains(token.count) && token.allSatisfy { ("0"..."9").contains(UnicodeScalar($0)) || ("a"..."f").contains(UnicodeScalar($0)) }
     }
 
     // MARK: - Writing (inside the store's write transactions)
@@ -386,7 +411,10 @@ final class RankedIndex: Sendable {
             state = WriteState()
             return files
         }
-        for file in dropped { try? FileManager.default.removeItem(at: file) }
+        for file in dropped {
+            try? FileManager.default.removeItem(at: file)
+            SegmentVerification.remove(for: file)
+        }
     }
 
     /// The transaction rolled back: files it wrote are not named by any row.
@@ -396,7 +424,10 @@ final class RankedIndex: Sendable {
             state = WriteState()
             return files
         }
-        for file in created { try? FileManager.default.removeItem(at: file) }
+        for file in created {
+            try? FileManager.default.removeItem(at: file)
+            SegmentVerification.remove(for: file)
+        }
     }
 
     /// Marks the old documents of changed rowids deleted in their segments.
@@ -444,7 +475,9 @@ final class RankedIndex: Sendable {
             try WriteProfile.measure("writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)",
                            arguments: [token, contents.documentCount, name])
-            remember(token, try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false))
+            let segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
+            SegmentVerification.record(url, checksum: segment.storedChecksum)
+            remember(token, segment)
         } else {
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, data) VALUES (?, ?, ?)",
                            arguments: [token, contents.documentCount, Data(bytes)])
@@ -515,7 +548,7 @@ final class RankedIndex: Sendable {
         for row in old { try drop(id: row["id"], file: row["file"], db) }
         cache.withLock { $0.removeAll() }
         if let directory {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())
         }
         // Files of a lost or moved-aside store's index, or of a crash.
         try removeOrphanFiles(db)
@@ -579,17 +612,24 @@ final class RankedIndex: Sendable {
         named.formUnion(pendingMergeFiles)
         // Dropped by this transaction but named again if it rolls back.
         named.formUnion(writeState.withLock { $0.droppedFiles.map(\.lastPathComponent) })
+        // Only in the store's own folder, and only regular files with a segment's name.
+        guard StorePath.kind(directory.path) == .directory else { return }
         let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in present where Self.isSegmentFileName(name) && !named.contains(name) {
-            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            let file = directory.appendingPathComponent(name)
+            if StorePath.isFile(file.path) { try? FileManager.default.removeItem(at: file) }
+        }
+        for name in present {
+            guard let segment = SegmentVerification.segmentName(ofRecord: name), Self.isSegmentFileName(segment), !named.contains(segment) else { continue }
+            SegmentVerification.remove(for: directory.appendingPathComponent(segment))
         }
     }
 
     /// Writes `bytes` to a new file and syncs it (and the directory), so a
     /// committed row never names a file that a power loss could truncate.
     static func writeSynced(_ bytes: [UInt8], to url: URL, directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SpotlightIndexError(.storeUnavailable, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
@@ -608,7 +648,7 @@ final class RankedIndex: Sendable {
         guard fsync(descriptor) == 0 else {
             throw SpotlightIndexError(.storeUnavailable, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
         }
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if directoryDescriptor >= 0 {
             _ = fsync(directoryDescriptor)
             close(directoryDescriptor)

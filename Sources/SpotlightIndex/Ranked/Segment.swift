@@ -39,6 +39,7 @@ struct Segment: @unchecked Sendable {
         func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
         guard u64(SegmentFormat.magicOffset) == SegmentFormat.magic else { throw .corrupt("bad magic number") }
         guard u32(SegmentFormat.versionOffset) == SegmentFormat.version else { throw .corrupt("format version \(u32(SegmentFormat.versionOffset))") }
+        guard SegmentFormat.headerChecksum(base) == u64(SegmentFormat.headerChecksumOffset) else { throw .corrupt("header checksum mismatch") }
         guard u32(SegmentFormat.tokenizerOffset) == UInt32(TextTokenizer.version) else { throw .corrupt("tokenizer version \(u32(SegmentFormat.tokenizerOffset))") }
         guard u64(SegmentFormat.totalLengthOffset) == UInt64(base.count) else { throw .corrupt("truncated: \(base.count) of \(u64(SegmentFormat.totalLengthOffset)) bytes") }
         documentCount = Int(u32(SegmentFormat.docCountOffset))

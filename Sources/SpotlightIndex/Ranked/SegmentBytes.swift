@@ -22,7 +22,8 @@ final class SegmentBytes: @unchecked Sendable {
 
     /// Maps `path` read-only.
     init(mapping path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Never through a link: a segment file is one the store wrote itself.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw SegmentError.corrupt("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         var info = stat()

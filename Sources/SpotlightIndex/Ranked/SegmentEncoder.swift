@@ -158,6 +158,8 @@ enum SegmentEncoder {
             SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
         }
         out.set(sum, at: SegmentFormat.checksumOffset)
+        let headerSum = out.bytes.withUnsafeBytes { SegmentFormat.headerChecksum($0) }
+        out.set(headerSum, at: SegmentFormat.headerChecksumOffset)
         return out.bytes
     }
 

@@ -36,7 +36,7 @@ import Foundation
 /// largest S. A term group sums or maximises these over 64 consecutive
 /// term ids, so a short prefix of thousands of tokens is weighed, and its
 /// lists ordered, group by group. The checksum covers every byte after
-/// the header.
+/// the header; the header's last 8 bytes are a checksum of the rest of it.
 ///
 /// The last two groups of sections are the store's lookups that SQLite's
 /// B-trees held before format 7: an item's unique identifier (a hash; the
@@ -57,7 +57,9 @@ enum SegmentFormat {
     /// 8: term groups carry their first term's first bytes (dictionary lookups
     ///    search the groups first: see ``Segment/lowerBound(_:pastPrefix:)``);
     ///    identifier hashes last in the file.
-    static let version: UInt32 = 8
+    /// 9: the header has a checksum of its own (``headerChecksumOffset``),
+    ///    checked on every load: the body's checksum never covered it.
+    static let version: UInt32 = 9
     static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128
@@ -107,6 +109,16 @@ enum SegmentFormat {
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
+
+    /// UInt64: ``checksum(_:)`` of the header's bytes before it, so that no
+    /// field (statistics, counts, section offsets, the body's checksum) can
+    /// be damaged unseen. Checked on every load (504 bytes).
+    static let headerChecksumOffset = headerSize - 8
+
+    /// The checksum of a header (its bytes before ``headerChecksumOffset``).
+    static func headerChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerChecksumOffset]))
+    }
 
     /// Per-document signals that are often the same for every document
     /// (no expiration, no hint, no engagement): such a section holds its

@@ -43,6 +43,10 @@ public final class SpotlightStore: Sendable {
     public let fileURL: URL?
     /// Where a damaged file was moved when this store was opened, if it was.
     public let movedAsideFile: URL?
+    /// True when the store's file or folder cannot be written (a read-only
+    /// file system, or permissions): it is read as it is, and every write
+    /// fails with `.storeUnavailable`.
+    public let isReadOnly: Bool
     /// The options the store was opened with.
     public let options: StoreOptions
 
@@ -73,7 +77,7 @@ public final class SpotlightStore: Sendable {
     /// Opens a store whose index name is valid or one of the engine's
     /// reserved names (``UserActivityStore/indexName``).
     init(bundleIdentifier: String, checkedIndexName indexName: String, location: StoreLocation, options: StoreOptions) throws {
-        try StoreName.validateBundleIdentifier(bundleIdentifier)
+        try StoreName.validateBundleIdentifier(bundleIdentifier, allowingReserved: indexName == WebStore.indexName)
         self.bundleIdentifier = bundleIdentifier
         self.indexName = indexName
         self.options = options
@@ -85,12 +89,16 @@ public final class SpotlightStore: Sendable {
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
-                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit, writer: opened.writer, clock: options.clock)
+                                  weights: options.ranking, inlineLimit: options.rankedInlineLimit,
+                                  checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks, writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }
-        try prepareRankedIndex()
-        _ = try? purgeExpiredItems()
+        isReadOnly = opened.readOnly
+        if !isReadOnly {
+            try prepareRankedIndex()
+            _ = try? purgeExpiredItems()
+        }
     }
 
     /// True when the store's file exists (opening a store creates it).
@@ -103,7 +111,7 @@ public final class SpotlightStore: Sendable {
               (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil,
               (try? StoreName.validateIndexName(indexName)) != nil else { return false }
         let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return FileManager.default.fileExists(atPath: file.path)
+        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
     }
 
     /// The names of an app's indexes that have a store file, sorted.

@@ -52,8 +52,22 @@ public enum StoreName {
     /// Longest index name, in UTF-8 bytes.
     public static let maxIndexNameBytes = 128
 
-    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is wrong.
+    /// Bundle identifiers the system keeps for itself (`public.web`: the
+    /// public web index): no app's stores may be opened under them.
+    public static let reservedBundleIdentifiers: Set<String> = ["public.web"]
+
+    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is
+    /// wrong; a reserved identifier (``reservedBundleIdentifiers``) is refused.
     public static func validateBundleIdentifier(_ value: String) throws {
+        try validateBundleIdentifier(value, allowingReserved: false)
+    }
+
+    /// As ``validateBundleIdentifier(_:)``; the engine's own stores (an
+    /// index name starting with `.`) may use a reserved identifier.
+    static func validateBundleIdentifier(_ value: String, allowingReserved: Bool) throws {
+        if !allowingReserved, reservedBundleIdentifiers.contains(value.lowercased()) {
+            throw SpotlightIndexError(.invalidStoreName, "the bundle identifier \(quoted(value)) is reserved for the system (the public web index); choose your app's own")
+        }
         func fail(_ why: String) -> SpotlightIndexError {
             SpotlightIndexError(.invalidStoreName, "invalid bundle identifier \(quoted(value)): \(why); use reverse DNS such as com.example.app")
         }
@@ -79,9 +93,37 @@ public enum StoreName {
         if value.hasPrefix(".") { throw fail("it starts with '.'") }
         for scalar in value.unicodeScalars {
             if scalar == "/" || scalar == "\\" { throw fail("it contains a path separator") }
-            if scalar.value < 0x20 || scalar.value == 0x7F { throw fail("it contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))") }
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { throw fail("it contains a control character (U+\(hex(scalar)))") }
+            if scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint {
+                throw fail("it contains the invisible character U+\(hex(scalar)), which would make it look like another name")
+            }
+        }
+        // Names that look alike must not name two stores.
+        if let first = value.unicodeScalars.first, let last = value.unicodeScalars.last,
+           first.properties.isWhitespace || last.properties.isWhitespace {
+            throw fail("it starts or ends with a space; remove it")
+        }
+        if value.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(value.unicodeScalars) == false {
+            throw fail("it is not in Unicode's composed form (NFC); write it composed, as \(quoted(value.precomposedStringWithCanonicalMapping))")
+        }
+        let scripts = Set(value.unicodeScalars.compactMap(confusableScript))
+        if scripts.count > 1 {
+            throw fail("it mixes \(scripts.sorted().joined(separator: " and ")) letters, which look alike; use one script")
         }
     }
+
+    /// Latin, Greek or Cyrillic for a letter of those scripts (whose letters look alike), else nil.
+    static func confusableScript(_ scalar: Unicode.Scalar) -> String? {
+        guard scalar.properties.isAlphabetic else { return nil }
+        switch scalar.value {
+        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0xFF21...0xFF3A, 0xFF41...0xFF5A: return "Latin"
+        case 0x370...0x3FF, 0x1F00...0x1FFF: return "Greek"
+        case 0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F: return "Cyrillic"
+        default: return nil
+        }
+    }
+
+    static func hex(_ scalar: Unicode.Scalar) -> String { String(format: "%04X", scalar.value) }
 
     static func quoted(_ value: String) -> String {
         var out = "\""

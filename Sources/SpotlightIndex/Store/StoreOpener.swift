@@ -26,6 +26,8 @@ struct StoreOpener {
         var fileURL: URL?
         var movedAside: URL?
         var reindexReason: ReindexReason?
+        /// Opened read-only: the file or its folder cannot be written (a read-only file system, permissions).
+        var readOnly = false
     }
 
     func open() throws -> Opened {
@@ -37,19 +39,31 @@ struct StoreOpener {
         let directory = root.appendingPathComponent(bundleIdentifier, isDirectory: true)
         let registry = root.appendingPathComponent(".registry", isDirectory: true)
             .appendingPathComponent(bundleIdentifier, isDirectory: true)
+        let existing = directory.appendingPathComponent(indexName + ".sqlite")
+        if StorePath.isFile(existing.path), !Self.isWritable(existing.path) || !Self.isWritable(directory.path) {
+            try StorePath.checkNoLinks(existing, below: root)
+            return try openReadOnly(existing)
+        }
         try makePrivateDirectory(root)
-        try makePrivateDirectory(directory)
-        try makePrivateDirectory(registry.deletingLastPathComponent())
-        try makePrivateDirectory(registry)
+        try StorePath.makePrivateDirectory(directory, below: root)
+        try StorePath.makePrivateDirectory(registry.deletingLastPathComponent(), below: root)
+        try StorePath.makePrivateDirectory(registry, below: root)
         let file = directory.appendingPathComponent(indexName + ".sqlite")
         let marker = registry.appendingPathComponent(indexName)
         let manager = FileManager.default
+        // Never a link: not the file, its journal files, or the marker.
+        for path in [file, URL(fileURLWithPath: file.path + "-wal"), URL(fileURLWithPath: file.path + "-shm"), marker] {
+            if StorePath.kind(path.path) == .link { throw StorePath.linked(path) }
+            if StorePath.kind(path.path) == .directory || StorePath.kind(path.path) == .other {
+                throw SpotlightIndexError(.storeUnavailable, "\(path.path) is not a regular file; move it away")
+            }
+        }
 
         var reason: ReindexReason?
         var movedAside: URL?
-        if !manager.fileExists(atPath: file.path) && manager.fileExists(atPath: marker.path) {
+        if !StorePath.isFile(file.path) && StorePath.isFile(marker.path) {
             reason = .storeMissing
-            for suffix in ["-wal", "-shm"] { try? manager.removeItem(atPath: file.path + suffix) }
+            for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) { try? manager.removeItem(atPath: file.path + suffix) }
         }
 
         var pool: DatabasePool
@@ -62,7 +76,7 @@ struct StoreOpener {
             reason = .storeCorrupt
             pool = try openChecked(file)
         }
-        if reason == nil, manager.fileExists(atPath: marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
+        if reason == nil, StorePath.isFile(marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
             reason = .storeMissing // the file is there but empty: its content is gone
         }
         try pool.write { db in
@@ -71,12 +85,49 @@ struct StoreOpener {
             }
             if let reason { try db.setMeta("pending_reindex", reason.rawValue) }
         }
-        if !manager.fileExists(atPath: marker.path) {
+        if !StorePath.isFile(marker.path) {
             guard manager.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600]) else {
                 throw SpotlightIndexError(.storeUnavailable, "cannot write \(marker.path): check the permissions of \(registry.path)")
             }
         }
         return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
+    }
+
+    /// Whether this process may write `path` (false on a read-only file system too).
+    static func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
+    /// Opens a store that cannot be written (a read-only file system or
+    /// permissions): read-only, and, when no journal holds writes the file
+    /// lacks, as immutable (SQLite then needs no lock or shared-memory file,
+    /// which a read-only folder could not hold). Nothing is created, renamed
+    /// or written; writing to the store fails with `.storeUnavailable`.
+    private func openReadOnly(_ file: URL) throws -> Opened {
+        var config = configuration()
+        config.readonly = true
+        let pendingJournal = ((try? FileManager.default.attributesOfItem(atPath: file.path + "-wal"))?[.size] as? Int ?? 0) > 0
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let path = file.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? file.path
+        let uri = "file:\(path)?" + (pendingJournal ? "mode=ro" : "immutable=1")
+        do {
+            let queue = try DatabaseQueue(path: uri, configuration: config)
+            let ok = try queue.read { db -> Bool in
+                if options.checksIntegrityOnOpen, try String.fetchAll(db, sql: "PRAGMA quick_check(5)") != ["ok"] { return false }
+                return try db.tableExists("items")
+            }
+            guard ok else {
+                throw SpotlightIndexError(.storeCorrupt, "\(file.path) is read-only and damaged; it cannot be moved aside, so it is left as it is")
+            }
+            let applied = try queue.read { db in try Schema.migrator.appliedIdentifiers(db) }
+            guard Set(applied) == Set(Schema.migrator.migrations) else {
+                throw SpotlightIndexError(.storeUnavailable, "\(file.path) is read-only and was written by another version of OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); it can be read only where it can be upgraded")
+            }
+            return Opened(writer: queue, fileURL: file, movedAside: nil, reindexReason: nil, readOnly: true)
+        } catch let error as SpotlightIndexError {
+            throw error
+        } catch {
+            throw SpotlightIndexError(.storeUnavailable, "\(file.path) cannot be written, and cannot be read either: \(error)", underlying: error)
+        }
     }
 
     /// Pages of 16 KB rather than SQLite's 4 KB: a commit writes each page
@@ -166,13 +217,17 @@ struct StoreOpener {
         }
     }
 
+    /// Renames a damaged file (and its journal files) to a name nothing has;
+    /// only regular files the store made are ever renamed.
     private func moveAside(_ file: URL) throws -> URL {
-        let stamp = ISO8601DateFormatter().string(from: options.clock()).replacingOccurrences(of: ":", with: "")
-        let target = URL(fileURLWithPath: file.path + ".corrupt-" + stamp)
+        let target = StorePath.asideName(for: file, at: options.clock())
         let manager = FileManager.default
+        guard StorePath.isFile(file.path) else {
+            throw SpotlightIndexError(.storeUnavailable, "\(file.path) cannot be opened as a store and is not a regular file; move it away")
+        }
         do {
             try manager.moveItem(at: file, to: target)
-            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: file.path + suffix) {
+            for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) {
                 try manager.moveItem(atPath: file.path + suffix, toPath: target.path + suffix)
             }
         } catch {
@@ -181,6 +236,7 @@ struct StoreOpener {
         return target
     }
 
+    /// The root itself: it may be a link (the user's choice of where data lives).
     private func makePrivateDirectory(_ url: URL) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false

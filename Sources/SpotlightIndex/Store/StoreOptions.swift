@@ -24,11 +24,21 @@ public struct StoreOptions: Sendable {
     public var timeZone: TimeZone = .current
     /// The first day of the week for `$time.this_week`: 1 = Sunday (Apple's en_US default), 2 = Monday.
     public var firstWeekday = 1
+    /// How long one query string may run, in seconds, before it stops with
+    /// ``SpotlightIndexError/Code/queryTooExpensive`` (planning and checking
+    /// items included): no pattern or query can hold a reader longer.
+    public var queryTimeBudget: TimeInterval = 10
     /// How long an item lives when it has no expiration date: 30 days, as Apple's.
     public var defaultLifetime: TimeInterval = 30 * 24 * 3600
     /// Ranked-index segments up to this many bytes stay inside the SQLite
     /// file; larger ones get a file of their own (tests lower it).
     var rankedInlineLimit = 1 << 20
+    /// Segments up to this many bytes are checksummed whole as they are
+    /// loaded; larger files once per change (``SegmentVerification``). Tests lower it.
+    var rankedChecksumLimit = 1 << 20
+    /// Whether verified segment files are checked again in the background
+    /// (tests of the load-time checks turn it off).
+    var rankedBackgroundChecks = true
 
     public init() {}
 }

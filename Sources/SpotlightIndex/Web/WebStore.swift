@@ -33,7 +33,7 @@ public final class WebStore: Sendable {
     public static func exists(location: StoreLocation = .automatic) -> Bool {
         guard let root = location.rootDirectory else { return false }
         let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return FileManager.default.fileExists(atPath: file.path)
+        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
     }
 
     /// Stores pages, replacing those with the same URL. A page the store refuses

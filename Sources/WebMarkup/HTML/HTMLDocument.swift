@@ -63,7 +63,15 @@ public struct HTMLDocument: Sendable {
         guard data.count <= limits.maximumBytes else {
             throw WebMarkupError(.pageTooLarge, "the page is \(data.count) bytes; at most \(limits.maximumBytes) are read")
         }
-        let encoding = charset ?? sniffEncoding(data)
+        var data = data
+        var encoding = charset ?? sniffEncoding(data)
+        // UTF-16 pages are read as UTF-8, so that the byte scan below applies to them too.
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]), let text = String(data: data, encoding: .utf16) {
+            data = Data(text.utf8)
+            encoding = "UTF-8"
+        }
+        // libxml2 compares each attribute of a tag with all before it: keep that linear.
+        if let capped = HTMLAttributeCap.capped(data) { data = capped }
         return try data.withUnsafeBytes { raw -> HTMLDocument in
             try parse(bytes: raw, url: url, encoding: encoding, limits: limits)
         }
@@ -150,6 +158,7 @@ public struct HTMLDocument: Sendable {
     private static func element(for node: xmlNodePtr) -> HTMLElement {
         let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
         var attributes: [HTMLAttribute] = []
+        var seen: Set<String> = []   // the first of a repeated name wins, as browsers do; a set keeps it linear
         var property = node.pointee.properties
         while let attribute = property {
             property = attribute.pointee.next
@@ -158,7 +167,7 @@ public struct HTMLDocument: Sendable {
             if let prefix = attribute.pointee.ns?.pointee.prefix {
                 attributeName = String(cString: prefix).lowercased() + ":" + attributeName
             }
-            guard !attributes.contains(where: { $0.name == attributeName }) else { continue }
+            guard seen.insert(attributeName).inserted else { continue }
             var value = ""
             if let raw = xmlNodeListGetString(node.pointee.doc, attribute.pointee.children, 1) {
                 value = String(cString: raw)

@@ -34,9 +34,9 @@ struct Apps: ParsableCommand {
                 for app in apps {
                     let extras = [app.supportsSearchContinuation ? "Search in App" : nil,
                                   app.indexExtensionCommand != nil ? "index extension" : nil].compactMap { $0 }
-                    print("\(app.displayName)  \(app.bundleIdentifier)\(extras.isEmpty ? "" : "  (" + extras.joined(separator: ", ") + ")")")
-                    print("  launch: \(app.launchCommand.joined(separator: " "))")
-                    if !app.activityTypes.isEmpty { print("  activity types: \(app.activityTypes.joined(separator: ", "))") }
+                    print("\(app.displayName.terminalSafe)  \(app.bundleIdentifier)\(extras.isEmpty ? "" : "  (" + extras.joined(separator: ", ") + ")")")
+                    print("  launch: \(app.launchCommand.joined(separator: " ").terminalSafe)")
+                    if !app.activityTypes.isEmpty { print("  activity types: \(app.activityTypes.joined(separator: ", ").terminalSafe)") }
                 }
             }
             for problem in problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
@@ -81,7 +81,7 @@ struct Apps: ParsableCommand {
                 try registry.register(app)
                 return app
             }
-            print(json ? try Output.json(encoding: app) : "registered \(app.displayName) (\(app.bundleIdentifier))")
+            print(json ? try Output.json(encoding: app) : "registered \(app.displayName.terminalSafe) (\(app.bundleIdentifier))")
         }
     }
 

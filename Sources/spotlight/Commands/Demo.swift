@@ -11,8 +11,8 @@ struct Demo: ParsableCommand {
         discussion: """
             Registers the Colleagues and GreenGrocer example apps (this program plays both, \
             written with the Apple API), lets each index its content and donate a viewed item, \
-            runs system searches as a person types, opens the best "apple" result in its app \
-            and hands GreenGrocer a "Search in App". Run it again at will: each app replaces \
+            runs system searches as a person types, opens the best "apple" result in its app, \
+            hands GreenGrocer a "Search in App" and asks which place to suggest after "Meet me at". Run it again at will: each app replaces \
             what it indexed.
 
             Example:
@@ -37,6 +37,8 @@ struct Demo: ParsableCommand {
         var searches: [SystemSearchResults]
         var opened: AppLauncher.Outcome?
         var searchInApp: AppLauncher.Outcome?
+        /// What the keyboard offers after "Meet me at": the store page's place.
+        var places: PlaceSuggestionList?
     }
 
     func run() throws {
@@ -70,11 +72,15 @@ struct Demo: ParsableCommand {
             report.opened = Output.guarded { try launcher.open(best) }
         }
         report.searchInApp = Output.guarded { try launcher.searchInApp(GreenGrocer().bundleIdentifier, text: "pear") }
+        report.places = Output.guarded { try LocationSuggestions(registry: registry).suggestions(context: Self.placeContext) }
         print(json ? try Output.json(encoding: report) : text(report), terminator: json ? "\n" : "")
     }
 
     /// What the demo searches, as a person would type it.
-    static let queries = ["ma", "apple", "paris des", "zoe", "山田", "디자이너", "jalapeno", "montorgueil", "swift"]
+    static let queries = ["ma", "apple", "paris des", "zoe", "山田", "디자이너", "jalapeno", "mulberry street", "swift"]
+
+    /// The text typed before the demo asks for place suggestions.
+    static let placeContext = "Meet me at"
 
     /// Runs the example app as its own process, as a real app would run.
     private func runExample(_ executable: String, _ name: String, _ command: [String]) throws -> String {
@@ -99,11 +105,11 @@ struct Demo: ParsableCommand {
             text += "\nsearch \"\(found.query)\"\n"
             if found.groups.isEmpty { text += "  no results\n" }
             for group in found.groups {
-                text += "  \(group.app.displayName)\(group.offersSearchInApp ? "    [Search in App]" : "")\n"
+                text += "  \(group.app.displayName.terminalSafe)\(group.offersSearchInApp ? "    [Search in App]" : "")\n"
                 for result in group.results {
-                    text += "    \(result.title)\(result.description.map { " — \($0)" } ?? "")\n"
-                    text += "      \(result.reference)  score \(result.explanation)\n"
-                    for action in result.actions { text += "      · \(action.label)\n" }
+                    text += "    \(result.title.terminalSafe)\(result.description.map { " — \($0.terminalSafe)" } ?? "")\n"
+                    text += "      \(result.reference.description.terminalSafe)  score \(result.explanation)\n"
+                    for action in result.actions { text += "      · \(action.label.terminalSafe)\n" }
                 }
             }
         }
@@ -113,7 +119,11 @@ struct Demo: ParsableCommand {
         if let searchInApp = report.searchInApp {
             text += "Search in App \"pear\" → \(searchInApp.output.trimmingCharacters(in: .whitespacesAndNewlines))\n"
         }
-        text += "\nNext: spotlight search TEXT · spotlight open REFERENCE · spotlight apps · spotlight stats\n"
+        for place in report.places?.suggestions ?? [] {
+            text += "\"\(Self.placeContext)\" → suggest \(place.name.terminalSafe), \((place.address ?? "").terminalSafe)    \(place.attribution.terminalSafe)\n"
+            for action in place.actions { text += "  · \(action.label.terminalSafe): \(action.uri.absoluteString)\n" }
+        }
+        text += "\nNext: spotlight search TEXT · spotlight open REFERENCE · spotlight suggest places · spotlight apps · spotlight stats\n"
         return text
     }
 }

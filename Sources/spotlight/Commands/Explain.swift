@@ -35,9 +35,9 @@ struct Explain: ParsableCommand {
             print(try Output.json(object))
             return
         }
-        print(why.summary)
+        print(why.summary.terminalSafe)
         for term in why.terms {
-            print("  \(term.text): " + (term.foundIn.isEmpty ? "not in the item" : "in " + term.foundIn.joined(separator: ", ")))
+            print("  \(term.text.terminalSafe): " + (term.foundIn.isEmpty ? "not in the item" : "in " + term.foundIn.joined(separator: ", ")))
         }
     }
 }

@@ -25,6 +25,23 @@ struct Import: ParsableCommand {
     @Flag(help: "Print JSON instead of text.") var json = false
     @Argument(help: "The JSON Lines file, or - for standard input.") var file: String
 
+    /// The longest line read: an item is at most 8 MiB encoded (``StoreLimits``), its JSON a little more.
+    static let maximumLineBytes = 16 << 20
+
+    /// The offset of the first byte that is not part of valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     struct Refusal: Encodable {
         var line: Int
         var id: String?
@@ -45,14 +62,18 @@ struct Import: ParsableCommand {
             try StoreName.validateIndexName(index)
             return try SpotlightStore(bundleIdentifier: app, indexName: index)
         }
-        let data = Output.guarded {
-            file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        let handle = Output.guarded { () throws -> FileHandle in
+            if file == "-" { return FileHandle.standardInput }
+            do { return try FileHandle(forReadingFrom: URL(fileURLWithPath: file)) } catch {
+                throw ValidationError("cannot read \(file): \((error as NSError).localizedDescription)")
+            }
         }
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }   // the newline ending the last line
+        let size = file == "-" ? 0 : ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+        var reader = LineReader(handle: handle, maximumLength: Self.maximumLineBytes)
         var summary = Summary(app: app, index: index, lines: 0, imported: 0, refused: [])
         var pending: [(line: Int, item: SearchableItem)] = []
-        let progress = Progress(total: lines.count, label: "importing", unit: "lines")
+        var pendingBytes = 0
+        let progress = Progress(total: max(1, size >> 10), label: "importing", unit: "KiB")
         func flush() {
             guard !pending.isEmpty else { return }
             let report = Output.guarded { try store.index(pending.map(\.item)) }
@@ -63,21 +84,35 @@ struct Import: ParsableCommand {
             }
             summary.imported += report.accepted
             pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
         }
-        for (offset, bytes) in lines.enumerated() {
-            defer { progress.update(offset + 1) }
+        var number = 0
+        while let line = Output.guarded({ try reader.next() }) {
+            number += 1
+            defer { if size > 0 { progress.update(reader.bytesRead >> 10) } }
+            let bytes: [UInt8]
+            switch line {
+            case .tooLong(let length):
+                summary.lines += 1
+                summary.refused.append(Refusal(line: number, id: nil, reason: "the line is \(length) bytes, longer than the \(Self.maximumLineBytes >> 20) MiB an item's line may be; skipped without reading it whole"))
+                continue
+            case .text(let text):
+                bytes = text
+            }
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             summary.lines += 1
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                summary.refused.append(Refusal(line: offset + 1, id: nil, reason: "not valid UTF-8"))
+                let at = Self.firstInvalidUTF8(bytes).map { " at byte \($0 + 1)" } ?? ""
+                summary.refused.append(Refusal(line: number, id: nil, reason: "not valid UTF-8\(at)"))
                 continue
             }
             do {
-                pending.append((offset + 1, try ItemJSON.item(from: Substring(text))))
+                pending.append((number, try ItemJSON.item(from: Substring(text))))
+                pendingBytes += bytes.count
             } catch {
-                summary.refused.append(Refusal(line: offset + 1, id: nil, reason: "\(error)"))
+                summary.refused.append(Refusal(line: number, id: nil, reason: "\(error)"))
             }
-            if pending.count == 2_000 { flush() }
+            if pending.count == 2_000 || pendingBytes > 64 << 20 { flush() }
         }
         flush()
         // Before the process exits: the index's background merges finish and are kept.

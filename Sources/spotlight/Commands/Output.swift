@@ -34,14 +34,14 @@ enum Output {
 
     /// One result as a line for a terminal.
     static func line(_ result: SearchResult) -> String {
-        let title = result.item.displayTitle ?? result.item.uniqueIdentifier
-        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0)" } ?? ""
+        let title = (result.item.displayTitle ?? result.item.uniqueIdentifier).terminalSafe
+        let description = result.item.attributes["contentDescription"]?.texts?.first.map { " — \($0.terminalSafe)" } ?? ""
         return "    \(title)\(description)\n      score \(result.score.explanation)"
     }
 
     /// An attribute value as `mdls` prints one.
     static func text(_ value: AttributeValue) -> String {
-        func quoted(_ text: String) -> String { text.debugDescription }
+        func quoted(_ text: String) -> String { "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").terminalSafe + "\"" }
         func date(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
         switch value {
         case .string(let text): return quoted(text)
@@ -51,9 +51,23 @@ enum Output {
         case .date(let value): return date(value)
         case .dates(let values): return "(" + values.map(date).joined(separator: ", ") + ")"
         case .bool(let flag): return flag ? "1" : "0"
-        case .url(let url): return url.absoluteString
+        case .url(let url): return url.absoluteString.terminalSafe
         case .data(let data): return "<\(data.count) bytes>"
         }
+    }
+
+    /// Says on standard error that a store lost its content and waits for its
+    /// app to index again, so that empty answers are not taken for "nothing
+    /// matches". It keeps saying so until the app acknowledges the reindex.
+    static func noteIfLost(_ store: SpotlightStore) {
+        guard let reason = try? store.pendingReindex else { return }
+        let what = reason == .storeCorrupt ? "was damaged (the damaged file was moved aside)" : "was lost"
+        let aside = store.movedAsideFile.map { " to \($0.path)" } ?? ""
+        FileHandle.standardError.write(Data("""
+            spotlight: note: \(store.bundleIdentifier)/\(store.indexName.terminalSafe) \(what)\(aside); it holds only what was \
+            indexed since, until the app indexes everything again (spotlight maintain asks it to)
+
+            """.utf8))
     }
 
     /// Fails with the message when `body` throws.

@@ -191,9 +191,10 @@ struct PublicSearch: AsyncParsableCommand {
         if found.partial { print("(partial: \(found.missingShards.joined(separator: ", ")) did not answer)") }
         if found.results.isEmpty { return print("no public results for \"\(text)\"") }
         for hit in found.results {
-            print("\(hit.title)\(hit.description.map { " — \($0)" } ?? "")")
-            if let url = hit.url { print("  \(url.absoluteString)") }
-            let opener = hit.app.map { "app \($0)" } ?? hit.deepLinks.first.map { "\($0.source) \($0.appStoreID.map { "app-id \($0)" } ?? $0.url)" } ?? "the web"
+            // Public text is anyone's: shown escaped (see TerminalText).
+            print("\(hit.title.terminalSafe)\(hit.description.map { " — \($0.terminalSafe)" } ?? "")")
+            if let url = hit.url { print("  \(url.absoluteString.terminalSafe)") }
+            let opener = (hit.app.map { "app \($0)" } ?? hit.deepLinks.first.map { "\($0.source) \($0.appStoreID.map { "app-id \($0)" } ?? $0.url)" } ?? "the web").terminalSafe
             print("  \(hit.kind.rawValue), \(hit.kind == .activity ? "\(hit.users) devices, " : "")opens in \(opener); score \(String(format: "%.3f", hit.score))")
         }
     }
@@ -287,8 +288,8 @@ struct PublicSend: AsyncParsableCommand {
         do { report = try await PublicIndexSender().deliver() } catch { Output.fail("\(error)") }
         if json { return print(try Output.json(encoding: report)) }
         print("\(report.counted) donations counted, \(report.contentSent) contents sent, \(report.deferred) deferred, \(report.waiting) waiting")
-        for problem in report.problems { print("  \(problem)") }
-        for dropped in report.dropped { print("  dropped: \(dropped)") }
+        for problem in report.problems { print("  \(problem.terminalSafe)") }
+        for dropped in report.dropped { print("  dropped: \(dropped.terminalSafe)") }
     }
 }
 

@@ -38,9 +38,9 @@ struct Show: ParsableCommand {
                 return
             }
             let width = attributes.keys.map(\.count).max() ?? 0
-            print("\(app)/\(store.indexName)/\(item)")
+            print("\(app)/\(store.indexName.terminalSafe)/\(item.terminalSafe)")
             for name in attributes.keys.sorted() {
-                print("  \(name.padding(toLength: width, withPad: " ", startingAt: 0)) = \(Output.text(attributes[name]!))")
+                print("  \(name.terminalSafe.padding(toLength: width, withPad: " ", startingAt: 0)) = \(Output.text(attributes[name]!))")
             }
             print("  indexed \(ISO8601DateFormatter().string(from: stored.indexedAt)), expires \(ISO8601DateFormatter().string(from: stored.expiresAt))")
             print("  engagement: \(engagement.views) views, \(engagement.selections) selections")

@@ -58,10 +58,10 @@ struct Stats: ParsableCommand {
         if json { return print(try Output.json(encoding: ["apps": figures])) }
         if figures.isEmpty { return print("no apps registered (try: spotlight demo)") }
         for app in figures {
-            print("\(app.displayName ?? app.bundleIdentifier)  \(app.bundleIdentifier)")
+            print("\((app.displayName ?? app.bundleIdentifier).terminalSafe)  \(app.bundleIdentifier)")
             for index in app.indexes {
                 let size = ByteCountFormatter.string(fromByteCount: index.bytes, countStyle: .file)
-                print("  \(index.index): \(index.items) items, \(index.domains) domains, \(size), \(index.expiringWithinADay) expiring within a day"
+                print("  \(index.index.terminalSafe): \(index.items) items, \(index.domains) domains, \(size), \(index.expiringWithinADay) expiring within a day"
                       + (index.pendingReindex.map { ", needs a reindex (\($0))" } ?? ""))
                 let ranked = index.rankedIndex
                 print("    ranked index: \(ranked.segments) segment\(ranked.segments == 1 ? "" : "s"), \(ranked.documents) documents"

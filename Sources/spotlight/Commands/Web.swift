@@ -69,7 +69,7 @@ struct Markup: AsyncParsableCommand {
         let metadata = PageMetadata(document)
         if json { return print(try Output.json(encoding: metadata.summary)) }
         func show(_ label: String, _ value: PageMetadata.SourcedValue?) {
-            print("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value.map { "\($0.value)  (\($0.source))" } ?? "—")")
+            print("\(label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(value.map { "\($0.value.terminalSafe)  (\($0.source))" } ?? "—")")
         }
         show("title", metadata.title)
         show("description", metadata.description)
@@ -77,19 +77,19 @@ struct Markup: AsyncParsableCommand {
         show("canonical", metadata.canonical)
         show("og:url", metadata.openGraphURL)
         if let banner = metadata.smartAppBanner {
-            print("app banner   app-id \(banner.appID ?? "—"), app-argument \(banner.appArgument ?? "—")"
+            print("app banner   app-id \((banner.appID ?? "—").terminalSafe), app-argument \((banner.appArgument ?? "—").terminalSafe)"
                   + (banner.problems.isEmpty ? "" : "  [\(banner.problems.joined(separator: ", "))]"))
         }
         print(metadata.deepLinks.isEmpty ? "deep links   —" : "deep links")
         for link in metadata.deepLinks {
-            print("  \(link.source.rawValue): \(link.url)\(link.appStoreID.map { "  (App Store id \($0))" } ?? "")")
+            print("  \(link.source.rawValue): \(link.url.terminalSafe)\(link.appStoreID.map { "  (App Store id \($0))" } ?? "")")
         }
         print(metadata.entities.isEmpty ? "entities     —" : "entities")
         for entity in metadata.entities {
-            print("  \(entity.types.joined(separator: ", ")) (\(entity.syntax.rawValue))")
-            for key in entity.properties.keys.sorted() { print("    \(key): \(entity.properties[key]!)") }
+            print("  \(entity.types.joined(separator: ", ").terminalSafe) (\(entity.syntax.rawValue))")
+            for key in entity.properties.keys.sorted() { print("    \(key.terminalSafe): \(entity.properties[key]!.terminalSafe)") }
         }
-        for problem in metadata.structuredDataProblems { print("  ! \(problem.message)") }
+        for problem in metadata.structuredDataProblems { print("  ! \(problem.message.terminalSafe)") }
         let robots = [metadata.robots.noindex ? "noindex" : nil, metadata.robots.nofollow ? "nofollow" : nil, metadata.robots.nosnippet ? "nosnippet" : nil].compactMap { $0 }
         print("robots       \(robots.isEmpty ? "index, follow" : robots.joined(separator: ", "))")
         print("indexable    \(metadata.isIndexable ? "yes" : "no (Apple needs a deep link, a title and a description, and no noindex)")")
@@ -170,14 +170,14 @@ struct Validate: AsyncParsableCommand {
             print("\(report.passedCount) of \(report.checks.count) checks passed")
             for check in report.checks {
                 print("\(check.passed ? "✓" : "✗") \(check.name)\(check.passed ? "" : " — action required")")
-                for finding in check.findings { print("    \(finding.severity == .error ? "error" : "warning") \(finding.code): \(finding.message)") }
+                for finding in check.findings { print("    \(finding.severity == .error ? "error" : "warning") \(finding.code): \(finding.message.terminalSafe)") }
             }
             if let preview = report.preview {
                 print("Preview")
-                print("  \(preview.title ?? "(no title)")")
-                if let description = preview.description { print("  \(description)") }
+                print("  \((preview.title ?? "(no title)").terminalSafe)")
+                if let description = preview.description { print("  \(description.terminalSafe)") }
                 for (label, value) in [("image", preview.image), ("rating", preview.rating), ("price", preview.price), ("deep link", preview.deepLink)] {
-                    if let value { print("  \(label): \(value)") }
+                    if let value { print("  \(label): \(value.terminalSafe)") }
                 }
                 if !report.universalLinkApps.isEmpty { print("  opens in: \(report.universalLinkApps.joined(separator: ", "))") }
             }
@@ -259,7 +259,7 @@ struct Crawl: AsyncParsableCommand {
             }
             print("\(mark) \(page.kind.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(page.url.absoluteString)"
                   + (page.kind == .duplicate ? "  → \(page.canonical?.absoluteString ?? "")" : ""))
-            if page.kind != .indexed { for reason in page.reasons { print("      \(reason)") } }
+            if page.kind != .indexed { for reason in page.reasons { print("      \(reason.terminalSafe)") } }
         }
         print("\(report.count(.indexed)) indexed, \(report.count(.duplicate)) duplicates, \(report.count(.notIndexable)) not indexable, "
               + "\(report.count(.blockedByRobots)) blocked by robots.txt, \(report.count(.failed)) failed; "

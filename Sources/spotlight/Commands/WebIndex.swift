@@ -38,9 +38,9 @@ struct WebIndex: ParsableCommand {
             }
             if pages.isEmpty { return print("no pages\(host.map { " of \($0)" } ?? "") in the public web index (try: spotlight crawl URL)") }
             for page in pages {
-                print("\(page.title)  \(page.url.absoluteString)")
+                print("\(page.title.terminalSafe)  \(page.url.absoluteString.terminalSafe)")
                 let links = page.deepLinks.map { "\($0.source) \($0.url)" }
-                if !links.isEmpty { print("    deep links: \(links.joined(separator: "; "))") }
+                if !links.isEmpty { print("    deep links: \(links.joined(separator: "; ").terminalSafe)") }
             }
             print("\(pages.count) pages")
         }
