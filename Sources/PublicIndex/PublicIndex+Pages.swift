@@ -51,10 +51,19 @@ extension PublicIndex {
             )
             INSERT INTO lexicon (word) SELECT DISTINCT unnest(tsvector_to_array(doc)) FROM input ON CONFLICT DO NOTHING
             """
-        _ = try await rows(try Self.query(sql, [
+        let query = try Self.query(sql, [
             pages.map(\.site), pages.map(\.key), pages.map { PublicActivityContent.normalizedText($0.title) },
             pages.map { $0.description ?? "" }, pages.map { $0.keywords.filter { !$0.contains("|") }.joined(separator: "|") },
-        ]))
+        ])
+        // A bulk load may take longer than the 15 s a request may.
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET LOCAL statement_timeout = '10min'", logger: self.logger)
+                try await connection.query(query, logger: self.logger)
+            }
+        } catch {
+            throw DatabaseFailure(error).error
+        }
     }
 
     /// Removes the pages stored under these URLs; unknown ones are ignored.

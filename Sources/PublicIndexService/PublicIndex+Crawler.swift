@@ -29,16 +29,9 @@ public struct PublicIndexCrawlDestination: CrawlDestination {
 
     /// What the public index keeps of a crawled page: entity names and types as keywords.
     static func publicPage(_ page: WebPage) -> PublicPage {
-        var keywords: [String] = []
-        for entity in page.entities {
-            keywords += entity.types
-            for key in ["name", "brand.name", "author.name", "recipeCategory", "keywords"] {
-                if let value = entity.properties[key] { keywords.append(value) }
-            }
-        }
-        var seen = Set<String>()
-        keywords = keywords.filter { !$0.isEmpty && $0.utf8.count <= 128 && seen.insert($0).inserted }
-        return PublicPage(url: page.url, title: page.title, description: page.description, keywords: Array(keywords.prefix(32)),
+        let keywords = page.entityKeywords.filter { $0.utf8.count <= PublicActivityContent.Limits.keywordBytes }
+        return PublicPage(url: page.url, title: page.title, description: page.description,
+                          keywords: Array(keywords.prefix(PublicActivityContent.Limits.keywordCount)),
                           imageURL: page.imageURL,
                           deepLinks: page.deepLinks.map { PublicDeepLink(source: $0.source, url: $0.url, appStoreID: $0.appStoreID) },
                           applicationIdentifiers: page.applicationIdentifiers)

@@ -54,10 +54,10 @@ struct PublicCommandsTests {
         }
         let anyone = root.appendingPathComponent("anyone")
         try FileManager.default.createDirectory(at: anyone, withIntermediateDirectories: true)
-        let found = try Self.device(anyone, "public", "search", "montorgueil", "--url", url, "--json").json()
+        let found = try Self.device(anyone, "public", "search", "emporium", "--url", url, "--json").json()
         let results = try #require(found["results"] as? [[String: Any]])
         #expect(results.count == 1)
-        #expect(results.first?["title"] as? String == "GreenGrocer Montorgueil")
+        #expect(results.first?["title"] as? String == "Ray's Fruit Emporium")
         #expect(results.first?["app"] as? String == "org.openspotlight.examples.GreenGrocer")
         #expect(results.first?["users"] as? Int == 2)
         let status = try Self.device(anyone, "public", "status", "--url", url, "--json").json()
