@@ -22,10 +22,14 @@ let package = Package(
         .library(name: "SpotlightService", targets: ["SpotlightService"]),
         .library(name: "WebMarkup", targets: ["WebMarkup"]),
         .library(name: "SpotlightServer", targets: ["SpotlightServer"]),
+        .library(name: "PublicIndexProtocol", targets: ["PublicIndexProtocol"]),
+        .library(name: "PublicIndex", targets: ["PublicIndex"]),
+        .library(name: "PublicIndexService", targets: ["PublicIndexService"]),
         .executable(name: "spotlight", targets: ["spotlight"]),
         .executable(name: "colleagues", targets: ["colleagues"]),
         .executable(name: "greengrocer", targets: ["greengrocer"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
+        .executable(name: "spotlight-public-bench", targets: ["PublicIndexBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -39,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The query language: parser, printer, reference evaluator. No dependencies.
@@ -64,7 +70,7 @@ let package = Package(
         .target(
             name: "OpenCoreSpotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers",
+                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -86,7 +92,7 @@ let package = Package(
         .testTarget(
             name: "OpenCoreSpotlightTests",
             dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
-                           "MapKit", "greengrocer", "openspotlight-app-helper"],
+                           "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
@@ -133,7 +139,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
-        .target(name: "SpotlightService", dependencies: ["SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON"], swiftSettings: strictSettings),
+        // Also the device's side of the public index: its opt-in, token, outbox sender and client.
+        .target(
+            name: "SpotlightService",
+            dependencies: [
+                "SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
         // systemd's sd-bus (libsystemd-dev): see ARCHITECTURE.md for why sd-bus rather than GDBus.
@@ -173,11 +188,51 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The public index's wire format: an activity's canonical public form and its SHA-256,
+        // donations, content, search results. Shared by devices and the service; swift-crypto only.
+        .target(
+            name: "PublicIndexProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // The public index on PostgreSQL (postgres-nio): distinct donors per hash, content past the
+        // threshold, crawled pages, ranked search; one node or partitions on shards (postgres_fdw).
+        .target(
+            name: "PublicIndex",
+            dependencies: [
+                "PublicIndexProtocol",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `spotlight public serve`: the public index's HTTP API (Hummingbird 2), and the crawler into it.
+        .target(
+            name: "PublicIndexService",
+            dependencies: [
+                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PublicIndexTests",
+            dependencies: [
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex",
+                "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The `spotlight` command line.
         .executableTarget(
             name: "spotlight",
             dependencies: [
                 "SpotlightIndex", "SpotlightService", "SpotlightServer", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -190,7 +245,7 @@ let package = Package(
         .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport"],
+        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
                     swiftSettings: strictSettings),
         // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
         // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
@@ -207,6 +262,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        // The public index under load (simulated devices through the HTTP API) and its search
+        // on one node beside a coordinator with two shards (run in release).
+        .executableTarget(
+            name: "PublicIndexBenchmarks",
+            dependencies: [
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/PublicIndexBenchmarks",
             swiftSettings: strictSettings
         ),
         // A child process for the tests that need a second writer or a SIGKILL.

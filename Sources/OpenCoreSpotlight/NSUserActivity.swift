@@ -43,6 +43,10 @@ open class NSUserActivity: NSObject {
     /// Index the activity for search when it becomes current. Default false.
     open var isEligibleForSearch = false
     /// Let a public index learn of it once enough users engage. Default false.
+    /// Only when the device opted in (`spotlight public device --enable URL`)
+    /// and the activity is also eligible for search and has a title and a
+    /// `webpageURL` or `requiredUserInfoKeys`: then ``becomeCurrent()``
+    /// queues a hash of its public form for the public index.
     open var isEligibleForPublicIndexing = false
     /// Offer it to the user's other devices. Default true (kept, not used on Linux).
     open var isEligibleForHandoff = true
@@ -125,7 +129,9 @@ open class NSUserActivity: NSObject {
         do {
             let record = try self.record()
             let attributes = contentAttributeSet?.storage.engineAttributes ?? [:]
-            lastDonation = .success(try AppActivities.store().donate(record, contentAttributes: attributes))
+            let store = try AppActivities.store()
+            lastDonation = .success(try store.donate(record, contentAttributes: attributes))
+            queuePublicDonation(record, in: store)
         } catch {
             lastDonation = .failure(error)
             Self.logger.error("NSUserActivity \(activityType) was not indexed: \(error)")

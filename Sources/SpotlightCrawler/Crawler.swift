@@ -30,12 +30,19 @@ import WebMarkup
 /// markup removed), unless this crawl stored them from another address.
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
-    private let store: WebStore?
+    private let store: (any CrawlDestination)?
 
     /// - Parameter store: where indexable pages go; `nil` to crawl without storing (a dry run).
     public init(configuration: CrawlConfiguration = CrawlConfiguration(), store: WebStore?) {
         self.configuration = configuration
         self.store = store
+    }
+
+    /// - Parameter destination: where indexable pages go (the local ``WebStore``,
+    ///   the public index…); `nil` to crawl without storing.
+    public init(configuration: CrawlConfiguration = CrawlConfiguration(), destination: (any CrawlDestination)?) {
+        self.configuration = configuration
+        store = destination
     }
 
     /// Crawls from `seeds` until nothing is left or a limit is reached.
@@ -59,7 +66,7 @@ public final class Crawler: Sendable {
 struct CrawlRun {
     let configuration: CrawlConfiguration
     let fetcher: WebFetcher
-    let store: WebStore?
+    let store: (any CrawlDestination)?
     let progress: (@Sendable (CrawlProgress) -> Void)?
 
     var frontier: [(url: URL, depth: Int)] = []
@@ -81,7 +88,7 @@ struct CrawlRun {
     /// Set when a fetch was cut by the deadline.
     var timedOut = false
 
-    init(configuration: CrawlConfiguration, fetcher: WebFetcher, store: WebStore?, progress: (@Sendable (CrawlProgress) -> Void)?) {
+    init(configuration: CrawlConfiguration, fetcher: WebFetcher, store: (any CrawlDestination)?, progress: (@Sendable (CrawlProgress) -> Void)?) {
         self.configuration = configuration
         self.fetcher = fetcher
         self.store = store
@@ -103,11 +110,11 @@ struct CrawlRun {
             let (url, depth) = frontier[next]
             next += 1
             try await visit(url, depth: depth)
-            if pending.count + gone.count >= 20 { try flush() }
+            if pending.count + gone.count >= 20 { try await flush() }
         }
         // The last page may have run into the time limit: the crawl did not finish then.
         if report.stopReason == .finished, Date() >= deadline, next < frontier.count || timedOut { report.stopReason = .maximumDuration }
-        try flush()
+        try await flush()
         report.duration = Date().timeIntervalSince(started)
         return report
     }
@@ -137,15 +144,15 @@ struct CrawlRun {
         frontier.append((normalized, depth))
     }
 
-    mutating func flush() throws {
+    mutating func flush() async throws {
         defer {
             pending.removeAll()
             gone.removeAll()
         }
         guard let store else { return }
         // A page stored in this crawl is not gone, whatever another address said.
-        try store.deletePages(at: gone.filter { !storedIdentities.contains($0.absoluteString) })
-        if !pending.isEmpty { try store.save(pending) }
+        try await store.deletePages(at: gone.filter { !storedIdentities.contains($0.absoluteString) })
+        if !pending.isEmpty { try await store.save(pending) }
     }
 
     // MARK: - One page

@@ -24,6 +24,29 @@ extension API {
         public var problems: [String]
         /// Time spent searching, in milliseconds.
         public var tookMilliseconds: Double
+        /// Results of the public index, under the device's own (only when the
+        /// device opted in: `spotlight public device --enable URL`).
+        public var publicResults: [PublicResult] = []
+    }
+
+    /// A result of the public index: an activity enough people used, or a crawled page.
+    public struct PublicResult: Codable, Sendable, Hashable {
+        /// `activity` or `page`.
+        public var kind: String
+        public var title: String
+        public var description: String?
+        public var url: String?
+        /// The site it is sharded by (a page's host, an activity's app).
+        public var site: String
+        /// How many distinct devices used it.
+        public var users: Int
+        public var score: Double
+        /// The registered app that opens it, if any, and how it was found (`app`, `universal-link`…).
+        public var app: String?
+        public var appName: String?
+        public var appMatch: String?
+        /// The app the public index names, installed here or not.
+        public var publicApp: String?
     }
 
     /// One app's results.
@@ -272,6 +295,24 @@ extension API.SearchResponse {
         unavailableApps = found.unavailableApps
         problems = found.problems
         self.tookMilliseconds = tookMilliseconds
+        publicResults = found.publicResults.map(API.PublicResult.init)
+    }
+}
+
+extension API.PublicResult {
+    /// The API's form of a public index result.
+    public init(_ result: SpotlightService.PublicResult) {
+        kind = result.hit.kind.rawValue
+        title = result.hit.title
+        description = result.hit.description
+        url = result.hit.url?.absoluteString
+        site = result.hit.site
+        users = result.hit.users
+        score = result.hit.score
+        app = result.app?.bundleIdentifier
+        appName = result.app?.displayName
+        appMatch = result.appMatch
+        publicApp = result.hit.app
     }
 }
 

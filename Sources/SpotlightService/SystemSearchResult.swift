@@ -127,6 +127,8 @@ public struct SystemSearchResults: Sendable, Hashable, Encodable {
     public var groups: [AppResultGroup]
     /// Pages of the public web index, best first (empty when nothing was crawled).
     public var web: [WebResult] = []
+    /// Results of the public index, under the device's own (only when asked and opted in).
+    public var publicResults: [PublicResult] = []
     /// Stores or registrations that could not be read (the search went on without them).
     public var problems: [String]
     /// The bundle identifiers of the apps whose stores could not be read this time

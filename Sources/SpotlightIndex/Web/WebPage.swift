@@ -75,6 +75,20 @@ extension WebPage {
     /// The attribute holding the whole page as JSON (not free-text searchable).
     static let recordAttribute = "webPageRecord"
 
+    /// What the page's schema.org entities add to its searched words: their
+    /// types and names (brand, author, recipe category, keywords), once each.
+    public var entityKeywords: [String] {
+        var keywords: [String] = []
+        for entity in entities {
+            keywords += entity.types
+            for key in ["name", "brand.name", "author.name", "recipeCategory", "keywords"] {
+                if let value = entity.properties[key] { keywords.append(value) }
+            }
+        }
+        var seen = Set<String>()
+        return keywords.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
     /// The item the store keeps: title, description, image, URL and the entities'
     /// names and types are searchable; the page itself rides along as JSON.
     func searchableItem(expiration: TimeInterval) throws -> SearchableItem {
@@ -85,15 +99,7 @@ extension WebPage {
         ]
         if let description { attributes["contentDescription"] = .string(description) }
         if let imageURL { attributes["thumbnailURL"] = .url(imageURL) }
-        var keywords: [String] = []
-        for entity in entities {
-            keywords += entity.types
-            for key in ["name", "brand.name", "author.name", "recipeCategory", "keywords"] {
-                if let value = entity.properties[key] { keywords.append(value) }
-            }
-        }
-        var seen = Set<String>()
-        keywords = keywords.filter { !$0.isEmpty && seen.insert($0).inserted }
+        let keywords = entityKeywords
         if !keywords.isEmpty { attributes["keywords"] = .strings(Array(keywords.prefix(64))) }
         return SearchableItem(uniqueIdentifier: url.absoluteString, domainIdentifier: url.host?.lowercased(),
                               contentType: "public.html", expirationDate: crawledAt.addingTimeInterval(expiration),

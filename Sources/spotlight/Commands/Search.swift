@@ -1,17 +1,19 @@
 import ArgumentParser
 import Foundation
+import PublicIndexProtocol
 import SpotlightIndex
 import SpotlightService
 import SpotlightServer
 
 /// `spotlight search TEXT`: system-wide search, grouped by app.
-struct Search: ParsableCommand {
+struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Search every registered app the way a user types (the last word is a prefix).",
         discussion: """
             Results are grouped by app, the app with the best result first, a few per app. \
             Each result prints the reference `spotlight open` takes. With --app, one app's \
-            index is searched, registered or not.
+            index is searched, registered or not. When this device opted in to the public \
+            index (spotlight public device --enable URL), its results come last, under "Public".
 
             Example:
               spotlight search "appl"
@@ -29,6 +31,9 @@ struct Search: ParsableCommand {
 
     @Option(name: .customLong("per-app"), help: "At most this many results per app.")
     var perApp = 3
+
+    @Option(name: .customLong("public"), help: "At most this many results of the public index (when opted in; 0: none).")
+    var publicResults = 3
 
     @Option(help: "Search only this app's index (bundle identifier).")
     var app: String?
@@ -72,16 +77,21 @@ struct Search: ParsableCommand {
     @Flag(name: .customLong("no-service"), help: "Search the stores directly even when `spotlight serve` is running.")
     var noService = false
 
-    func run() throws {
+    func run() async throws {
         if let app { return try searchOneApp(app) }
-        let (found, local) = Output.guarded { try Self.systemSearch(text, perApp: perApp, near: area, useService: !noService) }
+        let found: API.SearchResponse, local: SystemSearch?
+        do {
+            (found, local) = try await Self.systemSearch(text, perApp: perApp, publicResults: publicResults, near: area, useService: !noService)
+        } catch {
+            Output.fail("\(error)")
+        }
         if json { return print(try Output.json(encoding: found)) }
         // What a person is shown counts as impressions (--json output is for programs, which record their own).
         do { try Self.recordImpressions(of: found, local: local) } catch {
             FileHandle.standardError.write(Data("spotlight: impressions not recorded: \(error)\n".utf8))
         }
         for problem in found.problems { FileHandle.standardError.write(Data("spotlight: skipped \(problem)\n".utf8)) }
-        if found.groups.isEmpty && found.web.isEmpty {
+        if found.groups.isEmpty && found.web.isEmpty && found.publicResults.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
             let what = text.isEmpty ? "no places" : "no results for \"\(text)\""
             let where_ = area.map { " within \(Self.kilometres($0.radius ?? SearchArea.defaultBrowseRadius)) of \($0.center)" } ?? ""
@@ -115,15 +125,28 @@ struct Search: ParsableCommand {
                 print("    · opens in \(app.terminalSafe) when it is installed (universal link)")
             }
         }
+        if !found.publicResults.isEmpty { print("Public") }
+        for result in found.publicResults {
+            print("  \(result.title.terminalSafe)\(result.description.map { " — \($0.terminalSafe)" } ?? "")")
+            if let url = result.url { print("    \(url.terminalSafe)") }
+            if let appName = result.appName {
+                print("    · opens in \(appName.terminalSafe) (\(result.appMatch ?? ""))")
+            } else if let publicApp = result.publicApp {
+                print("    · the app \(publicApp.terminalSafe) opens it when it is installed")
+            }
+        }
     }
 
     /// System search through the running service when there is one for the same
     /// stores (it keeps them open: no store is opened or checked per keystroke),
-    /// else in this process.
-    static func systemSearch(_ text: String, perApp: Int, near area: SearchArea?, useService: Bool) throws -> (API.SearchResponse, SystemSearch?) {
+    /// else in this process. The public index, when the device opted in, is
+    /// asked from this process (the service does not ask it).
+    static func systemSearch(_ text: String, perApp: Int, publicResults: Int, near area: SearchArea?,
+                             useService: Bool) async throws -> (API.SearchResponse, SystemSearch?) {
         let registry = AppRegistry(location: .directory(StoreLocation.automaticRoot()))  // the environment read once
         let root = registry.location.rootDirectory?.path ?? ""
-        if useService, let paths = try? ServicePaths(create: false), FileManager.default.fileExists(atPath: paths.socket.path),
+        let wantsPublic = publicResults > 0 && PublicIndexSettings.load(location: registry.location).isEnabled
+        if useService, !wantsPublic, let paths = try? ServicePaths(create: false), FileManager.default.fileExists(atPath: paths.socket.path),
            let answer = try? ServiceClient(paths: paths, timeout: 2).search(text, resultsPerApp: perApp, near: area), answer.root == root {
             return (answer, nil)
         }
@@ -134,7 +157,7 @@ struct Search: ParsableCommand {
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
         let search = SystemSearch(registry: registry, options: options)
-        let found = try search.search(text, resultsPerApp: perApp, near: area)
+        let found = try await search.search(text, resultsPerApp: perApp, publicResults: publicResults, near: area)
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         return (API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3), search)
