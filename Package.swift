@@ -163,7 +163,7 @@ let package = Package(
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightDBus",
+                "SpotlightService", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

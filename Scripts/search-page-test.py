@@ -99,6 +99,15 @@ def run(browser, args):
     check(browser.title == "Spotlight Search", "title is %r" % browser.title)
     check(browser.switch_to.active_element == box, "the search box has the focus on load")
 
+    # Before anything is typed: the place viewed last, from its app (proactive suggestions).
+    def places():
+        return [row.find_element(By.CSS_SELECTOR, ".title").text for row in browser.find_elements(By.CSS_SELECTOR, ".row[data-kind=place]")]
+    check(wait(lambda: places() == ["Ray's Fruit Emporium"]), "the empty box suggests the place viewed last: %s" % places())
+    suggested = browser.find_elements(By.CSS_SELECTOR, ".row[data-kind=place]")
+    check(suggested and "From Grocer" in suggested[0].text and "120 Mulberry Street" in suggested[0].text,
+          "the suggestion names its app and address: %r" % (suggested[0].text if suggested else ""))
+    shot(browser, args, "0-suggested")
+
     # Typing: each keystroke answers; the last one's results stay.
     for letter in "pe":
         box.send_keys(letter)
@@ -130,6 +139,9 @@ def run(browser, args):
         metrics = response.read().decode()
     live = [line for line in metrics.split("\n") if line.startswith('openspotlight_search_duration_seconds_count{via="live"}')]
     check(live and float(live[0].split()[-1]) >= 1, "the page searched over the live WebSocket: %s" % live)
+
+    # A person reads them for a moment: results a second on screen count as shown (impressions, checked below).
+    time.sleep(1.5)
 
     # The keyboard: down, up, why.
     box.send_keys(Keys.ARROW_DOWN)
@@ -172,9 +184,16 @@ def run(browser, args):
 
     # Escape clears.
     box.send_keys(Keys.ESCAPE)
-    check(wait(lambda: box.get_attribute("value") == "" and not browser.find_elements(By.CSS_SELECTOR, ".row")),
-          "Escape clears the box and the results")
+    check(wait(lambda: box.get_attribute("value") == "" and not browser.find_elements(By.CSS_SELECTOR, ".row[data-kind=result]")
+               and places() == ["Ray's Fruit Emporium"]),
+          "Escape clears the box and the results, and the place is suggested again")
     shot(browser, args, "5-cleared")
+
+    # The suggestion's Navigate goes through the opener with the place's coordinates.
+    navigate = wait(lambda: browser.find_element(By.CSS_SELECTOR, ".row[data-kind=place] button.action[data-kind=navigate]"))
+    if check(navigate is not None, "the suggestion offers Navigate"):
+        navigate.click()
+        check(wait(lambda: lines(args.opener_log)[-1:] == ["geo:40.7194,-73.997"]), "the opener got geo: %s" % lines(args.opener_log))
 
     # What stayed on screen was reported as impressions and written by the service.
     def recorded():

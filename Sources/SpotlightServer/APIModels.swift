@@ -1,4 +1,5 @@
 public import Foundation
+import PublicIndexProtocol
 import SpotlightIndex
 public import SpotlightService
 
@@ -149,6 +150,34 @@ extension API {
         }
     }
 
+    /// `GET /v1/suggestions/places`: the places a front end offers before anything
+    /// is typed (or after "meet me at"), from the activities viewed last.
+    public struct PlaceSuggestionsResponse: Codable, Sendable, Hashable {
+        /// The text the suggestions answer, when one was given.
+        public var context: String?
+        public var suggestions: [PlaceSuggestion]
+        /// Apps whose activities could not be read, one sentence each.
+        public var problems: [String]
+    }
+
+    /// One suggested place.
+    public struct PlaceSuggestion: Codable, Sendable, Hashable {
+        /// The activity it comes from: `POST /v1/open` opens it in its app, `POST /v1/action` carries out an action.
+        public var reference: String
+        public var app: String
+        public var appName: String
+        /// "From GreenGrocer".
+        public var attribution: String
+        public var name: String
+        public var address: String?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var phoneNumber: String?
+        /// Navigate, and Call when there is a number.
+        public var actions: [Action]
+        public var lastViewed: Date
+    }
+
     /// `POST /v1/impressions`: the results a client displayed (references, at most 500).
     public struct ImpressionsRequest: Codable, Sendable, Hashable {
         public var references: [String]
@@ -296,6 +325,23 @@ extension API.SearchResponse {
         problems = found.problems
         self.tookMilliseconds = tookMilliseconds
         publicResults = found.publicResults.map(API.PublicResult.init)
+    }
+}
+
+extension API.PlaceSuggestion {
+    /// The API's form of a suggested place.
+    public init(_ place: SpotlightService.PlaceSuggestion) {
+        reference = place.reference.description
+        app = place.bundleIdentifier
+        appName = place.appName
+        attribution = place.attribution
+        name = place.name
+        address = place.address
+        latitude = place.coordinate?.latitude
+        longitude = place.coordinate?.longitude
+        phoneNumber = place.phoneNumber
+        actions = place.actions.map { API.Action(kind: $0.kind, label: $0.label, uri: $0.uri.absoluteString) }
+        lastViewed = place.lastViewed
     }
 }
 

@@ -67,7 +67,22 @@ enum OpenAPIDocument {
               "groups": {"type": "array", "items": {"$ref": "#/components/schemas/Group"}},
               "web": {"type": "array", "items": {"$ref": "#/components/schemas/WebResult"}},
               "unavailableApps": {"type": "array", "items": {"type": "string"}, "description": "Apps whose stores could not be read this time (deleted, damaged, locked)"},
-              "problems": {"type": "array", "items": {"type": "string"}}, "tookMilliseconds": {"type": "number"}}
+              "problems": {"type": "array", "items": {"type": "string"}}, "tookMilliseconds": {"type": "number"},
+              "publicResults": {"type": "array", "items": {"$ref": "#/components/schemas/PublicResult"}, "description": "The public index's results, when the device opted in"}}
+          },
+          "PublicResult": {
+            "type": "object", "required": ["kind", "title", "site", "users", "score"],
+            "properties": {"kind": {"type": "string", "enum": ["activity", "page"]}, "title": {"type": "string"}, "description": {"type": ["string", "null"]},
+              "url": {"type": ["string", "null"]}, "site": {"type": "string"}, "users": {"type": "integer"}, "score": {"type": "number"},
+              "app": {"type": ["string", "null"]}, "appName": {"type": ["string", "null"]}, "appMatch": {"type": ["string", "null"]}, "publicApp": {"type": ["string", "null"]}}
+          },
+          "PlaceSuggestion": {
+            "type": "object", "required": ["reference", "app", "appName", "attribution", "name", "actions", "lastViewed"],
+            "properties": {"reference": {"type": "string", "description": "The activity: POST /v1/open opens it, POST /v1/action acts on it"},
+              "app": {"type": "string"}, "appName": {"type": "string"}, "attribution": {"type": "string", "description": "From <app>"},
+              "name": {"type": "string"}, "address": {"type": ["string", "null"]}, "latitude": {"type": ["number", "null"]}, "longitude": {"type": ["number", "null"]},
+              "phoneNumber": {"type": ["string", "null"]}, "actions": {"type": "array", "items": {"$ref": "#/components/schemas/Action"}},
+              "lastViewed": {"type": "string", "format": "date-time"}}
           },
           "OpenResponse": {
             "type": "object", "required": ["app", "appName", "activityType", "output", "recordedSelection"],
@@ -116,6 +131,13 @@ enum OpenAPIDocument {
           "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["references"], "properties": {"references": {"type": "array", "maxItems": 500, "items": {"type": "string"}}}}}}},
           "responses": {"202": {"description": "Taken into the next batch", "content": {"application/json": {"schema": {"type": "object", "properties": {"accepted": {"type": "integer"}}}}}},
             "400": {"$ref": "#/components/responses/Error"}, "401": {"$ref": "#/components/responses/Error"}}}},
+        "/v1/suggestions/places": {"get": {
+          "summary": "Places to offer before anything is typed (the activities viewed last), or for text asking for one (\"meet me at ray\")",
+          "parameters": [{"name": "context", "in": "query", "required": false, "schema": {"type": "string"}},
+            {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 1, "maximum": 25, "default": 3}}],
+          "responses": {"200": {"description": "The suggestions, most recently viewed first", "content": {"application/json": {"schema": {"type": "object", "required": ["suggestions", "problems"],
+            "properties": {"context": {"type": ["string", "null"]}, "suggestions": {"type": "array", "items": {"$ref": "#/components/schemas/PlaceSuggestion"}}, "problems": {"type": "array", "items": {"type": "string"}}}}}}},
+            "400": {"$ref": "#/components/responses/Error"}}}},
         "/v1/show": {"get": {
           "summary": "Every attribute of a result, as mdls prints them",
           "parameters": [{"$ref": "#/components/parameters/ref"}],

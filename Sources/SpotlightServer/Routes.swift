@@ -17,7 +17,7 @@ struct Routes: Sendable {
     /// Method and path of every route (`{id}` marks a path parameter).
     static let all: [(method: String, path: String)] = [
         ("GET", "/"), ("GET", "/v1/search"), ("GET", "/v1/search/live"), ("POST", "/v1/open"), ("POST", "/v1/search-in-app"),
-        ("POST", "/v1/action"), ("POST", "/v1/impressions"), ("GET", "/v1/show"), ("GET", "/v1/explain"), ("GET", "/v1/apps"), ("GET", "/v1/apps/{bundleIdentifier}/icon"),
+        ("POST", "/v1/action"), ("POST", "/v1/impressions"), ("GET", "/v1/suggestions/places"), ("GET", "/v1/show"), ("GET", "/v1/explain"), ("GET", "/v1/apps"), ("GET", "/v1/apps/{bundleIdentifier}/icon"),
         ("GET", "/v1/thumbnail"), ("GET", "/v1/health"), ("GET", "/v1/metrics"), ("GET", "/v1/openapi.json"),
     ]
 
@@ -53,6 +53,10 @@ struct Routes: Sendable {
         router.post("/v1/impressions") { request, _ in
             try JSONBody.response(try api.recordImpressions(try await JSONBody.decode(API.ImpressionsRequest.self, request, limit: api.limits.maximumBodyBytes)),
                                   status: .accepted)
+        }
+        router.get("/v1/suggestions/places") { request, _ in
+            let query = try QueryParameters(request.uri.query)
+            return try JSONBody.response(try api.placeSuggestions(context: query["context"], limit: try query.integer("limit", default: 3)))
         }
         router.get("/v1/show") { request, _ in
             try JSONBody.response(try api.show(try QueryParameters(request.uri.query).required("ref")))

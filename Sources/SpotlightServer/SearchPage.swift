@@ -89,7 +89,7 @@ enum SearchPage {
     const input = document.getElementById("q");
     const list = document.getElementById("results");
     const status = document.getElementById("status");
-    let rows = [];          // {element, kind: "result"|"web"|"searchInApp", data, app}
+    let rows = [];          // {element, kind: "result"|"web"|"place", data, app}
     let selected = -1;
     let latestSent = 0, latestShown = 0;
     let socket = null, socketReady = false, pending = null, controller = null;
@@ -120,7 +120,7 @@ enum SearchPage {
     function search(text) {
       lastQuery = text;
       const id = ++latestSent;
-      if (!text.trim()) { render(null, id); return; }
+      if (!text.trim()) { suggest(id); return; }
       const message = JSON.stringify({ id: id, q: text, perApp: 3, web: 3 });
       if (socket && socketReady) { socket.send(message); return; }
       if (socket) { pending = message; }
@@ -131,6 +131,48 @@ enum SearchPage {
         .then((response) => response.json())
         .then((body) => { if (id >= latestSent) { if (body.error) say(body.error.message); else render(body, id); } })
         .catch(() => {});
+    }
+
+    // Before anything is typed: the places of the activities viewed last, each
+    // from its app, with Navigate and Call (proactive suggestions).
+    function suggest(id) {
+      render(null, id);
+      fetch("/v1/suggestions/places")
+        .then((response) => response.json())
+        .then((found) => { if (id === latestSent && found.suggestions) renderPlaces(found.suggestions, id); })
+        .catch(() => {});
+    }
+
+    function renderPlaces(places, id) {
+      if (!places.length) return;
+      latestShown = id;
+      rows = []; selected = -1;
+      list.replaceChildren();
+      input.setAttribute("aria-expanded", "true");
+      const section = element("section", "group places");
+      const head = element("div", "group-head");
+      head.appendChild(element("span", "", "Suggested places"));
+      section.appendChild(head);
+      for (const place of places) {
+        addRow(section, "place", place, null, (row) => {
+          row.appendChild(element("div", "thumb", "⌖"));
+          const body = element("div", "body");
+          body.appendChild(element("div", "title", place.name));
+          if (place.address) body.appendChild(element("div", "muted address", place.address));
+          body.appendChild(element("div", "muted attribution", place.attribution));
+          const actions = element("div", "actions");
+          for (const action of place.actions) {
+            const button = element("button", "action", action.label);
+            button.dataset.kind = action.kind;
+            button.addEventListener("click", () => perform(place, action));
+            actions.appendChild(button);
+          }
+          body.appendChild(actions);
+          row.appendChild(body);
+        });
+      }
+      list.appendChild(section);
+      say(places.length === 1 ? "1 suggested place" : places.length + " suggested places");
     }
 
     function stars(rating) {
@@ -269,7 +311,7 @@ enum SearchPage {
         return;
       }
       const request = row.kind === "web" ? { web: row.data.url } : { reference: row.data.reference };
-      say("Opening " + row.data.title + "…");
+      say("Opening " + (row.data.title || row.data.name) + "…");
       post("/v1/open", request).then((answer) => {
         say(answer.error ? answer.error.message : "Opened in " + answer.appName + (answer.recordedSelection ? " (selection recorded)" : ""));
       }).catch(() => say("the service did not answer"));
@@ -313,7 +355,7 @@ enum SearchPage {
     });
     connect();
     const initial = new URLSearchParams(location.search).get("q");
-    if (initial) { input.value = initial; search(initial); }
+    if (initial) { input.value = initial; search(initial); } else search("");
     input.focus();
     </script>
     </body>

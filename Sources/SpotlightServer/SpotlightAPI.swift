@@ -24,6 +24,7 @@ public final class SpotlightAPI: Sendable {
     let started = Date()
     let maintenanceStatus = MaintenanceStatus()
     let impressions = ImpressionBatcher()
+    let places: LocationSuggestions
 
     /// - Parameter readTimeout: how long a search waits for a store another process
     ///   holds locked before it answers without that app (seconds).
@@ -34,6 +35,7 @@ public final class SpotlightAPI: Sendable {
         options.busyTimeout = readTimeout
         self.registry = registry
         search = SystemSearch(registry: registry, options: options, keepsAnswers: reusesAnswers)
+        places = LocationSuggestions(registry: registry, options: options)
         launcher = AppLauncher(registry: registry, timeout: launchTimeout)
         self.runner = runner
         self.limits = limits
@@ -137,6 +139,20 @@ public final class SpotlightAPI: Sendable {
             }
         }
         return API.ImpressionsResponse(accepted: impressions.add(references))
+    }
+
+    /// The places to offer: before anything is typed (no context), or for
+    /// text that asks for one ("meet me at", "directions to ray").
+    public func placeSuggestions(context: String?, limit: Int = 3) throws -> API.PlaceSuggestionsResponse {
+        if let context, context.utf8.count > limits.maximumQueryBytes {
+            throw APIError(.queryTooLong, "the context is \(context.utf8.count) bytes; at most \(limits.maximumQueryBytes)")
+        }
+        guard (1...limits.maximumResultsPerApp).contains(limit) else {
+            throw APIError(.invalidRequest, "limit must be 1 to \(limits.maximumResultsPerApp), not \(limit)")
+        }
+        let found = try places.suggestions(context: context, limit: limit)
+        return API.PlaceSuggestionsResponse(context: found.context, suggestions: found.suggestions.map(API.PlaceSuggestion.init),
+                                            problems: found.problems)
     }
 
     /// Every attribute of a result.

@@ -132,6 +132,51 @@ import Testing
         }
     }
 
+    @Test func placesAreSuggestedBeforeAnythingIsTypedAndTheirActionsAct() async throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        try await fixture.application(fixture.api()).test(.router) { client in
+            let none = try await client.execute(uri: "/v1/suggestions/places", method: .get) { try $0.decoded(API.PlaceSuggestionsResponse.self) }
+            #expect(none.suggestions.isEmpty && none.context == nil)
+
+            let shop = try fixture.viewShop()
+            let found = try await client.execute(uri: "/v1/suggestions/places", method: .get) { response in
+                #expect(response.status == .ok, "\(response.text)")
+                return try response.decoded(API.PlaceSuggestionsResponse.self)
+            }
+            let place = try #require(found.suggestions.first)
+            #expect(found.suggestions.count == 1)
+            #expect(place.name == "Ray's Fruit Emporium" && place.attribution == "From Grocer" && place.app == ServerFixture.grocer)
+            #expect(place.address == "120 Mulberry Street, New York, NY 10013")
+            #expect(place.reference == "\(ServerFixture.grocer)/.activities/\(shop.identifier)")
+            #expect(place.actions.map(\.kind) == ["navigate", "call"])
+            #expect(place.latitude == 40.7194 && place.longitude == -73.997)
+
+            // A context asking for a place narrows; one that does not asks for none.
+            let meet = try await client.execute(uri: "/v1/suggestions/places?context=meet+me+at+ray", method: .get) {
+                try $0.decoded(API.PlaceSuggestionsResponse.self)
+            }
+            #expect(meet.suggestions.map(\.name) == ["Ray's Fruit Emporium"] && meet.context == "meet me at ray")
+            let thanks = try await client.execute(uri: "/v1/suggestions/places?context=thanks", method: .get) {
+                try $0.decoded(API.PlaceSuggestionsResponse.self)
+            }
+            #expect(thanks.suggestions.isEmpty)
+            let bad = try await client.execute(uri: "/v1/suggestions/places?limit=0", method: .get) { $0 }
+            #expect(bad.status == .badRequest && bad.errorCode == "invalidRequest")
+
+            // Its actions go through the opener, as a result's do.
+            for (kind, uri) in [("navigate", "geo:40.7194,-73.997"), ("call", "tel:+12125550142")] {
+                let done = try await client.execute(uri: "/v1/action", method: .post, headers: authorized(),
+                                                    body: try json(API.ActionRequest(reference: place.reference, kind: kind))) { response in
+                    #expect(response.status == .ok, "\(response.text)")
+                    return try response.decoded(API.ActionResponse.self)
+                }
+                #expect(done.uri == uri)
+            }
+            #expect(fixture.lines(fixture.openerLog) == ["geo:40.7194,-73.997", "tel:+12125550142"])
+        }
+    }
+
     @Test func showExplainAppsHealthThumbnailAndMetrics() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }
@@ -142,8 +187,9 @@ import Testing
             #expect(shown.views == 0 && shown.selections == 0)
 
             let why = try await client.execute(uri: "/v1/explain?ref=com.example.grocer/default/p-pear&q=pear", method: .get) { try $0.decoded(API.ExplainResponse.self) }
-            #expect(why.matches && why.rank == 1 && why.matchCount == 1 && why.terms.map(\.term) == ["pear*"])
-            #expect(why.terms.first?.foundIn == ["contentDescription", "title"] && why.summary.contains("result 1 of 1"), "\(why)")
+            // "pear" also finds Peach and the Paris shop, one typo away as a prefix ("peac…", "par…"), ranked under it.
+            #expect(why.matches && why.rank == 1 && why.matchCount == 3 && why.terms.map(\.term) == ["pear*"])
+            #expect(why.terms.first?.foundIn == ["contentDescription", "title"] && why.summary.contains("result 1 of 3"), "\(why)")
             let lacking = try await client.execute(uri: "/v1/explain?ref=com.example.grocer/default/p-pear&q=banana", method: .get) { try $0.decoded(API.ExplainResponse.self) }
             #expect(!lacking.matches && lacking.rank == nil && lacking.terms.first?.foundIn == [])
 

@@ -19,6 +19,7 @@ struct SearchPageBrowserTests {
         ])])
         _ = try WebStore(location: fixture.location).save([WebPage(url: URL(string: "https://recipes.example.com/pear-tart")!, title: "Pear tart recipe",
                                                                     description: "Pears, butter, sugar", crawledAt: Date())])
+        try fixture.viewShop()   // a place the empty box suggests
         let server = try ServeProcess(fixture)
         defer { server.stop() }
         let artifacts = Self.packageDirectory.appendingPathComponent(".build/test-artifacts/search-page", isDirectory: true)
@@ -37,7 +38,7 @@ struct SearchPageBrowserTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(said)\n\(server.log)")
         #expect(said.contains("search page: all checks passed"), "\(said)")
-        for name in ["1-typed-pe", "2-why", "3-opened", "4-call", "5-cleared"] {
+        for name in ["0-suggested", "1-typed-pe", "2-why", "3-opened", "4-call", "5-cleared"] {
             #expect(FileManager.default.fileExists(atPath: artifacts.appendingPathComponent("\(name).png").path), "screenshot \(name)")
         }
     }

@@ -56,6 +56,20 @@ struct ServerFixture {
     }
 
     var location: StoreLocation { registry.location }
+
+    /// The grocer's shop viewed as an activity whose map item filled its
+    /// address (what `NSUserActivity.mapItem` does): a place to suggest.
+    @discardableResult
+    func viewShop() throws -> StoredActivity {
+        var record = UserActivityRecord(activityType: "com.example.grocer.store")
+        record.title = "Ray's Fruit Emporium"
+        record.isEligibleForSearch = true
+        return try UserActivityStore(bundleIdentifier: Self.grocer, location: location).donate(record, contentAttributes: [
+            "namedLocation": .string("Ray's Fruit Emporium"), "subThoroughfare": .string("120"), "thoroughfare": .string("Mulberry Street"),
+            "city": .string("New York"), "stateOrProvince": .string("NY"), "postalCode": .string("10013"),
+            "latitude": .number(.double(40.7194)), "longitude": .number(.double(-73.997)), "phoneNumbers": .strings(["+1 212 555 0142"]),
+        ])
+    }
     var storesDirectory: URL { registry.location.rootDirectory! }
     var paths: ServicePaths { ServicePaths(directory: runtime) }
 

@@ -156,12 +156,6 @@ public final class UserActivityStore: Sendable {
         try store.allItems().compactMap(StoredActivity.init)
     }
 
-    /// The activity record an item of an activity store holds, if it is one.
-    public static func record(of item: SearchableItem) -> UserActivityRecord? {
-        guard case .data(let json)? = item.attributes[AttributeVocabulary.activityRecord] else { return nil }
-        return try? UserActivityRecord(jsonData: json)
-    }
-
     /// How many live activities the app has.
     public func activityCount() throws -> Int { try store.itemCount() }
 
