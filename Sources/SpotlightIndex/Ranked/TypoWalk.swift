@@ -214,7 +214,8 @@ enum TypoWalk {
                         let letter = letters[i &- 1]
                         let cost = letter == scalar ? 0 : 1
                         var value = min(min(up, left) &+ 1, diagonal &+ cost)
-                        if swapRow >= 0, i >= 2, letter == last, letters[i &- 2] == scalar, letter != scalar {
+                        // (`letter == last` first: it is false for almost every cell.)
+                        if letter == last, letter != scalar, i >= 2, swapRow >= 0, letters[i &- 2] == scalar {
                             value = min(value, rows[swapRow &+ i &- 2] &+ 1)
                         }
                         rows[current &+ i] = value
