@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SpotlightIndex
+import Synchronization
 
 /// How the user engaged with a result, as Apple's `CSUserInteraction`.
 public enum CSUserInteraction: Int, Sendable {
@@ -103,17 +104,21 @@ extension CSUserQuery {
 
     /// Tells the index the user engaged with a result: a selection counts
     /// as engagement with the item and lifts its rank in later queries, as
-    /// a result chosen in system search does, and the visible results
-    /// (the chosen one among them) count as shown (impressions: results
-    /// shown often and never chosen sink). Focus is not counted.
+    /// a result chosen in system search does. On any interaction, focus
+    /// too, the visible results (the engaged one among them) count as shown
+    /// (impressions: results shown often and never chosen sink), each once
+    /// per query however often the user moves over it.
     ///
     /// ```swift
     /// query.userEngaged(chosen, visibleItems: onScreen, interaction: .select)
     /// ```
     public func userEngaged(_ item: CSSearchableItem, visibleItems: [CSSearchableItem], interaction: CSUserInteraction) {
+        let fresh = counted.withLock { counted in
+            (visibleItems + [item]).filter { counted.insert("\($0.sourceIndexName ?? "")/\($0.uniqueIdentifier)").inserted }
+        }
+        recordImpressions(of: fresh)
         guard interaction == .select else { return }
         let identifier = item.uniqueIdentifier
-        recordImpressions(of: visibleItems + [item])
         do {
             let names = item.sourceIndexName.map { [$0] }
                 ?? SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location)
@@ -132,6 +137,7 @@ extension CSUserQuery {
     /// Impressions for results shown, one transaction per index; unknown
     /// items are ignored, a failure is logged.
     private func recordImpressions(of items: [CSSearchableItem]) {
+        guard !items.isEmpty else { return }
         var byIndex: [String: [String]] = [:]
         for item in items { byIndex[item.sourceIndexName ?? "", default: []].append(item.uniqueIdentifier) }
         for (name, identifiers) in byIndex.sorted(by: { $0.key < $1.key }) {

@@ -1,5 +1,6 @@
 public import Foundation
 import SpotlightIndex
+import Synchronization
 
 /// Options of a user query, as Apple's `CSUserQueryContext`.
 open class CSUserQueryContext: CSSearchQueryContext, @unchecked Sendable {
@@ -103,6 +104,9 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
     /// The text the user typed.
     public let userQueryString: String
     let userContext: CSUserQueryContext
+    /// The results this query already counted as shown ("<index>/<id>"): a
+    /// result counts once per query however often the user moves over it.
+    let counted = Mutex<Set<String>>([])
 
     public init(userQueryString: String?, userQueryContext: CSUserQueryContext?) {
         self.userQueryString = userQueryContext?.currentSuggestion?.text ?? userQueryString ?? ""

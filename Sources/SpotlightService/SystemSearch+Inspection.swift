@@ -27,7 +27,10 @@ extension SystemSearch {
     }
 
     /// Why a result ranks where it does for `text` among its store's matches,
-    /// or which words it lacks (the engine's explanation, through the kept stores).
+    /// or which words it lacks (the engine's explanation, through the kept
+    /// stores). The score is the one system search ranks by: the text part
+    /// on the scale of every registered store (their statistics summed), and
+    /// the app's factor when its results are often passed over.
     ///
     /// ```swift
     /// let why = try SystemSearch().explain(ResultReference(parsing: "com.example.grocer/default/p-pear"), text: "pe")
@@ -35,11 +38,22 @@ extension SystemSearch {
     /// ```
     public func explain(_ reference: ResultReference, text: String) throws -> SearchExplanation {
         let store = try existingStore(reference)
+        let (apps, _) = try registered.scan()
+        let statistics = collectionStatistics(text, apps: apps, web: WebStore.exists(location: registry.location))
+        var why: SearchExplanation
         do {
-            return try store.explain(itemIdentifier: reference.itemIdentifier, text: text)
+            why = try store.explain(itemIdentifier: reference.itemIdentifier, text: text, statistics: statistics)
         } catch let error as SpotlightIndexError where error.code == .itemNotFound {
             throw notStored(reference)
         }
+        if why.score != nil, let app = apps.first(where: { $0.bundleIdentifier == reference.bundleIdentifier }) {
+            let (factor, words) = try appFactor(app)
+            if factor < 1, let total = why.score?.total {
+                why.score?.total = total * factor
+                why.summary += words + String(format: " = %.4g", total * factor)
+            }
+        }
+        return why
     }
 
     /// The result's `thumbnailData`, when it has one.

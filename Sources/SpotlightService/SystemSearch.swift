@@ -30,7 +30,7 @@ public final class SystemSearch: Sendable {
     private let options: StoreOptions
     private let stores = StoreCache()
     private let webStores = Mutex<WebStore?>(nil)
-    private let registered: RegisteredApps
+    let registered: RegisteredApps
     let answers: SearchAnswers?
 
     /// - Parameter keepsAnswers: reuse an answer for the same question while
@@ -92,11 +92,7 @@ public final class SystemSearch: Sendable {
                 unavailable.append(app.bundleIdentifier)
             }
         }
-        groups.sort { a, b in
-            let (x, y) = (a.results[0], b.results[0])
-            if x.typos != y.typos { return !x.typos }
-            return (x.score, b.app.displayName) > (y.score, a.app.displayName)
-        }
+        groups.sort(by: Self.groupRanksBefore)
         var results = SystemSearchResults(query: text, groups: groups, problems: problems, unavailableApps: unavailable)
         if hasWeb {
             do {
@@ -207,12 +203,14 @@ public final class SystemSearch: Sendable {
             }
         }
         let pages = try webStore().search(text, limit: limit + claimed.count, statistics: statistics)
+        var raised = false
         for found in pages {
             if let (g, r) = claimed[found.page.url.absoluteString] {
                 var result = results.groups[g].results[r]
                 if found.score.total > result.score {
                     result.explanation += "; its web page scores \(String(format: "%.4g", found.score.total)): \(found.score.explanation)"
                     result.score = found.score.total
+                    raised = true
                 }
                 results.groups[g].results[r] = result
                 continue
@@ -220,6 +218,24 @@ public final class SystemSearch: Sendable {
             guard results.web.count < limit else { continue }
             results.web.append(WebResult(found.page, score: found.score.total, explanation: found.score.explanation, apps: apps))
         }
+        // A result that took its page's higher score takes its place by it, and its app too.
+        if raised {
+            for g in results.groups.indices { results.groups[g].results.sort(by: Self.ranksBefore) }
+            results.groups.sort(by: Self.groupRanksBefore)
+        }
+    }
+
+    /// The order of one app's results: exact matches before typo matches, then by score.
+    static func ranksBefore(_ a: SystemSearchResult, _ b: SystemSearchResult) -> Bool {
+        if a.typos != b.typos { return !a.typos }
+        return (a.score, b.reference.description) > (b.score, a.reference.description)
+    }
+
+    /// The order of the apps: by their best results, as ``ranksBefore(_:_:)``, then by name.
+    static func groupRanksBefore(_ a: AppResultGroup, _ b: AppResultGroup) -> Bool {
+        let (x, y) = (a.results[0], b.results[0])
+        if x.typos != y.typos { return !x.typos }
+        return (x.score, b.app.displayName) > (y.score, a.app.displayName)
     }
 
     /// One app's best results: its items and its activities, merged by
@@ -247,13 +263,10 @@ public final class SystemSearch: Sendable {
         }
         var merged: [SystemSearchResult] = []
         var itemStores: [SpotlightStore] = []
-        var totals = (engagement: 0.0, impressions: 0.0)
         for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location) {
             let store = try store(app.bundleIdentifier, name)
             itemStores.append(store)
             merged += try found(in: store, name, limit: pool).map(\.0)
-            let part = try store.engagementTotals()
-            totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
         }
         if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) {
             let activities = try store(app.bundleIdentifier, UserActivityStore.indexName)
@@ -264,22 +277,34 @@ public final class SystemSearch: Sendable {
                    try itemStores.contains(where: { try $0.containsItem(withIdentifier: weak) }) { continue }
                 merged.append(result)
             }
-            let part = try activities.engagementTotals()
-            totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
         }
-        let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
+        let (factor, factorText) = try appFactor(app)
         if factor < 1 {
             for index in merged.indices {
                 merged[index].score *= factor
-                merged[index].explanation += String(format: " × app(shown %.4g, engaged %.4g) %.4g", totals.impressions, totals.engagement, factor)
+                merged[index].explanation += factorText
             }
         }
         if let area { merged = area.rank(merged) }
-        merged.sort { a, b in
-            if a.typos != b.typos { return !a.typos }
-            return (a.score, b.reference.description) > (b.score, a.reference.description)
-        }
+        merged.sort(by: Self.ranksBefore)
         return Array(merged.prefix(limit))
+    }
+
+    /// The factor every result of an app is multiplied by: below 1 when the
+    /// app's results are shown often and chosen rarely
+    /// (``RankingWeights/appPassedOverFactor(engagement:impressions:)``,
+    /// over all its indexes and activities), with its explanation's words.
+    func appFactor(_ app: AppRegistration) throws -> (factor: Double, explanation: String) {
+        let location = registry.location
+        var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
+        if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
+        var totals = (engagement: 0.0, impressions: 0.0)
+        for name in names {
+            let part = try store(app.bundleIdentifier, name).engagementTotals()
+            totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
+        }
+        let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
+        return (factor, String(format: " × app(shown %.4g, engaged %.4g) %.4g", totals.impressions, totals.engagement, factor))
     }
 
     /// Why an app that found nothing may have lost results: an index whose file

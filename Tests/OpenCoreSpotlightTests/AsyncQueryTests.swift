@@ -108,8 +108,13 @@ extension OpenCoreSpotlightTests {
             query.userEngaged(first[1], visibleItems: first, interaction: .focus)
             let store = try CSSearchableIndex(name: "trips").store()
             #expect(try store.engagement(ofItem: "a").selections == 0, "focus is not a selection")
+            // What was visible counts as shown, once per query, focus or select.
+            #expect(try ["a", "b"].map { try store.engagement(ofItem: $0).impressions } == [1, 1])
             for _ in 0..<5 { query.userEngaged(first[1], visibleItems: first, interaction: .select) }
             #expect(try store.engagement(ofItem: "a").selections == 5)
+            #expect(try ["a", "b"].map { try store.engagement(ofItem: $0).impressions } == [1, 1])
+            CSUserQuery(userQueryString: "paris", userQueryContext: context).userEngaged(first[0], visibleItems: [first[0]], interaction: .focus)
+            #expect(try ["a", "b"].map { try store.engagement(ofItem: $0).impressions } == [1, 2], "another query shows b again")
             #expect(try await ranked().map(\.id) == ["a", "b"], "selections lift the chosen result above the hinted one")
         }
     

@@ -78,6 +78,13 @@ import Testing
             return try #require(try store.search("kiwi", limit: 1, statistics: statistics).first).score.text
         }
         #expect(abs(scores[0] - scores[1]) < 1e-9 * scores[0])
+        // explain gives the score system search ranked by, on the same scale.
+        let search = SystemSearch(registry: root.registry)
+        for result in all {
+            let why = try search.explain(result.reference, text: "kiwi")
+            let total = try #require(why.score?.total, "\(result.reference)")
+            #expect(abs(total - result.score) < 1e-6 * result.score, "\(result.reference): explain \(total), search \(result.score)")
+        }
     }
 
     @Test func theBigStoresExactTitleStaysAboveATinyStoresWeakerMatch() throws {
@@ -122,6 +129,10 @@ import Testing
         #expect(factor < 1 && factor >= RankingWeights().appPassedOverFloor)
         #expect(abs(found.groups[1].results[0].score / found.groups[0].results[0].score - factor) < 1e-9)
         #expect(found.groups[1].results[0].explanation.contains("app(shown 300"))
+        // explain says so too, with the score search ranked by.
+        let why = try search.explain(found.groups[1].results[0].reference, text: "lemon")
+        #expect(why.summary.contains("× app(shown 300"), "\(why.summary)")
+        #expect(abs((why.score?.total ?? 0) - found.groups[1].results[0].score) < 1e-9)
         // What system search shows is recorded as impressions.
         try search.recordImpressions(of: found)
         #expect(try root.store("com.example.useful").engagement(ofItem: "u").impressions == 1)
