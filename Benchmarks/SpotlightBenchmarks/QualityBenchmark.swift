@@ -12,7 +12,7 @@ import Synchronization
 struct QualityBenchmark {
     static let usage = """
         usage: spotlight-bench quality [--engines engine,fts5,tantivy] [--corpus-dir ../shared/corpora]
-                                       [--scripts-dir Benchmarks/quality] [--work-dir DIR] [--json FILE]
+                                       [--scripts-dir Benchmarks/quality] [--work-dir DIR] [--json FILE] [--misses FILE]
                                        [--queries prefix=500,typo=1000,summary=1000,history=100]
 
           --engines     which engines to measure (default: all three)

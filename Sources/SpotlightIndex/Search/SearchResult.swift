@@ -26,8 +26,8 @@ public struct ScoreBreakdown: Sendable, Hashable {
     /// the same scale in every store.
     public var text: Double
     /// The share of ``text`` that match quality gave: the title part (a
-    /// word in the title, more for a title of few words) and the
-    /// description part (every typed word in the description); the rest is BM25.
+    /// word in the title, more for a title of few words, the exact title
+    /// most); the rest is BM25 (where the description weighs 4).
     public var matchQuality: Double = 0
     /// The item's `rankingHint` (0–100; 0 when absent).
     public var rankingHint: Double
