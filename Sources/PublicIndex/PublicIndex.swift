@@ -95,9 +95,16 @@ public final class PublicIndex: Sendable {
         var attempt = 0
         while true {
             do {
-                var collected: [PostgresRow] = []
-                for try await row in try await client.query(query, logger: logger) { collected.append(row) }
-                return collected
+                // The lease is scoped to the closure, so it goes back to the pool however the
+                // query ends: error, cancellation of the request's task, or rows read. (With
+                // `client.query` the lease follows the row stream, and a request cancelled
+                // mid-stream under load could keep it: the pool ran dry and every request waited.)
+                let logger = self.logger
+                return try await client.withConnection { connection in
+                    var collected: [PostgresRow] = []
+                    for try await row in try await connection.query(query, logger: logger) { collected.append(row) }
+                    return collected
+                }
             } catch {
                 let failure = DatabaseFailure(error)
                 if failure.isRetryable, attempt < 5 {
