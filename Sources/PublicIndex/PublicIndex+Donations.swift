@@ -112,8 +112,17 @@ extension PublicIndex {
     /// coordinator does not know a shard's partition is large, and sorts
     /// its matches itself instead of having the shard return only its best:
     /// the service runs this every few minutes.
+    /// Maintenance, not a request: it may run past the 15 s a statement may
+    /// (sampling a million rows on the shards through the coordinator does).
     public func refreshStatistics() async throws {
-        _ = try await rows(PostgresQuery(unsafeSQL: "ANALYZE items, tallies"))
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET LOCAL statement_timeout = '10min'", logger: self.logger)
+                try await connection.query("ANALYZE items, tallies", logger: self.logger)
+            }
+        } catch {
+            throw DatabaseFailure(error).error
+        }
     }
 
     /// Forgets donation ids older than `days` days: retries come within
