@@ -136,9 +136,8 @@ public struct SpotlightServer: Sendable {
         let maximumMessage = configuration.limits.maximumMessageBytes
         return Application(
             router: routes.router(),
-            server: .http1WebSocketUpgrade(configuration: .init(http1: .init(), ws: .init(maxFrameSize: maximumMessage))) { head, channel, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(http1: .init(), ws: .init(maxFrameSize: maximumMessage))) { head, _, _ in
                 guard head.path?.split(separator: "?").first == "/v1/search/live", listener.refusal(authority: head.authority, head.headerFields) == nil else { return .dontUpgrade }
-                if case .loopback(let port) = listener, LoopbackPeer.refusal(remote: channel.remoteAddress, port: port) != nil { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in try await live.serve(inbound: inbound, outbound: outbound) }
             },
             configuration: .init(address: address, serverName: nil),
