@@ -9,6 +9,9 @@ import HTTPTypes
 /// make the browser send requests, so the `Host` must be the service's own
 /// (no DNS rebinding) and an `Origin`, when sent, must be the service's own
 /// page (or a local WebSocket client's `ws://` loopback origin); no CORS header is ever sent, so no other origin reads an answer.
+/// And since any local user can connect to 127.0.0.1 (and the page carries
+/// the token), only connections whose client socket is the service's own
+/// user's are answered (``LoopbackPeer``).
 enum Listener: Sendable, Hashable {
     case unixSocket
     case loopback(port: Int)

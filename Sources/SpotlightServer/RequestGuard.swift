@@ -6,7 +6,7 @@ import Hummingbird
 /// the token on every POST, bounded bodies, JSON errors with stable codes for
 /// everything that fails (unknown routes too), security headers, and metrics.
 struct RequestGuard: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServiceRequestContext
 
     let listener: Listener
     let token: ServiceToken
@@ -19,6 +19,7 @@ struct RequestGuard: RouterMiddleware {
         var response: Response
         do {
             try check(request)
+            if case .loopback(let port) = listener, let refusal = LoopbackPeer.refusal(remote: context.remoteAddress, port: port) { throw refusal }
             response = try await next(request, context)
         } catch {
             response = try Self.errorResponse(error, request: request, context: context)

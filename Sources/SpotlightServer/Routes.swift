@@ -27,8 +27,8 @@ struct Routes: Sendable {
         return all.contains { $0.path == path } ? path : "other"
     }
 
-    func router() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    func router() -> Router<ServiceRequestContext> {
+        let router = Router(context: ServiceRequestContext.self)
         router.add(middleware: RequestGuard(listener: listener, token: token, limits: api.limits, metrics: api.metrics))
         let api = self.api, token = self.token, listener = self.listener
 

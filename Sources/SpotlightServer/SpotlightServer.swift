@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 public import SpotlightIndex
@@ -82,7 +83,10 @@ public struct SpotlightServer: Sendable {
     public func run(ready: @escaping @Sendable (Endpoints) -> Void = { _ in }) async throws {
         let paths = configuration.paths
         try ServicePaths.makePrivate(paths.directory)
-        let port = try configuration.port.map { $0 == 0 ? try Self.freeLoopbackPort() : $0 }
+        let port: Int? = switch configuration.port {
+        case 0?: try await Self.freeLoopbackPort()
+        case let other: other
+        }
         let token = try ServiceToken.loadOrCreate(at: paths.tokenFile)
         try Self.claimSocket(paths)
         defer {
@@ -136,8 +140,9 @@ public struct SpotlightServer: Sendable {
         let maximumMessage = configuration.limits.maximumMessageBytes
         return Application(
             router: routes.router(),
-            server: .http1WebSocketUpgrade(configuration: .init(http1: .init(), ws: .init(maxFrameSize: maximumMessage))) { head, _, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(http1: .init(), ws: .init(maxFrameSize: maximumMessage))) { head, channel, _ in
                 guard head.path?.split(separator: "?").first == "/v1/search/live", listener.refusal(authority: head.authority, head.headerFields) == nil else { return .dontUpgrade }
+                if case .loopback(let port) = listener, LoopbackPeer.refusal(remote: channel.remoteAddress, port: port) != nil { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in try await live.serve(inbound: inbound, outbound: outbound) }
             },
             configuration: .init(address: address, serverName: nil),
@@ -147,21 +152,17 @@ public struct SpotlightServer: Sendable {
     }
 
     /// A port of 127.0.0.1 free now (for `port: 0`: the origin policy needs the number before binding).
-    static func freeLoopbackPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-            }
+    static func freeLoopbackPort() async throws -> Int {
+        let probe: any Channel
+        do {
+            probe = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        } catch {
+            throw ServiceError(.alreadyRunning, "no free port on 127.0.0.1: \(error)")
         }
-        guard bound else { throw ServiceError(.alreadyRunning, "no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let port = probe.localAddress?.port
+        try? await probe.close()
+        guard let port else { throw ServiceError(.alreadyRunning, "no free port on 127.0.0.1: the probe socket has no port") }
+        return port
     }
 
     /// Makes the socket path free: a dead socket (its service killed) is removed,

@@ -45,10 +45,10 @@ struct GnomeSearchProviderTests {
     }
 
     /// `spotlight install`'s activation file: the session bus starts the service on GNOME Shell's first call.
-    @Test func theSessionBusStartsTheInstalledService() throws {
+    @Test func theSessionBusStartsTheInstalledService() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }
-        let port = try SpotlightServer.freeLoopbackPort()
+        let port = try await SpotlightServer.freeLoopbackPort()
         var environment = SpotlightBinary.environment(fixture)
         environment["XDG_DATA_HOME"] = fixture.url.appendingPathComponent("data").path
         environment["XDG_CONFIG_HOME"] = fixture.url.appendingPathComponent("config").path
