@@ -110,7 +110,7 @@ extension SpotlightStore {
 
     /// The best `limit` matches' rowids and scores, from the reader's
     /// snapshot: exact matches, then (when they are fewer than `limit` and
-    /// `typos` allows) matches with typos in words of five letters or more,
+    /// `typos` allows) matches with typos in words of four letters or more,
     /// their text score scaled by ``RankingWeights/typoFactor``.
     /// `statistics` (several stores') score the exact tier; the typo tier
     /// uses this store's own, as its words are not the ones typed.
