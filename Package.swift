@@ -116,10 +116,7 @@ let package = Package(
                 "WebMarkup", "SpotlightIndex",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -147,13 +144,15 @@ let package = Package(
             dependencies: [
                 "SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
-        // systemd's sd-bus (libsystemd-dev): see ARCHITECTURE.md for why sd-bus rather than GDBus.
+        // systemd's sd-bus (libsystemd-dev): see Sources/SpotlightServer/README.md for why sd-bus rather than GDBus.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(
             name: "SpotlightDBus",
@@ -161,11 +160,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The resident service `spotlight serve`: HTTP API, search page, WebSocket search as you
-        // type, metrics, scheduled maintenance, the GNOME provider. Depends on the system layer only.
+        // type, metrics, scheduled maintenance, the GNOME provider. The system layer, and the engine's
+        // public types that layer's answers carry.
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightDBus", "PublicIndexProtocol",
+                "SpotlightService", "SpotlightIndex", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -187,7 +187,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings
@@ -217,6 +220,7 @@ let package = Package(
             dependencies: [
                 "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
