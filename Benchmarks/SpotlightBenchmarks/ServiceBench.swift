@@ -182,7 +182,7 @@ struct ServiceBench {
             group.enter()
             Thread.detachNewThread {
                 var measured = Measured()
-                var results_ = 0
+                var resultCount = 0
                 for index in 0..<perTypist {
                     let due = start.addingTimeInterval(Double(index) * interval + Double(typist) * interval / Double(typists))
                     let wait = due.timeIntervalSinceNow
@@ -192,13 +192,13 @@ struct ServiceBench {
                         let found = try client.search(text, resultsPerApp: 3, webResults: 0)
                         measured.latencies.append(-due.timeIntervalSinceNow * 1_000)
                         let count = found.groups.reduce(0) { $0 + $1.results.count }
-                        results_ += count
+                        resultCount += count
                         if count > 0 { measured.nonEmpty += 1 }
                     } catch {
                         measured.failed += 1
                     }
                 }
-                measured.meanResults = Double(results_) / Double(max(1, measured.latencies.count))
+                measured.meanResults = Double(resultCount) / Double(max(1, measured.latencies.count))
                 results.withLock { $0[typist] = measured }
                 group.leave()
             }

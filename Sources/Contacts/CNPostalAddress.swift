@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's global names, spelled as Apple spells them.)
+
 public import Foundation
 
 /// A postal address, as Apple's `Contacts.CNPostalAddress`: the small part

@@ -44,6 +44,8 @@ open class CLLocation: NSObject, NSCopying, @unchecked Sendable {
         super.init()
     }
 
+    // swift-format-ignore: IdentifiersMustBeASCII
+    // (φ latitude, λ longitude: the formula's own letters.)
     /// The great-circle distance to another location, in meters (altitude ignored, as Apple's).
     public func distance(from location: CLLocation) -> CLLocationDistance {
         let radians = Double.pi / 180

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's global names, spelled as Apple spells them.)
+
 /// Degrees of latitude or longitude (WGS 84), as Apple's `CLLocationDegrees`.
 public typealias CLLocationDegrees = Double
 /// A distance in meters, as Apple's `CLLocationDistance`.

@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's global names, spelled as Apple spells them.)
+
 import CoreLocation
 public import Foundation
 import Logging

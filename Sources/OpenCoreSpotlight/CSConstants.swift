@@ -1,3 +1,6 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// (Apple's global names, spelled as Apple spells them.)
+
 /// `activityType` of the activity an app receives when the user opens one of its items from search.
 public let CSSearchableItemActionType = "com.apple.corespotlightitem"
 /// `userInfo` key of that activity holding the item's `uniqueIdentifier`.

@@ -36,6 +36,8 @@ public enum CSSuggestionHighlightAttribute: AttributedStringKey {
     public static let name = "CSSuggestionHighlightAttributeName"
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// (Apple's global name.)
 /// The attribute name of ``CSSuggestionHighlightAttribute``.
 public let CSSuggestionHighlightAttributeName = NSAttributedString.Key(CSSuggestionHighlightAttribute.name)
 

@@ -117,7 +117,7 @@ extension OpenCoreSpotlightTests {
             #expect(try ["a", "b"].map { try store.engagement(ofItem: $0).impressions } == [1, 2], "another query shows b again")
             #expect(try await ranked().map(\.id) == ["a", "b"], "selections lift the chosen result above the hinted one")
         }
-    
+
         @Test func onlyTheFirstMaxRankedResultsCarryARank() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }

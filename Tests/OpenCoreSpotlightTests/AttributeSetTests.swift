@@ -110,7 +110,7 @@ extension OpenCoreSpotlightTests {
             item.expirationDate = nil
             #expect(abs(item.expirationDate.timeIntervalSinceNow - 30 * 24 * 3600) < 60)
         }
-    
+
         @Test func moveFromTakesEveryAttributeAndEmptiesTheSource() {
             let target = CSSearchableItemAttributeSet(contentType: .text)
             target.title = "Old title"

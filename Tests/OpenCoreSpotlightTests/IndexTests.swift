@@ -158,7 +158,7 @@ extension OpenCoreSpotlightTests {
             #expect(box.items.first?.attributeSet.keywords == nil)
             #expect(box.items.first?.attributeSet.contentDescription == "desc")
         }
-    
+
         @Test func anIndexCanBeOpenedForAnotherBundleIdentifier() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }

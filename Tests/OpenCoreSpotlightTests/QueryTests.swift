@@ -104,7 +104,7 @@ extension OpenCoreSpotlightTests {
             #expect(box.suggestions.map(\.text) == ["paris travel", "paris trains"])
             #expect(query.foundSuggestionCount == 2)
         }
-    
+
         @Test func attributesAnswerToTheirObjectiveCAndSpotlightNames() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }

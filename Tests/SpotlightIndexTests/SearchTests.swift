@@ -25,7 +25,7 @@ import Testing
         ("francois", ["francois"]), ("FRANÇ", ["francois"]), ("ingenieur", ["francois"]), ("INGÉNIEUR LOG", ["francois"]),
         ("abc", ["fullwidth"]), ("ｃｏｆ", ["fullwidth"]), ("coffee", ["fullwidth"]),
         ("strasse", []), ("hauptstrasse", ["strasse"]), ("hauptstraße", ["strasse"]), ("haupt", ["strasse"]),
-        ("apple", ["apple-pie", "apples"]), ("apple pie", ["apple-pie"]), ("apples", ["apples", "apple-pie"] /* "apple" by one typo, after */), ("cinnamon", ["apple-pie"]),
+        ("apple", ["apple-pie", "apples"]), ("apple pie", ["apple-pie"]), ("apples", ["apples", "apple-pie"]), ("cinnamon", ["apple-pie"]),  // apple-pie: "apple" by one typo, after
         ("fruit app", ["apples"]), ("apple*", ["apple-pie", "apples"]), ("pie apple", ["apple-pie"]),
         ("東", ["ja"]), ("東京", ["ja"]), ("夜景", ["ja"]), ("タワー", ["ja"]), ("京タ", ["ja"]), ("東京タワーの夜景", ["ja"]),
         ("中", ["zh"]), ("输入", ["zh"]), ("中文输入法", ["zh"]), ("法中", []), ("输法", []),

@@ -3,6 +3,8 @@ import Testing
 import SpotlightIndex
 @testable import SpotlightService
 
+// swift-format-ignore: IdentifiersMustBeASCII
+// (φ latitude, λ longitude: the formula's own letters.)
 /// The haversine distance, written out independently of the code under test.
 func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
     let r = 6_371_008.8, rad = Double.pi / 180

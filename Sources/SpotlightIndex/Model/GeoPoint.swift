@@ -41,6 +41,8 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(latitude: latitude, longitude: longitude)
     }
 
+    // swift-format-ignore: IdentifiersMustBeASCII
+    // (φ latitude, λ longitude: the formula's own letters.)
     /// The great-circle distance to `other`, in meters (haversine).
     public func distance(to other: GeoPoint) -> Double {
         let radians = Double.pi / 180

@@ -63,9 +63,9 @@ struct QueryPlanner {
         switch expression {
         case .and(let left, let right):
             switch (try candidates(left), try candidates(right)) {
-            case let (l?, r?): return Self.intersection(l, r)
-            case let (l?, nil): return l
-            case let (nil, r?): return r
+            case (let l?, let r?): return Self.intersection(l, r)
+            case (let l?, nil): return l
+            case (nil, let r?): return r
             case (nil, nil): return nil
             }
         case .or(let left, let right):

@@ -140,7 +140,7 @@ enum TypoWalk {
 
             // Extend the rows along this term until it matches, dies, ends
             // or takes a letter that cannot follow.
-            enum Stop { case matchesAll, dies, needs(UInt32?) }
+            enum Stop { case matchesAll, dies; case needs(UInt32?) }
             var stop: (depth: Int, reason: Stop)?
             var depth = common
             extend: while depth < count {

@@ -12,7 +12,8 @@ enum AttributeCodec {
     static let version: UInt8 = 1
 
     enum Kind: UInt8 {
-        case string = 1, strings, number, numbers, date, dates, bool, url, data
+        case string = 1
+        case strings, number, numbers, date, dates, bool, url, data
     }
 
     static func encode(_ attributes: [String: AttributeValue]) -> [UInt8] {

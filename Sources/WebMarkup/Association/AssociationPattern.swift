@@ -111,6 +111,8 @@ struct AssociationPattern: Sendable {
         case .scalar(let value):
             var result = AssociationPositionSet(count: reachable.count)
             let scalars = subject.scalars
+            // swift-format-ignore: ReplaceForEachWithForLoop
+            // (AssociationPositionSet.forEach visits set bits; the set is not a Sequence.)
             reachable.forEach { position in
                 if position < scalars.count, scalars[position] == value { result.insert(position + 1) }
             }
@@ -129,6 +131,7 @@ struct AssociationPattern: Sendable {
             var result = AssociationPositionSet(count: reachable.count)
             if !words.isEmpty {
                 let scalars = subject.scalars
+                // swift-format-ignore: ReplaceForEachWithForLoop
                 reachable.forEach { start in
                     for length in words.lengths {
                         guard start + length <= scalars.count else { break }

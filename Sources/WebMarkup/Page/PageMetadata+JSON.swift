@@ -16,6 +16,8 @@ public struct MarkupSummary: Sendable, Encodable {
 
     init(_ metadata: PageMetadata) { self.metadata = metadata }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (the JSON's own key names.)
     private enum Key: String, CodingKey {
         case title, description, image, canonical, og_url, app_banner, deep_links, entities, robots, indexable
         case app_id, app_argument, affiliate_data, app_clip_bundle_id, app_clip_display

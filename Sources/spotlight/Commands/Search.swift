@@ -94,8 +94,8 @@ struct Search: AsyncParsableCommand {
         if found.groups.isEmpty && found.web.isEmpty && found.publicResults.isEmpty {
             let apps = (try? AppRegistry().apps().count) ?? 0
             let what = text.isEmpty ? "no places" : "no results for \"\(text)\""
-            let where_ = area.map { " within \(Self.kilometres($0.radius ?? SearchArea.defaultBrowseRadius)) of \($0.center)" } ?? ""
-            print(apps == 0 ? "no apps registered (try: spotlight demo)" : "\(what)\(where_) in \(apps) apps")
+            let areaText = area.map { " within \(Self.kilometres($0.radius ?? SearchArea.defaultBrowseRadius)) of \($0.center)" } ?? ""
+            print(apps == 0 ? "no apps registered (try: spotlight demo)" : "\(what)\(areaText) in \(apps) apps")
             return
         }
         for group in found.groups {
@@ -167,7 +167,7 @@ struct Search: AsyncParsableCommand {
     static func recordImpressions(of found: API.SearchResponse, local: SystemSearch?) throws {
         let references = found.groups.flatMap(\.results).map(\.reference)
         guard !references.isEmpty else { return }
-        if let local { return _ = try local.recordImpressions(try references.map(ResultReference.init(parsing:))) }
+        if let local { _ = try local.recordImpressions(try references.map(ResultReference.init(parsing:))); return }
         let body = try JSONEncoder().encode(API.ImpressionsRequest(references: references))
         _ = try ServiceClient(paths: try ServicePaths(create: false), timeout: 2).request("POST", "/v1/impressions", json: body)
             .decode(API.ImpressionsResponse.self)
