@@ -39,7 +39,7 @@ extension SystemSearch {
     public func explain(_ reference: ResultReference, text: String) throws -> SearchExplanation {
         let store = try existingStore(reference)
         let (apps, _) = try registered.scan()
-        let statistics = collectionStatistics(text, apps: apps, web: WebStore.exists(location: registry.location))
+        let statistics = try collectionStatistics(text, apps: apps, web: WebStore.exists(location: registry.location))
         var why: SearchExplanation
         do {
             why = try store.explain(itemIdentifier: reference.itemIdentifier, text: text, statistics: statistics)

@@ -30,6 +30,7 @@ public final class SystemSearch: Sendable {
     private let options: StoreOptions
     private let stores = StoreCache()
     private let webStores = Mutex<WebStore?>(nil)
+    private let layouts = AppLayouts()
     let registered: RegisteredApps
     let answers: SearchAnswers?
 
@@ -82,7 +83,7 @@ public final class SystemSearch: Sendable {
         let perApp = max(1, resultsPerApp)
         let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
         // One scale: IDF and average length over every store read here.
-        let statistics = collectionStatistics(text, apps: apps, web: hasWeb)
+        let statistics = try collectionStatistics(text, apps: apps, web: hasWeb)
         for (app, outcome) in zip(apps, try eachApp(apps, { self.appOutcome($0, text, perApp: perApp, near: near, statistics: statistics) })) {
             switch outcome {
             case .found(let group): groups.append(group)
@@ -114,9 +115,7 @@ public final class SystemSearch: Sendable {
             stores[key] = try answers.state(of: store, key: key, identity: StoreFileIdentity(bundleIdentifier: bundle, indexName: index, location: location))
         }
         for app in apps {
-            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
-            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
-            for name in names { try note(app.bundleIdentifier, name, try store(app.bundleIdentifier, name)) }
+            for name in layout(of: app).names { try note(app.bundleIdentifier, name, try store(app.bundleIdentifier, name)) }
         }
         if webResults > 0, WebStore.exists(location: location) {
             try note(WebStore.bundleIdentifier, WebStore.indexName, try webStore().store)
@@ -148,23 +147,30 @@ public final class SystemSearch: Sendable {
     /// - Throws: `CancellationError` when the calling task is cancelled; the
     ///   apps not yet started are then skipped.
     func eachApp(_ apps: [AppRegistration], _ work: @escaping @Sendable (AppRegistration) -> AppOutcome) throws -> [AppOutcome] {
+        try Self.inParallel(apps, work).map { $0 ?? .nothing }
+    }
+
+    /// `work` for every element, on ``parallelism`` threads at once, in the
+    /// elements' order; nil for those skipped once the calling task is cancelled.
+    static func inParallel<Element: Sendable, Outcome: Sendable>(_ elements: [Element],
+                                                                  _ work: @escaping @Sendable (Element) -> Outcome) throws -> [Outcome?] {
         try Task.checkCancellation()
         let cancelled = Atomic<Bool>(false)
-        let outcomes = Mutex<[AppOutcome?]>(Array(repeating: nil, count: apps.count))
+        let outcomes = Mutex<[Outcome?]>(Array(repeating: nil, count: elements.count))
         let next = Atomic<Int>(0)
         // The calling thread is one of the workers: there `Task.isCancelled` is the caller's task's.
-        DispatchQueue.concurrentPerform(iterations: min(apps.count, Self.parallelism)) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(elements.count, parallelism)) { _ in
             while true {
                 if Task.isCancelled { cancelled.store(true, ordering: .relaxed) }
                 guard !cancelled.load(ordering: .relaxed) else { return }
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < apps.count else { return }
-                let outcome = work(apps[index])
+                guard index < elements.count else { return }
+                let outcome = work(elements[index])
                 outcomes.withLock { $0[index] = outcome }
             }
         }
         try Task.checkCancellation()
-        return outcomes.withLock { $0 }.map { $0 ?? .nothing }
+        return outcomes.withLock { $0 }
     }
 
     /// How many apps are searched at once: the machine's cores, at most 4.
@@ -174,18 +180,19 @@ public final class SystemSearch: Sendable {
     /// and the web index), summed: the text scores of all of them are then
     /// on one scale. Nil without a word; a store that cannot be read adds
     /// nothing (its search reports it).
-    func collectionStatistics(_ text: String, apps: [AppRegistration], web: Bool) -> SearchStatistics? {
+    func collectionStatistics(_ text: String, apps: [AppRegistration], web: Bool) throws -> SearchStatistics? {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        var total = SearchStatistics()
-        for app in apps {
-            for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
-                if let part = try? store(app.bundleIdentifier, name).searchStatistics(text) { total.add(part) }
+        // Per app on every core, as the searches that follow: the first search of a
+        // process opens every store here.
+        let parts = try Self.inParallel(apps) { app -> SearchStatistics in
+            var part = SearchStatistics()
+            for name in self.layout(of: app).names {
+                if let statistics = try? self.store(app.bundleIdentifier, name).searchStatistics(text) { part.add(statistics) }
             }
-            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: registry.location),
-               let part = try? store(app.bundleIdentifier, UserActivityStore.indexName).searchStatistics(text) {
-                total.add(part)
-            }
+            return part
         }
+        var total = SearchStatistics()
+        for part in parts { if let part { total.add(part) } }
         if web, let part = try? webStore().store.searchStatistics(text) { total.add(part) }
         return total.documents > 0 ? total : nil
     }
@@ -208,7 +215,7 @@ public final class SystemSearch: Sendable {
             if let (g, r) = claimed[found.page.url.absoluteString] {
                 var result = results.groups[g].results[r]
                 if found.score.total > result.score {
-                    result.explanation += "; its web page scores \(String(format: "%.4g", found.score.total)): \(found.score.explanation)"
+                    result.explanation += "; its web page scores \(NumberText.short(found.score.total)): \(found.score.explanation)"
                     result.score = found.score.total
                     raised = true
                 }
@@ -243,7 +250,6 @@ public final class SystemSearch: Sendable {
     /// factor (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
     func results(of app: AppRegistration, _ text: String, limit: Int, near area: SearchArea? = nil,
                  statistics: SearchStatistics? = nil) throws -> [SystemSearchResult] {
-        let location = registry.location
         let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
         let pool = area == nil ? limit : max(limit * 10, 200)
@@ -263,12 +269,13 @@ public final class SystemSearch: Sendable {
         }
         var merged: [SystemSearchResult] = []
         var itemStores: [SpotlightStore] = []
-        for name in SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location) {
+        let layout = layout(of: app)
+        for name in layout.indexNames {
             let store = try store(app.bundleIdentifier, name)
             itemStores.append(store)
             merged += try found(in: store, name, limit: pool).map(\.0)
         }
-        if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) {
+        if layout.hasActivities {
             let activities = try store(app.bundleIdentifier, UserActivityStore.indexName)
             for (result, attributes) in try found(in: activities, UserActivityStore.indexName, limit: pool * 2) {
                 if attributes["relatedUniqueIdentifier"]?.texts?.first != nil { continue }
@@ -295,16 +302,13 @@ public final class SystemSearch: Sendable {
     /// (``RankingWeights/appPassedOverFactor(engagement:impressions:)``,
     /// over all its indexes and activities), with its explanation's words.
     func appFactor(_ app: AppRegistration) throws -> (factor: Double, explanation: String) {
-        let location = registry.location
-        var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
-        if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
         var totals = (engagement: 0.0, impressions: 0.0)
-        for name in names {
+        for name in layout(of: app).names {
             let part = try store(app.bundleIdentifier, name).engagementTotals()
             totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
         }
         let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
-        return (factor, String(format: " × app(shown %.4g, engaged %.4g) %.4g", totals.impressions, totals.engagement, factor))
+        return (factor, " × app(shown \(NumberText.short(totals.impressions)), engaged \(NumberText.short(totals.engagement))) \(NumberText.short(factor))")
     }
 
     /// Why an app that found nothing may have lost results: an index whose file
@@ -334,6 +338,11 @@ public final class SystemSearch: Sendable {
     /// ```
     public func recordImpressions(of results: SystemSearchResults) throws {
         try recordImpressions(results.groups.flatMap { $0.results.map(\.reference) })
+    }
+
+    /// The app's stores as its folder holds them now (``AppLayouts``).
+    func layout(of app: AppRegistration) -> AppLayout {
+        layouts.layout(of: app.bundleIdentifier, location: registry.location)
     }
 
     /// The public web index, opened once.

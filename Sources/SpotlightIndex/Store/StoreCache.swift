@@ -22,7 +22,14 @@ public final class StoreCache: Sendable {
         let identity: StoreFileIdentity?
     }
 
-    private let stores = Mutex<[String: Kept]>([:])
+    /// Which store: compared field by field (no key string made per lookup).
+    private struct Key: Hashable {
+        let bundleIdentifier: String
+        let indexName: String
+        let location: StoreLocation
+    }
+
+    private let stores = Mutex<[Key: Kept]>([:])
 
     public init() {}
 
@@ -30,7 +37,7 @@ public final class StoreCache: Sendable {
     /// `open` opens it when it is new or its file was replaced.
     public func store(bundleIdentifier: String, indexName: String, location: StoreLocation,
                       open: () throws -> SpotlightStore) rethrows -> SpotlightStore {
-        let key = "\(bundleIdentifier)/\(indexName)\u{0}\(location)"
+        let key = Key(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
         let identity = StoreFileIdentity(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
         if let kept = stores.withLock({ $0[key] }), kept.identity == identity, identity != nil || location.rootDirectory == nil {
             return kept.store

@@ -27,9 +27,10 @@ public struct StoreFileIdentity: Hashable, Sendable {
     /// is now; nil when there is no such file (or the store is in memory).
     public init?(bundleIdentifier: String, indexName: String, location: StoreLocation) {
         guard let root = location.rootDirectory else { return nil }
-        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
+        // Joined as text: asked on every search for every store, and URL's path appending validates each component.
+        let directory = root.path.hasSuffix("/") ? root.path : root.path + "/"
         var status = stat()
-        guard lstat(file.path, &status) == 0 else { return nil }
+        guard lstat(directory + bundleIdentifier + "/" + indexName + ".sqlite", &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -37,8 +37,11 @@ public struct StoreOptions: Sendable {
     /// loaded; larger files once per change (``SegmentVerification``). Tests lower it.
     var rankedChecksumLimit = 1 << 20
     /// Whether verified segment files are checked again in the background
-    /// (tests of the load-time checks turn it off).
-    var rankedBackgroundChecks = true
+    /// (tests of the load-time checks turn it off; so does a process that
+    /// answers one search and exits, such as `spotlight search`, which
+    /// leaves the rechecks to the service and maintenance: its rechecks
+    /// would read every segment of every store only to be cut short).
+    package var rankedBackgroundChecks = true
 
     public init() {}
 }

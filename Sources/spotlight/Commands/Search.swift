@@ -154,8 +154,10 @@ struct Search: AsyncParsableCommand {
         let start = clock.now
         // No full quick_check of every store on every keystroke: maintenance
         // (`spotlight maintain`, the service's schedule) checks them.
+        // Nor a background recheck of every segment, which would only compete with the search and be cut short.
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
+        options.rankedBackgroundChecks = false
         let search = SystemSearch(registry: registry, options: options)
         let found = try await search.search(text, resultsPerApp: perApp, publicResults: publicResults, near: area)
         let elapsed = clock.now - start
