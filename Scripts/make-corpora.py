@@ -284,6 +284,7 @@ ESCAPE = re.compile(r"""\\(?:
 
 
 def unescape(text):
+    """Roff text as plain text: escapes resolved or dropped, a trailing \\" comment removed."""
     def replace(match):
         if match.group("two") is not None or match.group("long") is not None:
             return SPECIAL.get(match.group("two") or match.group("long"), "")
@@ -292,13 +293,18 @@ def unescape(text):
             return ""
         return {"-": "-", "e": "\\", "\\": "\\", " ": " ", "~": " ", "0": " ", "t": " ", "'": "'", "`": "`",
                 ".": "."}.get(one, "" if one in "&|^,/:%cdupkzrajy{}!\"" else one)
-    return ESCAPE.sub(replace, text.split('\\"')[0] if '\\"' in text and not text.startswith('.') else text)
+    return ESCAPE.sub(replace, text.split('\\"', 1)[0])
+
+
+def roff_arguments(text):
+    """A request's arguments: words, or "quoted text" (closing quote optional, "" for a quote)."""
+    return [match.group(1).replace('""', '"') if match.group(1) is not None else match.group(2)
+            for match in re.finditer(r'"((?:[^"]|"")*)"?|(\S+)', text)]
 
 
 def request_text(name, arguments):
     """The text of a font or mdoc request line, or None for layout requests."""
-    parts = re.findall(r'"((?:[^"]|"")*)"|(\S+)', arguments)
-    words = [quoted.replace('""', '"') if quoted or not bare else bare for quoted, bare in parts]
+    words = roff_arguments(arguments)
     if name in ("B", "I", "SM", "SB"):
         return " ".join(words)
     if re.fullmatch(r"[BIR]{2}", name):
@@ -333,8 +339,7 @@ def man_sections(text):
                 continue
             if name in ("SH", "Sh"):
                 end_paragraph()
-                heading = unescape(" ".join(re.findall(r'"([^"]*)"|(\S+)', arguments) and
-                                            [a or b for a, b in re.findall(r'"([^"]*)"|(\S+)', arguments)]))
+                heading = unescape(" ".join(roff_arguments(arguments)))
                 sections.append((heading, paragraphs := []))
                 continue
             if name in ("nf", "Bd", "EX"):
@@ -358,7 +363,9 @@ def man_sections(text):
                 end_paragraph()
                 tag_pending = name == "TP"
                 if name in ("IP", "SS", "Ss", "It") and arguments.strip():
-                    tag = request_text("B", arguments) if name != "It" else request_text("Nm", arguments)
+                    # .IP's tag is its first argument (the second is an indent); .It is mdoc's list item.
+                    tag = (roff_arguments(arguments) or [""])[0] if name == "IP" else \
+                        request_text("Nm" if name == "It" else "B", arguments)
                     if tag and unescape(tag).strip():
                         lines.append(unescape(tag).strip())
                         end_paragraph()
