@@ -218,6 +218,7 @@ def ensure_installed(packages):
     prefix = [] if os.geteuid() == 0 else ["sudo"]
     environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     install = prefix + ["apt-get", "install", "-y", "-q", *missing]
+    log(" ".join(install))
     if subprocess.run(install, env=environment, stdout=subprocess.DEVNULL).returncode != 0:
         run(prefix + ["apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
         run(install, env=environment, stdout=subprocess.DEVNULL)
