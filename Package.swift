@@ -132,6 +132,9 @@ let package = Package(
             path: "Tests/WebTestSupport",
             swiftSettings: strictSettings
         ),
+        // Where the tests and benchmarks find the corpora: OPENSPOTLIGHT_CORPORA, ../shared/corpora,
+        // or .build/corpora as Scripts/make-corpora.py builds it. Foundation only.
+        .target(name: "Corpora", path: "Tests/Corpora", swiftSettings: strictSettings),
         .testTarget(
             name: "SpotlightCrawlerTests",
             dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightService", "WebTestSupport"],
@@ -266,7 +269,7 @@ let package = Package(
         .executableTarget(
             name: "SpotlightBenchmarks",
             dependencies: [
-                "SpotlightIndex", "SpotlightServer",
+                "SpotlightIndex", "SpotlightServer", "Corpora",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",
@@ -277,7 +280,7 @@ let package = Package(
         .executableTarget(
             name: "PublicIndexBenchmarks",
             dependencies: [
-                "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "Corpora",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -294,7 +297,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "spotlight-store-helper", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SpotlightIndex", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],

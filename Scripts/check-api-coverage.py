@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that every row of the Apple API spec's tables (../shared/spec/apple-api.md
-§1–§12) has a compiler-checked use in Tests/AppleAPIConformanceTests, spelled as
+"""Checks that every row of the Apple API spec's tables (§1–§12 of shared/spec/apple-api.md,
+as imported into Spec/apple-api-tables.md by Scripts/import-spec.py) has a compiler-checked use in Tests/AppleAPIConformanceTests, spelled as
 the spec's Swift column spells it, or is listed in API-GAPS.md.
 
 The Swift name of a row comes from its signature column (`func endBatch(withClientState
@@ -14,6 +14,7 @@ The MapKit subset that `NSUserActivity.mapItem` needs is specified by the projec
 itself (Spec/apple-api-mapkit.md, every table in scope) and checked the same way.
 
 Usage: python3 Scripts/check-api-coverage.py [--spec PATH] [--verbose]
+(--spec defaults to the repository's Spec/apple-api-tables.md; ../shared/spec/apple-api.md gives the same rows.)
 Prints the rows that are neither covered nor listed, and exits 1 when there are any.
 """
 import glob
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 
 root = Path(__file__).resolve().parent.parent
-spec_path = Path(sys.argv[sys.argv.index("--spec") + 1]) if "--spec" in sys.argv else root.parent / "shared/spec/apple-api.md"
+spec_path = Path(sys.argv[sys.argv.index("--spec") + 1]) if "--spec" in sys.argv else root / "Spec/apple-api-tables.md"
 verbose = "--verbose" in sys.argv
 
 

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Writes Sources/OpenCoreSpotlight/CSSearchableItemAttributeSet+Properties.swift
 from the property tables of ../shared/spec/apple-api.md §6a (Apple's 190
-CSSearchableItemAttributeSet properties, typed as Swift imports them).
+CSSearchableItemAttributeSet properties, typed as Swift imports them), or, when
+../shared is absent, from the repository's copy of those tables
+(Spec/apple-api-tables.md, written by Scripts/import-spec.py); both give the same file.
 
-Run from the repository root:  python3 Scripts/generate-attribute-set.py
+Run from the repository root:  python3 Scripts/generate-attribute-set.py [--spec PATH]
 """
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SPEC = ROOT.parent / "shared" / "spec" / "apple-api.md"
+SHARED_SPEC = ROOT.parent / "shared" / "spec" / "apple-api.md"
+SPEC = (pathlib.Path(sys.argv[sys.argv.index("--spec") + 1]) if "--spec" in sys.argv
+        else SHARED_SPEC if SHARED_SPEC.is_file() else ROOT / "Spec" / "apple-api-tables.md")
 OUT = ROOT / "Sources" / "OpenCoreSpotlight" / "CSSearchableItemAttributeSet+Properties.swift"
 
 # Swift type → (storage accessor, setter expression)

@@ -4,7 +4,8 @@ property tables of ../shared/spec/apple-api.md §6a: one compiler-checked use of
 each of CSSearchableItemAttributeSet's 190 properties, with the Swift name and
 type Apple's SDK gives it, writable where Apple's is.
 
-Run from the repository root:  python3 Scripts/generate-conformance-properties.py
+Run from the repository root:  python3 Scripts/generate-conformance-properties.py [--spec PATH]
+(the spec as Scripts/generate-attribute-set.py finds it: ../shared when present, else Spec/apple-api-tables.md)
 """
 import importlib.util
 import pathlib

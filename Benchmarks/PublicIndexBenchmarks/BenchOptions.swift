@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 
 /// `spotlight-public-bench` options (defaults: the full load).
@@ -15,7 +16,7 @@ struct BenchOptions: Sendable {
     /// Passes over the query set (after one warm-up pass).
     var rounds = 2
     var directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-public-bench")
-    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora")
+    var corpusDirectory = Corpora.directory()
     var json: URL?
     /// `load`, `search` or both.
     var phases: Set<String> = ["load", "search"]

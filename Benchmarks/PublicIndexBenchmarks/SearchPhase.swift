@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Corpora
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -110,7 +111,7 @@ struct CorpusEntry: Decodable {
         let source = directory.appendingPathComponent("debian-packages.jsonl.gz")
         let unpacked = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("public-bench-corpus-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: unpacked) }
-        guard FileManager.default.isReadableFile(atPath: source.path) else { throw BenchError("cannot read \(source.path); pass --corpus-dir") }
+        guard FileManager.default.isReadableFile(atPath: source.path) else { throw BenchError("cannot read \(source.path); pass --corpus-dir or run \(Corpora.buildCommand)") }
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/sh")
         gzip.arguments = ["-c", "gzip -dc \"$0\" > \"$1\"", source.path, unpacked.path]

@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 
 /// The two engines the benchmark runs side by side.
@@ -10,13 +11,14 @@ enum EngineKind: String, CaseIterable, Codable, Sendable {
 
 /// The public command line:
 /// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
-///  [--corpus-dir ../shared/corpora] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
+///  [--corpus-dir DIR] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
 struct BenchOptions: Sendable {
     static let defaultScales = [10_000, 63_666, 1_000_000]
 
     var scales = BenchOptions.defaultScales
     var engines = EngineKind.allCases
-    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora", isDirectory: true)
+    /// As the tests find it: `OPENSPOTLIGHT_CORPORA`, `../shared/corpora`, or `.build/corpora` (``Corpora``).
+    var corpusDirectory = Corpora.directory()
     var jsonFile = URL(fileURLWithPath: "benchmark-results.json")
     var rounds = 3
     var workDirectory: URL?
@@ -27,13 +29,14 @@ struct BenchOptions: Sendable {
 
     static let usage = """
         usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
-                               [--corpus-dir ../shared/corpora] [--json FILE] [--rounds 3]
+                               [--corpus-dir DIR] [--json FILE] [--rounds 3]
                                [--work-dir DIR] [--keep] [--ql-workloads titleWord,infix,sectionAndSize,dateRange]
 
           --scales     item counts to index, comma-separated (10k and 1m shorthands work);
                        beyond the corpus's 63,666 packages it is replicated deterministically
           --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5)
-          --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv
+          --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv (default: $OPENSPOTLIGHT_CORPORA,
+                       else ../shared/corpora when present, else .build/corpora from python3 Scripts/make-corpora.py)
           --json       where to write every figure as JSON (default benchmark-results.json)
           --rounds     timed rounds over the 300 queries, after one warm-up round (default 3);
                        the engine's query-language workloads run as many rounds

@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 
 /// The parent process: for each scale and engine, an `index` child then a
@@ -9,7 +10,7 @@ struct BenchmarkRunner {
         let manager = FileManager.default
         let corpusDirectory = options.corpusDirectory.standardizedFileURL
         for name in [DebianCorpus.fileName, QuerySet.fileName] where !manager.isReadableFile(atPath: corpusDirectory.appendingPathComponent(name).path) {
-            throw BenchError.failed("cannot read \(corpusDirectory.appendingPathComponent(name).path); pass --corpus-dir")
+            throw BenchError.failed("cannot read \(corpusDirectory.appendingPathComponent(name).path); pass --corpus-dir or run \(Corpora.buildCommand)")
         }
         let queries = try QuerySet.load(from: corpusDirectory)
 

@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 
 /// One line of `debian-packages.jsonl.gz` (see the corpora README).
@@ -30,7 +31,7 @@ enum DebianCorpus {
     static func load(from directory: URL, limit: Int) throws -> [DebianPackage] {
         let file = directory.appendingPathComponent(fileName)
         guard FileManager.default.isReadableFile(atPath: file.path) else {
-            throw BenchError.failed("cannot read \(file.path); pass --corpus-dir")
+            throw BenchError.failed("cannot read \(file.path); pass --corpus-dir or run \(Corpora.buildCommand)")
         }
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")

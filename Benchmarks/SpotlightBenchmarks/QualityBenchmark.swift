@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 import GRDB
 import SpotlightIndex
@@ -11,7 +12,7 @@ import Synchronization
 /// environment with tantivy from PyPI), in one run over the whole corpus.
 struct QualityBenchmark {
     static let usage = """
-        usage: spotlight-bench quality [--engines engine,fts5,tantivy] [--corpus-dir ../shared/corpora]
+        usage: spotlight-bench quality [--engines engine,fts5,tantivy] [--corpus-dir DIR]
                                        [--scripts-dir Benchmarks/quality] [--work-dir DIR] [--json FILE] [--misses FILE]
                                        [--queries prefix=500,typo=1000,summary=1000,history=100]
 
@@ -22,7 +23,7 @@ struct QualityBenchmark {
         """
 
     var engines: Set<String> = ["engine", "fts5", "tantivy"]
-    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora", isDirectory: true)
+    var corpusDirectory = Corpora.directory()
     var scriptsDirectory = URL(fileURLWithPath: "Benchmarks/quality", isDirectory: true)
     var workDirectory: URL?
     var jsonFile: URL?

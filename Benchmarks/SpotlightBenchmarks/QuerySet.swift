@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 
 /// The kinds of `queries.tsv`, in the order the report lists them.
@@ -48,7 +49,7 @@ enum QuerySet {
         do {
             text = try String(contentsOf: file, encoding: .utf8)
         } catch {
-            throw BenchError.failed("cannot read \(file.path) (\(error)); pass --corpus-dir")
+            throw BenchError.failed("cannot read \(file.path) (\(error)); pass --corpus-dir or run \(Corpora.buildCommand)")
         }
         var queries: [BenchQuery] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {

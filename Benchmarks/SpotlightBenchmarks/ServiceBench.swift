@@ -1,3 +1,4 @@
+import Corpora
 import Foundation
 import SpotlightIndex
 import SpotlightServer
@@ -25,7 +26,7 @@ struct ServiceBench {
     var rate = 10.0
     var seconds = 60.0
     var cliKeystrokes = 100
-    var corpusDirectory = URL(fileURLWithPath: "../shared/corpora", isDirectory: true)
+    var corpusDirectory = Corpora.directory()
     var workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-bench", isDirectory: true)
     var spotlight: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlight")
     var jsonFile: URL?

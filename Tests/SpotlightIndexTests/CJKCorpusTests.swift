@@ -2,15 +2,13 @@ import Foundation
 import Testing
 @testable import SpotlightIndex
 
-/// Real Chinese, Japanese and Korean text from `shared/corpora/cjk-manpages.jsonl.gz`.
+/// Real Chinese, Japanese and Korean text from `cjk-manpages.jsonl.gz` (see ``corpusFile(_:)``).
 @Suite(.serialized) struct CJKCorpusTests {
     struct Entry { var id, title, description, language: String }
 
-    static let corpusFile = sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz")
-
     /// Every 3rd entry of the corpus, deterministic.
     static func load() throws -> [Entry] {
-        let lines = try gunzipLines(corpusFile)
+        let lines = try gunzipLines(corpusFile("cjk-manpages.jsonl.gz"))
         var entries: [Entry] = []
         for (index, line) in lines.enumerated() where index % 3 == 0 {
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
@@ -32,7 +30,10 @@ import Testing
 
     @Test func chineseAndJapaneseAreFoundByOneOrTwoCharacters() throws {
         let entries = try Self.load()
-        #expect(entries.count > 6_000)
+        // Whichever corpus is read (the shared one or Scripts/make-corpora.py's): thousands of
+        // entries, every language this suite samples among them.
+        #expect(entries.count > 1_000)
+        #expect(Set(entries.map(\.language)).isSuperset(of: ["ja", "zh_CN", "zh_TW", "ko"]))
         let store = try Self.store(entries)
         var checked = 0
         for language in ["ja", "zh_CN", "zh_TW"] {

@@ -50,15 +50,13 @@ import Testing
         SearchableItem(uniqueIdentifier: "J", attributes: ["title": .string("Q*A? notes"), "textContent": .string("budget for Paris trip")]),
     ]
 
-    /// The §9.4 table: query, then expected ids, "-" or "ERROR".
+    /// The §9.4 table: query, then expected ids, "-" or "ERROR" (the repository's copy,
+    /// `Spec/query-conformance.tsv`, written by `Scripts/import-spec.py`).
     static let conformance: [(String, String)] = {
-        let spec = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec/query-language.md")
-        guard let text = try? String(contentsOf: spec, encoding: .utf8),
-              let section = text.range(of: "### 9.4"),
-              let start = text.range(of: "```tsv\n", range: section.upperBound..<text.endIndex),
-              let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) else { return [] }
-        return text[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        let table = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Spec/query-conformance.tsv")
+        guard let text = try? String(contentsOf: table, encoding: .utf8), !text.isEmpty else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0).map { line in
             let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
         }

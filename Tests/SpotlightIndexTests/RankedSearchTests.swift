@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct RankedDifferentialTests {
     /// Every 20th Debian package (~3,200), as the benchmark indexes them, in batches of 500.
     static func debianStore(clock: TestClock) throws -> (SpotlightStore, [String]) {
-        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz"))
+        let lines = try gunzipLines(corpusFile("debian-packages.jsonl.gz"))
         var items: [SearchableItem] = []
         var titles: [String] = []
         for (index, line) in lines.enumerated() where index % 20 == 0 {
@@ -33,7 +33,7 @@ import Testing
     /// The free-text queries of `queries.tsv`, then prefixes of 1–3 letters,
     /// title words and their prefixes, and pairs of them.
     static func queries(titles: [String]) throws -> [String] {
-        let tsv = try String(contentsOf: sharedDirectory.appendingPathComponent("corpora/queries.tsv"), encoding: .utf8)
+        let tsv = try String(contentsOf: corpusFile("queries.tsv"), encoding: .utf8)
         var queries = tsv.split(separator: "\n").compactMap { line -> String? in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             return fields.count >= 2 && ["word", "prefix", "multi"].contains(fields[0]) ? String(fields[1]) : nil
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func chineseJapaneseAndKoreanMatchAsTheFullTextTableDoes() throws {
-        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/cjk-manpages.jsonl.gz"))
+        let lines = try gunzipLines(corpusFile("cjk-manpages.jsonl.gz"))
         var items: [SearchableItem] = []
         var queries: [String] = []
         for (index, line) in lines.enumerated() where index % 8 == 0 {
@@ -303,7 +303,7 @@ import Testing
     /// plain bounded distance accepts, for words and prefixes, one and two
     /// edits, on ~6,000 Debian descriptions plus accented words.
     @Test func dictionaryWalkFindsWhatTheDistanceAccepts() throws {
-        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz"))
+        let lines = try gunzipLines(corpusFile("debian-packages.jsonl.gz"))
         var documents: [RankedDocument] = []
         for (index, line) in lines.enumerated() where index % 10 == 0 {
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+import Testing
+import Corpora
 @testable import SpotlightIndex
 
 /// A clock the test moves by hand.
@@ -10,21 +12,23 @@ final class TestClock: Sendable {
     func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
-/// `../shared` beside the repository: the corpora of the tests.
-let sharedDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("shared")
+/// A file of the tests' corpora, found as ``Corpora`` finds them (`OPENSPOTLIGHT_CORPORA`,
+/// `../shared/corpora`, `.build/corpora`); when missing, the error says to run `Scripts/make-corpora.py`.
+func corpusFile(_ name: String) throws -> URL {
+    try Corpora.file(name)
+}
 
 /// The lines of a gzipped corpus file (`gzip -dc`).
 func gunzipLines(_ file: URL) throws -> [Data] {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "gzip -dc '\(file.path)'"]
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["gzip", "-dc", file.path]
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "gzip -dc \(file.path) failed")
     return data.split(separator: 0x0A)
 }
 

@@ -67,7 +67,7 @@ import Testing
     /// The walk with the first letter as the typo finds exactly what the
     /// definition says, on ~6,000 Debian titles and summaries.
     @Test func firstLetterTyposAreWhatTheyClaim() throws {
-        let lines = try gunzipLines(sharedDirectory.appendingPathComponent("corpora/debian-packages.jsonl.gz"))
+        let lines = try gunzipLines(corpusFile("debian-packages.jsonl.gz"))
         var documents: [RankedDocument] = []
         for (index, line) in lines.enumerated() where index % 10 == 0 {
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])

@@ -16,26 +16,22 @@ struct ConformanceRow: Sendable, CustomTestStringConvertible {
     var testDescription: String { "#\(number) \(query.isEmpty ? "(empty)" : query)" }
 }
 
-/// Reads `shared/spec/query-language.md` next to the package at test time.
+/// Reads the conformance table, the repository's copy of `shared/spec/query-language.md` §9.4
+/// (`Spec/query-conformance.tsv`, written by `Scripts/import-spec.py`), at test time.
 enum SpecFile {
-    /// `/work/main/Tests/SpotlightQueryTests/SpecFile.swift` → `/work/shared/spec/query-language.md`.
+    /// `…/Tests/SpotlightQueryTests/SpecFile.swift` → `…/Spec/query-conformance.tsv`.
     static let url: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // SpotlightQueryTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // package root
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/spec/query-language.md")
+        .appendingPathComponent("Spec/query-conformance.tsv")
 
     static let text: String = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
 
-    /// The ```tsv block after "### 9.4", one row per line; empty when the file is missing.
+    /// One row per line (the empty query is the line that begins with a TAB); empty when the file is missing.
     static let conformanceRows: [ConformanceRow] = {
-        guard let section = text.range(of: "### 9.4") else { return [] }
-        let rest = text[section.upperBound...]
-        guard let open = rest.range(of: "```tsv\n") else { return [] }
-        let body = rest[open.upperBound...]
-        guard let close = body.range(of: "\n```") else { return [] }
-        return body[..<close.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+        guard !text.isEmpty else { return [] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0)
             .enumerated().map { index, line in
                 let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
                 let query = String(fields[0])
