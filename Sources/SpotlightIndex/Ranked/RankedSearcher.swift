@@ -630,19 +630,42 @@ struct TermCursor {
     ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
     ///   the exact-title share; the others without it.
     init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
-        // The largest tokens first, by document count (then id, for a stable split).
-        var sizes = ranges.flatMap { range in range.map { (documents: segment.termDocumentCount($0), id: $0) } }
-        sizes.sort { $0.documents != $1.documents ? $0.documents > $1.documents : $0.id < $1.id }
+        // The largest tokens first, by document count (then id, for a stable
+        // split): only the first `unionLimit` can be cursors, so only they are
+        // ordered (one pass); the rest go to the tail, whose order does not matter
+        // (it keeps each document's and window's maximum). A one-letter prefix
+        // names thousands of tokens, and sorting them all cost more than the rest.
+        var top: [(documents: Int, id: Int)] = []
+        top.reserveCapacity(Self.unionLimit + 1)
+        var rest: [Int] = []
+        var total = 0
+        func precedes(_ a: (documents: Int, id: Int), _ b: (documents: Int, id: Int)) -> Bool {
+            a.documents != b.documents ? a.documents > b.documents : a.id < b.id
+        }
+        for range in ranges {
+            for id in range {
+                total += 1
+                let size = (documents: segment.termDocumentCount(id), id: id)
+                if top.count == Self.unionLimit {
+                    guard precedes(size, top[top.count - 1]) else {
+                        rest.append(id)
+                        continue
+                    }
+                    rest.append(top.removeLast().id)
+                }
+                let place = top.firstIndex { precedes(size, $0) } ?? top.count
+                top.insert(size, at: place)
+            }
+        }
         let askedCost = asked * Self.cursorCost
-        var lazy = sizes.prefix { $0.documents * Self.denseCost > askedCost }.count
-        let saved = sizes[lazy...].prefix(Self.unionLimit).reduce(0) { $0 + askedCost - $1.documents * Self.denseCost }
+        var lazy = top.prefix { $0.documents * Self.denseCost > askedCost }.count
+        let saved = top[lazy...].reduce(0) { $0 + askedCost - $1.documents * Self.denseCost }
         // Without a forced tail, a few small tokens do not pay for the array.
-        if sizes.count <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = sizes.count }
-        lazy = min(lazy, Self.unionLimit)
-        for size in sizes.prefix(lazy) {
+        if total <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = total }
+        for size in top.prefix(lazy) {
             members.append(try PostingCursor(segment: segment, term: size.id, flag: RankedScoring.flag(size.id, wholeWord: wholeWord)))
         }
-        let tail = sizes.dropFirst(lazy).map(\.id)
+        let tail = top.dropFirst(lazy).map(\.id) + rest
         guard !tail.isEmpty else { return }
         dense = [UInt32](repeating: 0, count: segment.documentCount)
         windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)

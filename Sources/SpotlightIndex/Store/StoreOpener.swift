@@ -86,14 +86,19 @@ struct StoreOpener {
             reason = .storeCorrupt
             pool = try openChecked(file)
         }
-        if reason == nil, StorePath.isFile(marker.path), try pool.read({ try $0.meta("created", as: Double.self) }) == nil {
+        let created = try pool.read { try $0.meta("created", as: Double.self) }
+        if reason == nil, StorePath.isFile(marker.path), created == nil {
             reason = .storeMissing // the file is there but empty: its content is gone
         }
-        try pool.write { db in
-            if try db.meta("created", as: Double.self) == nil {
-                try db.setMeta("created", options.clock().timeIntervalSince1970)
+        // A store opened as it is (the common case) is not written: a search
+        // that opens twenty stores would otherwise take twenty write locks.
+        if created == nil || reason != nil {
+            try pool.write { db in
+                if try db.meta("created", as: Double.self) == nil {
+                    try db.setMeta("created", options.clock().timeIntervalSince1970)
+                }
+                if let reason { try db.setMeta("pending_reindex", reason.rawValue) }
             }
-            if let reason { try db.setMeta("pending_reindex", reason.rawValue) }
         }
         if !StorePath.isFile(marker.path) {
             guard manager.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600]) else {
