@@ -48,6 +48,9 @@ public struct SpotlightServer: Sendable {
         public var impressionInterval: Duration = .seconds(2)
         /// Answer a repeated question from memory while no store it came from changed.
         public var reusesAnswers = true
+        /// Open every registered store as the service starts (``SystemSearch/prepareStores()``),
+        /// rather than on the first search.
+        public var preparesStores = true
         /// Serve `org.gnome.Shell.SearchProvider2` on the session bus (when there is one).
         public var gnomeSearchProvider = false
         /// Stop on these signals (the command line); tests cancel the task instead.
@@ -108,6 +111,11 @@ public struct SpotlightServer: Sendable {
                 try? Data("\(bound)\n".utf8).write(to: paths.portFile, options: .atomic)
                 readiness.bound(page: URL(string: "http://127.0.0.1:\(bound)/"))
             }))
+        }
+        // Every store opened and its index loaded at once, not by the first keystroke.
+        if configuration.preparesStores {
+            services.append(.init(service: StorePreparation(search: api.search, logger: logger), successTerminationBehavior: .ignore,
+                                  failureTerminationBehavior: .ignore))
         }
         // Impressions are written every 2 s and once more when the service stops.
         services.append(.init(service: ImpressionService(batcher: api.impressions, search: api.search, interval: configuration.impressionInterval,

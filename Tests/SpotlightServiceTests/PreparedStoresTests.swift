@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import SpotlightIndex
+@testable import SpotlightService
+
+/// A resident front end opens every store as it starts, and an app's folder is
+/// listed again whenever it changed.
+@Suite struct PreparedStoresTests {
+    static func item(_ id: String, _ title: String) -> SearchableItem {
+        SearchableItem(uniqueIdentifier: id, attributes: ["title": .string(title)])
+    }
+
+    @Test func everyRegisteredStoreIsOpenedAndADamagedOneRecovered() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        try root.registry.register(app("com.example.b", "B"))
+        try root.registry.register(app("com.example.c", "C"))
+        try root.store("com.example.a").index([Self.item("1", "Kiwi")])
+        try root.store("com.example.a", "notes").index([Self.item("2", "Kiwi notes")])
+        try root.store("com.example.b").index([Self.item("3", "Mango")])
+        _ = try UserActivityStore(bundleIdentifier: "com.example.b", location: root.location)
+        #expect(SystemSearch(registry: root.registry).prepareStores() == 4)
+
+        // A store that is not a database: moved aside as it is opened, made anew empty,
+        // and the search says the app awaits its reindex.
+        let folder = root.url.appendingPathComponent("com.example.c", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("not a database".utf8).write(to: folder.appendingPathComponent("default.sqlite"))
+        let search = SystemSearch(registry: root.registry)
+        #expect(search.prepareStores() == 5)
+        let found = try search.search("kiwi")
+        #expect(found.groups.map(\.app.displayName) == ["A"])
+        #expect(found.unavailableApps == ["com.example.c"] && found.problems.first?.contains("reindex") == true, "\(found.problems)")
+    }
+
+    @Test func anIndexAddedOrRemovedIsSeenByTheNextSearch() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        try root.store("com.example.a").index([Self.item("1", "Kiwi")])
+        let search = SystemSearch(registry: root.registry, keepsAnswers: true)
+        #expect(try search.search("kiwi").groups.first?.results.count == 1)
+        // Made at once (the folder changed within the clock's tick), then after the listing settled.
+        try root.store("com.example.a", "second").index([Self.item("2", "Kiwi jam")])
+        #expect(try search.search("kiwi").groups.first?.results.count == 2)
+        Thread.sleep(forTimeInterval: AppLayouts.settled + 1.1)
+        #expect(try search.search("kiwi").groups.first?.results.count == 2)
+        try root.store("com.example.a", "third").index([Self.item("3", "Kiwi pie")])
+        #expect(try search.search("kiwi").groups.first?.results.count == 3)
+        Thread.sleep(forTimeInterval: AppLayouts.settled + 1.1)
+        #expect(try search.search("kiwi").groups.first?.results.count == 3)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: root.url.appendingPathComponent("com.example.a/third.sqlite\(suffix)"))
+        }
+        #expect(try search.search("kiwi").groups.first?.results.count == 2)
+    }
+}
