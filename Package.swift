@@ -269,7 +269,8 @@ let package = Package(
         .executableTarget(
             name: "SpotlightBenchmarks",
             dependencies: [
-                "SpotlightIndex", "SpotlightServer", "Corpora",
+                // PublicIndex for its posix_spawn runner (a process per keystroke, timed).
+                "SpotlightIndex", "SpotlightServer", "Corpora", "PublicIndex",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",
