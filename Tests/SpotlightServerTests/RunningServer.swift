@@ -16,6 +16,7 @@ struct RunningServer {
         configuration.port = port
         configuration.runner = fixture.runner
         configuration.maintenanceFirstDelay = nil
+        configuration.preparesStores = false   // the tests' searches open what they read (PreparedStoresTests, ServeProcessTests prepare)
         configuration.logger = quietLogger
         configure(&configuration)
         let server = SpotlightServer(configuration)
