@@ -57,6 +57,7 @@ public final class UserActivityStore: Sendable {
     /// view for it and for the item it is related to.
     ///
     /// - Parameters:
+    ///   - record: the activity, as the app set it.
     ///   - contentAttributes: the activity's `contentAttributeSet`, as
     ///     engine attributes (`domainIdentifier`, `contentType` and
     ///     `relatedUniqueIdentifier` included).

@@ -3,7 +3,7 @@ import GRDB
 public import SpotlightQuery
 import Synchronization
 
-/// Stops a running ``SpotlightStore/query(_:batchSize:cancellation:onBatch:)``
+/// Stops a running ``SpotlightStore/query(_:batchSize:cancellation:onBatch:)-(String,_,_,_)``
 /// between two batches; safe to call from any thread.
 ///
 /// ```swift
@@ -42,7 +42,7 @@ extension SpotlightStore {
     /// print(outcome.matchCount)
     /// ```
     ///
-    /// Results are exactly those of ``SpotlightQuery/QueryEvaluator`` on every
+    /// Results are exactly those of SpotlightQuery's `QueryEvaluator` on every
     /// item: the store's indexes pick candidates (see `QueryPlanner`), the
     /// evaluator checks each. `$time` values are resolved once, from the
     /// store's clock in ``StoreOptions/timeZone``. Unknown attributes
@@ -63,7 +63,7 @@ extension SpotlightStore {
         return try query(expression, batchSize: batchSize, cancellation: cancellation, onBatch: onBatch)
     }
 
-    /// Runs a parsed query; see ``query(_:batchSize:cancellation:onBatch:)``.
+    /// Runs a parsed query; see ``query(_:batchSize:cancellation:onBatch:)-(String,_,_,_)``.
     @discardableResult
     public func query(_ expression: QueryExpression, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
                       onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {

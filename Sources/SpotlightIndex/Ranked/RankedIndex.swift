@@ -695,7 +695,7 @@ extension RankedIndex {
 }
 
 extension SpotlightStore {
-    /// How big the ranked index that answers ``search(_:limit:)`` is.
+    /// How big the ranked index that answers ``search(_:limit:statistics:)`` is.
     public func rankedIndexStatistics() throws -> RankedIndexStatistics {
         try read { db in try ranked.statistics(db) }
     }

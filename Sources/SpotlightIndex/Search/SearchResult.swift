@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One result of ``SpotlightStore/search(_:limit:)``.
+/// One result of ``SpotlightStore/search(_:limit:statistics:)``.
 public struct SearchResult: Sendable, Hashable {
     /// The matching item.
     public var item: SearchableItem

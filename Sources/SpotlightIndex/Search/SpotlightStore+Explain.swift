@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Why an item ranks where it does for what a user typed, or why it does
-/// not match: ``SpotlightStore/explain(itemIdentifier:text:)``.
+/// not match: ``SpotlightStore/explain(itemIdentifier:text:statistics:)``.
 public struct SearchExplanation: Sendable, Hashable {
     /// One word of what was typed, and where the item has it.
     public struct Term: Sendable, Hashable {
@@ -40,6 +40,8 @@ extension SpotlightStore {
     /// let why = try store.explain(itemIdentifier: "p-pear", text: "pear")
     /// print(why.summary)   // "p-pear is result 1 of 1: 3.1 = text 2.4 × …"
     /// ```
+    /// - Parameter itemIdentifier: the item's unique identifier.
+    /// - Parameter text: what the user typed, as ``search(_:limit:statistics:)`` takes it.
     /// - Parameter statistics: as ``search(_:limit:statistics:)`` (system
     ///   search's, over every store): the same scores as there.
     /// - Throws: `.itemNotFound` when no live item has the identifier.

@@ -11,13 +11,14 @@ extension SpotlightStore {
     /// description, then other text), the app's `rankingHint`, engagement
     /// and recency; each explains its score.
     ///
-    /// Answered by the store's ranked index (``RankedSearcher``), which
+    /// Answered by the store's ranked index (<doc:RankedIndex>), which
     /// reads only what can make the top `limit`; if the index is damaged it
     /// is rebuilt from the items first.
     ///
     /// ```swift
     /// let results = try store.search("zoe mar", limit: 5)   // finds "Zoë Martin"
     /// ```
+    /// - Parameter text: what the user typed.
     /// - Parameter limit: at most this many results, best first (≥ 0).
     /// - Returns: nothing for text without a word in it.
     /// - Parameter statistics: IDF and average length from these (every

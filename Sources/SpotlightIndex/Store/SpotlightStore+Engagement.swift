@@ -49,6 +49,7 @@ extension SpotlightStore {
     /// let shown = try store.search("pear", limit: 3)
     /// try store.recordImpressions(itemIdentifiers: shown.map(\.item.uniqueIdentifier))
     /// ```
+    /// - Parameter itemIdentifiers: the items shown.
     /// - Parameter date: when they were shown (now by default).
     public func recordImpressions(itemIdentifiers: [String], at date: Date? = nil) throws {
         var seen = Set<String>()

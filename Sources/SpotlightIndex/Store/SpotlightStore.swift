@@ -29,11 +29,30 @@ import Synchronization
 /// ``SpotlightIndexError/Code/storeBusy``.
 ///
 /// ## Topics
-/// - ``index(_:)``, ``deleteItems(withIdentifiers:)``, ``deleteItems(inDomains:)``, ``deleteAllItems()``
-/// - ``beginBatch()``, ``endBatch(clientState:)``, ``endBatch(expectedClientState:newClientState:)``, ``lastClientState()``
-/// - ``search(_:limit:)``, ``recordEngagement(_:itemIdentifier:at:)``
-/// - ``itemsExpiring(within:)``, ``purgeExpiredItems()``
-/// - ``pendingReindex``, ``acknowledgeReindex()``
+///
+/// ### Writing items
+/// - ``index(_:)``
+/// - ``deleteItems(withIdentifiers:)``
+/// - ``deleteItems(inDomains:)``
+/// - ``deleteAllItems()``
+///
+/// ### Batches
+/// - ``beginBatch()``
+/// - ``endBatch(clientState:)``
+/// - ``endBatch(expectedClientState:newClientState:)``
+/// - ``lastClientState()``
+///
+/// ### Searching
+/// - ``search(_:limit:statistics:)``
+/// - ``recordEngagement(_:itemIdentifier:at:)``
+///
+/// ### Expiration
+/// - ``itemsExpiring(within:)``
+/// - ``purgeExpiredItems()``
+///
+/// ### Lost stores
+/// - ``pendingReindex``
+/// - ``acknowledgeReindex()``
 public final class SpotlightStore: Sendable {
     /// The app that owns the store.
     public let bundleIdentifier: String

@@ -78,7 +78,7 @@ public final class WebStore: Sendable {
     }
 }
 
-/// One page found by ``WebStore/search(_:limit:)``.
+/// One page found by ``WebStore/search(_:limit:statistics:)``.
 public struct WebSearchResult: Sendable, Hashable {
     public var page: WebPage
     public var score: ScoreBreakdown

@@ -40,8 +40,20 @@ public import Foundation
 /// [About Applebot](https://support.apple.com/HT204683).
 ///
 /// ## Topics
-/// - ``init(_:)``, ``init(data:)``, ``forStatus(_:)``, ``allowAll``, ``disallowAll``, ``unreachable``
-/// - ``isAllowed(_:userAgent:)``, ``crawlDelay(userAgent:)``, ``selectedGroup(userAgent:)``, ``sitemaps``
+///
+/// ### Reading a robots.txt
+/// - ``init(_:)``
+/// - ``init(data:)``
+/// - ``forStatus(_:)``
+/// - ``allowAll``
+/// - ``disallowAll``
+/// - ``unreachable``
+///
+/// ### Asking it
+/// - ``isAllowed(_:userAgent:)``
+/// - ``crawlDelay(userAgent:)``
+/// - ``selectedGroup(userAgent:)``
+/// - ``sitemaps``
 public struct RobotsTxt: Sendable {
     /// How much of a robots.txt is read: 500 KiB, RFC 9309's minimum. The rest is ignored.
     public static let maximumBytes = 500 * 1024

@@ -48,6 +48,7 @@ public enum Sitemap: Sendable, Equatable {
     /// Parses a sitemap as fetched.
     ///
     /// - Parameters:
+    ///   - data: the body as fetched: XML, gzip-compressed XML or plain text (one URL a line).
     ///   - maximumURLs: entries kept; a sitemap listing more keeps its first
     ///     `maximumURLs` valid entries and drops the rest without an error (sitemaps.org
     ///     allows 50,000 per file, the default).
