@@ -66,6 +66,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["Ranked/README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
         // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine.
@@ -182,6 +183,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -217,6 +219,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
         // `spotlight public serve`: the public index's HTTP API (Hummingbird 2), and the crawler into it.
