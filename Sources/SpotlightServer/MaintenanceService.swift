@@ -23,7 +23,7 @@ final class MaintenanceStatus: Sendable {
 /// Runs index maintenance on a schedule inside the service, instead of
 /// waiting for someone to run `spotlight maintain`: apps whose store was lost
 /// or damaged are asked to index everything again (every store is checked
-/// with `quick_check` first: front ends skip that check when they open stores), items about to expire are
+/// with `quick_check` first: `spotlight search` skips that check when it opens stores), items about to expire are
 /// handed to their app's index extension to refresh (``IndexMaintenance``).
 ///
 /// ```swift

@@ -12,15 +12,19 @@ import Foundation
 /// | `lengths` | UInt32 (tokens in all columns) | document |
 /// | `staticBounds` | Float32 (static factor at build time, rounded up) | document |
 /// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
+/// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
+/// | `quality` (metadata factor), `impressions` | Float64 | document, or one for all (header bit) |
 /// | `termOffsets` | UInt64 (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order | — |
 /// | `termFirstBlock`, `termDocs` | UInt32 | term |
 /// | `termMaxG`, `termMaxGS`, `termMaxS` | Float32 | term |
-/// | `termGroups` | 48 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded) | 64 terms (``termGroupSize``) |
+/// | `termGroups` | 56 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded), Float32 maxGS and maxG without the exact-title share | 64 terms (``termGroupSize``) |
 /// | `blockOffsets` | UInt64 (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | UInt32 | block |
 /// | `blockMaxGS`, `blockMaxS` | Float32 | block |
 /// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16, column masks; 8 zero bytes after | — |
+/// | `termMaxGSPart`, `termMaxGPart` | Float32 (maxGS, maxG without the exact-title share) | term |
+/// | `blockMaxGSPart` | Float32 (maxGS without the exact-title share) | block |
 /// | `numberNameOffsets` | UInt64 (k + 1) into `numberNameBytes` | typed attribute name |
 /// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
 /// | `numberNameStarts` | UInt64 (k + 1) into `numberValues` | typed attribute name |
