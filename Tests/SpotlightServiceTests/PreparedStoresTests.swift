@@ -55,4 +55,35 @@ import Testing
         }
         #expect(try search.search("kiwi").groups.first?.results.count == 2)
     }
+
+    /// Opening a store as it is takes no write lock: a search started while an
+    /// app holds a long write (a bulk import) opens the store and answers from
+    /// what was committed, instead of waiting for the writer.
+    @Test func aSearchOpensStoresWhileAnAppHoldsAWrite() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        let writer = try root.store("com.example.a")
+        try writer.index([Self.item("1", "Kiwi")])
+        // The app's write on a thread of its own: waiting on it must not take a thread of the concurrency pool.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? writer.write { _ in
+                holding.signal()
+                release.wait()
+            }
+            finished.signal()
+        }
+        holding.wait()
+        defer {
+            release.signal()
+            finished.wait()
+        }
+        var options = StoreOptions()
+        options.busyTimeout = 3
+        let started = ContinuousClock.now
+        let found = try SystemSearch(registry: root.registry, options: options).search("kiwi")
+        #expect(ContinuousClock.now - started < .seconds(2), "the search waited for the writer")
+        #expect(found.groups.first?.results.map(\.title) == ["Kiwi"] && found.problems.isEmpty, "\(found.problems)")
+    }
 }

@@ -90,6 +90,12 @@ extension SpotlightStore {
     @discardableResult
     public func purgeExpiredItems() throws -> Int {
         let now = self.now.timeIntervalSince1970
+        // Looked for first in a read (the expiry index): opening a store purges, and a
+        // store with nothing expired is then opened without waiting for an app's write.
+        let anyExpired = try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE expires <= ?)", arguments: [now]) ?? false
+        }
+        guard anyExpired else { return 0 }
         return try write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.expires <= ?", arguments: [now])
             for row in rows { try remove(row, db) }

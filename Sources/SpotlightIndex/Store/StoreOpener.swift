@@ -244,10 +244,16 @@ struct StoreOpener {
     private func prepare(_ writer: any DatabaseWriter) throws {
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
-        let applied = try writer.read { db in try migrator.appliedIdentifiers(db) }
+        let (applied, current) = try writer.read { db in
+            (Set(try migrator.appliedIdentifiers(db)),
+             try db.tableExists("items") && db.meta("tokenizer_version", as: Int.self) == TextTokenizer.version)
+        }
         if !applied.isSubset(of: known) {
             throw SpotlightIndexError(.storeUnavailable, "the store was written by a newer OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); open it with that version")
         }
+        // A store as this version writes it is only read: a search that opens
+        // twenty stores would otherwise take twenty write locks here.
+        if applied == known && current { return }
         try migrator.migrate(writer)
         try writer.write { db in
             guard try db.tableExists("items") else {
