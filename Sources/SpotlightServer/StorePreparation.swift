@@ -1,10 +1,9 @@
-import Dispatch
 import Logging
 import ServiceLifecycle
 import SpotlightService
 
 /// Opens every registered store once as the service starts (``SystemSearch/prepareStores()``),
-/// off the concurrency pool, while the listeners already answer.
+/// off the concurrency pool (``SpotlightAPI/offThread(_:)``), while the listeners already answer.
 struct StorePreparation: Service {
     let search: SystemSearch
     let logger: Logger
@@ -12,9 +11,7 @@ struct StorePreparation: Service {
     func run() async throws {
         let search = self.search
         let started = ContinuousClock.now
-        let opened = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: search.prepareStores()) }
-        }
+        let opened = try await SpotlightAPI.offThread { search.prepareStores() }
         logger.info("opened \(opened) stores in \(ContinuousClock.now - started)")
     }
 }

@@ -49,12 +49,11 @@ final class AppLayouts: Sendable {
             AppLayout(indexNames: SpotlightStore.indexNames(bundleIdentifier: bundleIdentifier, location: location),
                       hasActivities: UserActivityStore.exists(bundleIdentifier: bundleIdentifier, location: location))
         }
-        guard let root = location.rootDirectory else { return list() }
-        let folder = (root.path.hasSuffix("/") ? root.path : root.path + "/") + bundleIdentifier
+        guard let folder = location.folderPath(of: bundleIdentifier) else { return list() }
         var status = stat()
         guard lstat(folder, &status) == 0 else { return list() }
         let stamp = Stamp(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), modified: status.st_mtim, changed: status.st_ctim)
-        let key = bundleIdentifier + "\u{0}" + root.path
+        let key = folder
         if let known = kept.withLock({ $0[key] }), known.stamp == stamp { return known.layout }
         let layout = list()
         var now = timespec()

@@ -30,6 +30,14 @@ public enum StoreLocation: Sendable, Hashable {
             .appendingPathComponent(".local/share/openspotlight", isDirectory: true)
     }
 
+    /// `<root>/<bundle identifier>` as text, the folder of an app's stores; nil in memory.
+    /// Joined as text rather than with URL's path appending, which validates
+    /// each component: system search asks it for every store on every search.
+    package func folderPath(of bundleIdentifier: String) -> String? {
+        guard let root = rootDirectory?.path else { return nil }
+        return (root.hasSuffix("/") ? root : root + "/") + bundleIdentifier
+    }
+
     /// The root directory for this location; nil in memory.
     public var rootDirectory: URL? {
         switch self {
