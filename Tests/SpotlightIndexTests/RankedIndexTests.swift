@@ -38,8 +38,62 @@ struct SplitMix {
         return try Segment(SegmentBytes(copying: bytes), verifyChecksum: true)
     }
 
+    /// A term's postings, decoded.
+    static func postings(_ segment: Segment, term: Int) throws -> [(doc: UInt32, frequency: UInt32, columns: UInt8)] {
+        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
+        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
+        let columns = UnsafeMutablePointer<UInt8>.allocate(capacity: SegmentFormat.blockSize)
+        defer {
+            docs.deallocate()
+            frequencies.deallocate()
+            columns.deallocate()
+        }
+        var out: [(doc: UInt32, frequency: UInt32, columns: UInt8)] = []
+        for block in try segment.blocks(of: term) {
+            let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: columns)
+            out += (0..<count).map { (docs[$0], frequencies[$0], columns[$0]) }
+        }
+        return out
+    }
+
+    /// The segment's words (the initials after them left out).
     func terms(_ segment: Segment) throws -> [String] {
-        try (0..<segment.termCount).map { String(decoding: try segment.term($0), as: UTF8.self) }
+        try (0..<segment.wordCount).map { String(decoding: try segment.term($0), as: UTF8.self) }
+    }
+
+    /// After the words, one initial per first letter of an alphabet
+    /// (``SegmentInitials``): its postings are each document's largest stored
+    /// frequency and every column among its tokens starting with the letter.
+    /// No lookup of words reaches them; Han characters have none.
+    @Test func initialsFollowTheWordsWithEachDocumentsBestToken() throws {
+        let segment = try Self.segment([
+            Self.document(1, title: "Library card", description: "libraries lend books"),
+            Self.document(2, title: "Élan vital", description: "élan libre λόγος 東京"),
+        ])
+        let words = try terms(segment)
+        let initials = try (segment.wordCount..<segment.termCount).map { Array(try segment.term($0)) }
+        #expect(initials == ["b", "c", "e", "l", "v", "λ"].map { [SegmentFormat.initialMarker] + Array($0.utf8) })
+        #expect(words.contains("東京") && words.contains { $0.hasPrefix("λ") })
+        for (letter, initial) in zip(["b", "c", "e", "l", "v", "λ"], segment.wordCount..<segment.termCount) {
+            #expect(try segment.initial(of: Array(letter.utf8)) == initial)
+            // Per document: the largest frequency, the union of columns, of the letter's words.
+            var expected: [UInt32: (UInt32, UInt8)] = [:]
+            for word in 0..<segment.wordCount {
+                guard try segment.term(word).starts(with: Array(letter.utf8)) else { continue }
+                for (doc, frequency, columns) in try Self.postings(segment, term: word) {
+                    let known = expected[doc] ?? (0, 0)
+                    expected[doc] = (max(known.0, frequency), known.1 | columns)
+                }
+            }
+            let found = try Self.postings(segment, term: initial)
+            #expect(found.map(\.doc) == expected.keys.sorted(), "\(letter)")
+            #expect(found.allSatisfy { expected[$0.doc]! == ($0.frequency, $0.columns) }, "\(letter)")
+        }
+        #expect(try segment.initial(of: Array("東".utf8)) == nil)
+        #expect(try segment.initial(of: Array("li".utf8)) == nil)
+        #expect(try segment.initial(of: Array("z".utf8)) == nil)
+        #expect(try segment.terms(matching: [], prefix: true) == 0..<segment.wordCount)
+        #expect(try segment.terms(containing: Array("b".utf8)).allSatisfy { $0 < segment.wordCount })
     }
 
     @Test func dictionaryIsSortedByBytesAndAnswersWordsAndPrefixes() throws {
@@ -80,7 +134,8 @@ struct SplitMix {
             let scanned = all.firstIndex { !$0.utf8.lexicographicallyPrecedes(bytes) } ?? all.count
             #expect(try segment.lowerBound(bytes) == scanned, "\(key)")
             let past = all.firstIndex { !$0.utf8.lexicographicallyPrecedes(bytes) && !$0.hasPrefix(key) } ?? all.count
-            #expect(try segment.lowerBound(bytes, pastPrefix: true) == past, "\(key) as a prefix")
+            // (Every term starts with the empty key, the initials after the words too.)
+            #expect(try min(segment.lowerBound(bytes, pastPrefix: true), segment.wordCount) == past, "\(key) as a prefix")
         }
     }
 

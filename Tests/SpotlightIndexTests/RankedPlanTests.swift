@@ -4,9 +4,10 @@ import Testing
 
 /// The two ways a segment answers a query of several terms, a driving
 /// term with cursors and intersecting first (``RankedSearcher/Plan``),
-/// return the same hits with the same scores: over two segments, with
-/// deleted and expired documents, excluded rowids, prefixes, typos and
-/// pages from one hit to all of them.
+/// return the same hits with the same scores, and so does a one-letter
+/// prefix read through its initial or through its tokens: over two
+/// segments, with deleted and expired documents, excluded rowids,
+/// prefixes, typos and pages from one hit to all of them.
 @Suite struct RankedPlanTests {
     static let words = ["alpha", "alpine", "alpaca", "beta", "betray", "gamma", "gambit", "delta", "deltoid", "epsilon", "zeta", "omega"]
 
@@ -39,7 +40,7 @@ import Testing
     }
 
     static let queries = ["alpha beta", "alpha gamma delta", "alpha bet", "beta alpha zeta omeg", "epsilon zeta", "gamma gam",
-                          "alpga betta", "deltoid gammma alpin", "omega omega"]
+                          "alpga betta", "deltoid gammma alpin", "omega omega", "alpha b", "zeta a", "gamma delta e", "betta g"]
 
     @Test(arguments: queries)
     func bothPlansFindTheSameHits(_ text: String) throws {
@@ -50,19 +51,21 @@ import Testing
         var compared = 0
         for query in tiers {
             for limit in [1, 5, 20, 10_000] {
-                func hits(_ plan: RankedSearcher.Plan, excluding: Set<Int64> = []) throws -> [RankedHit] {
+                func hits(_ plan: RankedSearcher.Plan, initials: Bool = true, excluding: Set<Int64> = []) throws -> [RankedHit] {
                     var searcher = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
                     searcher.plan = plan
+                    searcher.readsInitials = initials
                     return try searcher.search(query, limit: limit, excluding: excluding, verify: { _ in true })
                 }
                 let drivers = try hits(.drivers)
                 let excluded = Set(drivers.prefix(2).map(\.rowid))
                 for excluding in [[], excluded] as [Set<Int64>] {
-                    let expected = try hits(.drivers, excluding: excluding)
-                    for plan in [RankedSearcher.Plan.conjunctions, .automatic] {
-                        let found = try hits(plan, excluding: excluding)
-                        #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(plan)")
-                        #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(plan)")
+                    // Reference: a driver, and a one-letter prefix checked through its tokens.
+                    let expected = try hits(.drivers, initials: false, excluding: excluding)
+                    for (plan, initials) in [(RankedSearcher.Plan.drivers, true), (.conjunctions, false), (.conjunctions, true), (.automatic, true)] {
+                        let found = try hits(plan, initials: initials, excluding: excluding)
+                        #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(plan) initials \(initials)")
+                        #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(plan) initials \(initials)")
                     }
                     #expect(expected.allSatisfy { !excluding.contains($0.rowid) && $0.rowid % 17 != 0 })
                     compared += expected.count

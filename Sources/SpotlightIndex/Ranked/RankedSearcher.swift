@@ -36,6 +36,9 @@ struct RankedSearcher {
     var now: Double
     /// How each segment's matches are found (tests force each plan).
     var plan = Plan.automatic
+    /// Whether a one-letter prefix is checked through its initial
+    /// (``SegmentInitials``) rather than its tokens (tests compare both).
+    var readsInitials = true
 
     /// Work done by the last search, for tests and the benchmark.
     struct Statistics: Sendable {
@@ -69,6 +72,18 @@ struct RankedSearcher {
         /// ``RankedScoring/everyToken`` for a word that is not a prefix, or
         /// has typos (its matches are whole words a typo apart).
         var wholeWord: [Int]
+        /// Per term, its initial's term id (``SegmentInitials``) when it is a
+        /// one-letter prefix and nothing else, with the initial's postings:
+        /// checked, it is that one list rather than its tokens' lists.
+        var initials: [(id: Int, documents: Int)?]
+
+        /// The term-id ranges a ``TermCursor`` or the conjunction reads for
+        /// `term`: its initial, or its tokens.
+        func checkedRanges(_ term: Int) -> [Range<Int>] {
+            if let initial = initials[term] { return [initial.id..<(initial.id + 1)] }
+            return ranges[term]
+        }
+
         /// The term whose postings are read: the one that makes the
         /// search cheapest, each driver document costing
         /// ``TermCursor/driverCost`` and each other term, checked rarest
@@ -85,6 +100,11 @@ struct RankedSearcher {
                 var cost = asked * Double(TermCursor.driverCost)
                 for term in byPostings where term != candidate {
                     let postings = Double(documents[term])
+                    if let initial = initials[term] {
+                        cost += min(Double(initial.documents) * Double(TermCursor.denseCost), asked * Double(TermCursor.cursorCost))
+                        asked *= min(1, postings / n)
+                        continue
+                    }
                     let dense = postings * Double(TermCursor.denseCost)
                     let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
                     cost += min(dense, lazy)
@@ -118,6 +138,7 @@ struct RankedSearcher {
             var maxG = [Double](repeating: 0, count: termCount)
             // A word with typos: its matches are whole words, a typo apart.
             var wholeWord = query.terms.map { $0.prefix == nil || $0.typo != nil ? RankedScoring.everyToken : -1 }
+            var initials = [(id: Int, documents: Int)?](repeating: nil, count: termCount)
             // Terms without a typo first: a segment one of them misses is
             // left before any dictionary walk.
             var missing = false
@@ -135,6 +156,10 @@ struct RankedSearcher {
                 }
                 if let typo = term.typo { found += try TypoWalk.matches(typo, in: segment) }
                 found = Self.union(found)
+                if readsInitials, let prefix = term.prefix, term.exact.isEmpty, term.typo == nil, found.reduce(0, { $0 + $1.count }) > 1,
+                   let id = try segment.initial(of: prefix) {
+                    initials[position] = (id, segment.termDocumentCount(id))
+                }
                 let whole = wholeWord[position]
                 var count = 0, most = 0, best = 0.0
                 for range in found {
@@ -176,7 +201,7 @@ struct RankedSearcher {
             if missing { continue }
             for term in 0..<termCount { matching[term] += blended[term] }
             resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG,
-                                     wholeWord: wholeWord))
+                                     wholeWord: wholeWord, initials: initials))
         }
         return (resolved, matching, liveDocuments)
     }
@@ -309,7 +334,7 @@ struct RankedSearcher {
             // few enough to leave blocks out).
             var candidates: DocumentBitmap?
             if entry.documents[driver] <= segment.documentCount / 32,
-               (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.ranges[$0]) }) {
+               (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.checkedRanges($0)) }) {
                 var bits = DocumentBitmap(documentCount: segment.documentCount)
                 for range in entry.ranges[driver] {
                     for id in range {
@@ -333,7 +358,7 @@ struct RankedSearcher {
             }
             var row: [TermCursor] = []
             for term in 0..<termCount {
-                row.append(term == driver ? TermCursor() : try TermCursor(segment: segment, ranges: entry.ranges[term],
+                row.append(term == driver ? TermCursor() : try TermCursor(segment: segment, ranges: entry.checkedRanges(term),
                                                                           wholeWord: entry.wholeWord[term],
                                                                           asked: asked[term], candidates: candidates))
             }
@@ -342,7 +367,8 @@ struct RankedSearcher {
 
         var top = TopHits(limit: limit)
         for (position, entry) in resolved.enumerated() where intersected[position] {
-            try searchConjunction(segments[entry.index], ranges: entry.ranges, wholeWord: entry.wholeWord, postings: entry.documents, idf: idf,
+            try searchConjunction(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
+                                  postings: entry.documents, idf: idf,
                                   avgLength: avgLength, query: query, excluding: excluding, top: &top, verify: verify)
         }
         var accumulated: [Int: Double] = [:]

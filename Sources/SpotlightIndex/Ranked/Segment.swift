@@ -11,6 +11,9 @@ struct Segment: @unchecked Sendable {
     let bytes: SegmentBytes
     let documentCount: Int
     let termCount: Int
+    /// The terms that are words: ids below this; the initials follow
+    /// (``SegmentInitials``). Lookups of words never reach past it.
+    private(set) var wordCount: Int
     let blockCount: Int
     /// Typed attribute names, and typed values of all of them.
     let numberNameCount: Int
@@ -44,6 +47,7 @@ struct Segment: @unchecked Sendable {
         guard u64(SegmentFormat.totalLengthOffset) == UInt64(base.count) else { throw .corrupt("truncated: \(base.count) of \(u64(SegmentFormat.totalLengthOffset)) bytes") }
         documentCount = Int(u32(SegmentFormat.docCountOffset))
         termCount = Int(u32(SegmentFormat.termCountOffset))
+        wordCount = termCount
         blockCount = Int(u32(SegmentFormat.blockCountOffset))
         numberNameCount = Int(u32(SegmentFormat.numberNameCountOffset))
         numberValueCount = Int(u32(SegmentFormat.numberValueCountOffset))
@@ -97,6 +101,7 @@ struct Segment: @unchecked Sendable {
             let sum = SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: base[SegmentFormat.headerSize...]))
             guard sum == u64(SegmentFormat.checksumOffset) else { throw .corrupt("checksum mismatch") }
         }
+        wordCount = try lowerBound([SegmentFormat.initialMarker])
     }
 
     /// The checksum the header records.
@@ -444,11 +449,12 @@ struct Segment: @unchecked Sendable {
         return low
     }
 
-    /// Term ids equal to `token`, or starting with it for a prefix.
+    /// Term ids equal to `token`, or starting with it for a prefix (words
+    /// only: an empty prefix stops before the initials).
     func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
-        let low = try lowerBound(token)
-        if prefix { return low..<max(low, try lowerBound(token, pastPrefix: true)) }
-        guard low < termCount, try term(low).elementsEqual(token) else { return low..<low }
+        let low = min(try lowerBound(token), wordCount)
+        if prefix { return low..<max(low, min(try lowerBound(token, pastPrefix: true), wordCount)) }
+        guard low < wordCount, try term(low).elementsEqual(token) else { return low..<low }
         return low..<(low + 1)
     }
 
@@ -456,10 +462,14 @@ struct Segment: @unchecked Sendable {
     /// scan over the dictionary's bytes (terms are stored end to end),
     /// each hit mapped to its term by binary search. Stops after `limit` terms.
     func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
-        guard !fragment.isEmpty, termCount > 0, limit > 0 else { return [] }
-        let start = at(.termBytes), size = sectionEnd(.termBytes) - start
+        guard !fragment.isEmpty, wordCount > 0, limit > 0 else { return [] }
+        let start = at(.termBytes)
         func offset(_ term: Int) -> Int { Int(truncatingIfNeeded: u64(.termOffsets, term)) }
-        guard offset(termCount) <= size else { throw .corrupt("the dictionary's bytes are out of their section") }
+        guard offset(termCount) <= sectionEnd(.termBytes) - start, offset(wordCount) <= offset(termCount) else {
+            throw .corrupt("the dictionary's bytes are out of their section")
+        }
+        // The words' bytes only: the initials follow them.
+        let size = offset(wordCount)
         let haystack = base.baseAddress! + start
         var out: [Int] = []
         var position = 0, term = 0
@@ -469,7 +479,7 @@ struct Segment: @unchecked Sendable {
             while position < size, out.count < limit,
                   let at = Self.find(needle, in: haystack, from: position, size: size) {
                 // The term holding byte `at`: the last whose start is ≤ at (from `term` on: hits ascend).
-                var low = term, high = termCount
+                var low = term, high = wordCount
                 while high - low > 1 {
                     let mid = (low + high) / 2
                     if offset(mid) <= at { low = mid } else { high = mid }

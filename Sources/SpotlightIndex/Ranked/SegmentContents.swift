@@ -73,7 +73,8 @@ struct SegmentContents {
     /// Tokenized documents into a segment; documents are ordered by rowid.
     ///
     /// Each document's distinct tokens come hashed and weighted
-    /// (``DocumentTokens``): one pass interns them (``TokenTable``), then
+    /// (``DocumentTokens``): one pass interns them and the document's
+    /// initials (``SegmentInitials``) (``TokenTable``), then
     /// term ids are renumbered in byte order and the postings laid out by
     /// counting.
     init(documents: [RankedDocument]) {
@@ -179,7 +180,8 @@ struct SegmentContents {
     /// Documents already ordered by rowid.
     private init(sorted documents: ArraySlice<RankedDocument>) {
         var table = TokenTable()
-        let occurrences = documents.reduce(0) { $0 + $1.tokens.count }
+        // Tokens, and about a third as many initials.
+        let occurrences = documents.reduce(0) { $0 + $1.tokens.count } * 3 / 2
         var occurrenceStart: [Int] = [0]
         var occurrenceTerm: [Int32] = []
         var occurrenceFrequency: [UInt32] = []
@@ -192,6 +194,7 @@ struct SegmentContents {
         lengths.reserveCapacity(documents.count)
         uidHashes.reserveCapacity(documents.count)
         var nameIDs: [String: Int32] = [:]
+        var initials = DocumentInitials()
         for (doc, document) in documents.enumerated() {
             uidHashes.append(document.uidHash)
             for (name, value) in document.numbers {
@@ -208,12 +211,24 @@ struct SegmentContents {
             let tokens = document.tokens
             tokens.bytes.withUnsafeBufferPointer { bytes in
                 for token in tokens.tokens {
-                    let id = table.intern(UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)]), hash: token.hash)
+                    let bytes = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+                    let id = table.intern(bytes, hash: token.hash)
+                    let frequency = RankedScoring.frequency(weighted: token.frequency, columns: token.columns)
                     occurrenceTerm.append(Int32(id))
-                    occurrenceFrequency.append(RankedScoring.frequency(weighted: token.frequency, columns: token.columns))
+                    occurrenceFrequency.append(frequency)
                     occurrenceColumns.append(token.columns)
+                    initials.note(bytes, frequency: frequency, columns: token.columns)
                 }
             }
+            // The document's initials, terms like its tokens (``SegmentInitials``).
+            for entry in initials.entries {
+                let key = SegmentInitials.termBytes(entry.codePoint)
+                let id = key.withUnsafeBufferPointer { table.intern($0, hash: TokenHash.of($0)) }
+                occurrenceTerm.append(Int32(id))
+                occurrenceFrequency.append(entry.frequency)
+                occurrenceColumns.append(entry.columns)
+            }
+            initials.reset()
             occurrenceStart.append(occurrenceTerm.count)
             rowids.append(document.rowid)
             expires.append(document.expires)

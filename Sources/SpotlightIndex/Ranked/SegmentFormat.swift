@@ -15,7 +15,7 @@ import Foundation
 /// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
 /// | `quality` (metadata factor), `impressions` | Float64 | document, or one for all (header bit) |
 /// | `termOffsets` | UInt64 (t + 1) into `termBytes` | term |
-/// | `termBytes` | UTF-8 tokens in byte order | — |
+/// | `termBytes` | UTF-8 tokens in byte order, then the initials (``initialMarker``) | — |
 /// | `termFirstBlock`, `termDocs` | UInt32 | term |
 /// | `termMaxG`, `termMaxGS`, `termMaxS` | Float32 | term |
 /// | `termGroups` | 56 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded), Float32 maxGS and maxG without the exact-title share | 64 terms (``termGroupSize``) |
@@ -68,7 +68,18 @@ enum SegmentFormat {
     ///    metadata factor and impressions; per term, term group and block
     ///    second maxima, without the exact-title share (a group entry is 56
     ///    bytes: those two last) (one scale for every store, issue 22).
-    static let version: UInt32 = 10
+    /// 11: initials: after the words, a term per first character
+    ///    (``initialMarker`` and the character's UTF-8) whose postings are
+    ///    each document's largest frequency among its tokens starting with
+    ///    it, so a one-letter last word is one posting list, not thousands.
+    static let version: UInt32 = 11
+    /// The first byte of an initial's term (never in UTF-8, so initials sort
+    /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
+    /// then the first character's bytes. Its postings hold, per document,
+    /// the largest stored frequency (title bit included) and every column of
+    /// the document's tokens starting with that character: exactly what a
+    /// ``TermCursor`` over all those tokens finds.
+    static let initialMarker: UInt8 = 0xFF
     static let headerSize = 512
     /// Postings per block.
     static let blockSize = 128

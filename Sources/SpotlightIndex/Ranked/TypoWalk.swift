@@ -56,7 +56,7 @@ enum TypoWalk {
         try find(Array(word.dropFirst()), edits: rest.edits)
         // Another first letter, or one left out: each first letter the dictionary has.
         var id = 0
-        while id < segment.termCount {
+        while id < segment.wordCount {   // words only, not the initials after them
             let bytes = try segment.term(id)
             guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { id += 1; continue }
             if scalar != word[0], !RankedQuery.isDigit(scalar) {
