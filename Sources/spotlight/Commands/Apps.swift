@@ -5,7 +5,7 @@ import SpotlightService
 
 /// `spotlight apps`: the apps system search knows.
 struct Apps: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "apps", 
         abstract: "List, register and unregister the apps system search knows.",
         discussion: """
             Example:
@@ -20,7 +20,7 @@ struct Apps: ParsableCommand {
     )
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the registered apps.",
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the registered apps.",
                                                         discussion: "Example:\n  spotlight apps list --json")
         @Flag(help: "Print JSON instead of text.") var json = false
 
@@ -44,7 +44,7 @@ struct Apps: ParsableCommand {
     }
 
     struct Register: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "register", 
             abstract: "Register an app, from a manifest or from options (the command goes after --).",
             discussion: """
                 In the command, {activity} becomes the activity as JSON and {activity-file} the path \
@@ -86,7 +86,7 @@ struct Apps: ParsableCommand {
     }
 
     struct Unregister: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "unregister", 
             abstract: "Forget an app; its index stays unless --delete-index.",
             discussion: "Example:\n  spotlight apps unregister com.example.notes --delete-index")
         @Argument(help: "The app's bundle identifier.") var bundleIdentifier: String

@@ -7,7 +7,7 @@ import SpotlightServer
 
 /// `spotlight search TEXT`: system-wide search, grouped by app.
 struct Search: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "search", 
         abstract: "Search every registered app the way a user types (the last word is a prefix).",
         discussion: """
             Results are grouped by app, the app with the best result first, a few per app. \
@@ -85,7 +85,10 @@ struct Search: AsyncParsableCommand {
         } catch {
             Output.fail("\(error)")
         }
-        if json { return print(try Output.json(encoding: found)) }
+        if json {
+            print(try Output.json(encoding: found))
+            Output.finishReading(keeping: local)
+        }
         // What a person is shown counts as impressions (--json output is for programs, which record their own).
         do { try Self.recordImpressions(of: found, local: local) } catch {
             FileHandle.standardError.write(Data("spotlight: impressions not recorded: \(error)\n".utf8))
@@ -219,7 +222,7 @@ func shellQuoted(_ text: String) -> String {
 
 /// `spotlight open RESULT`: continue into the app.
 struct Open: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(commandName: "open", 
         abstract: "Open a result in its app (as tapping it), or \"Search in App\".",
         discussion: """
             The app's registered command is launched with the activity; when it exits with \

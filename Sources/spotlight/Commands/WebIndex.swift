@@ -16,7 +16,7 @@ struct WebIndex: ParsableCommand {
     }
 
     struct Pages: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "pages", 
             abstract: "List the pages of the public web index (all, or one host's).",
             discussion: """
                 Example:
@@ -47,7 +47,7 @@ struct WebIndex: ParsableCommand {
     }
 
     struct Forget: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "forget", 
             abstract: "Remove every page of these hosts from the public web index.",
             discussion: """
                 Example:
