@@ -20,7 +20,8 @@ public final class RegisteredApps: Sendable {
         var name: String
         var inode: UInt64
         var size: UInt64
-        var modified: Date
+        var seconds: Int
+        var nanoseconds: Int
     }
     private let memo = Mutex<(stamps: [Stamp], apps: [AppRegistration], problems: [String])?>(nil)
 
@@ -32,11 +33,14 @@ public final class RegisteredApps: Sendable {
     public func scan() throws -> (apps: [AppRegistration], problems: [String]) {
         let directory = try registry.directory
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        // lstat, not FileManager's attributes: those also look up the owner's
+        // and group's names, reading /etc/passwd and /etc/group per manifest.
+        let folder = directory.path
         let stamps = names.map { name -> Stamp in
-            let attributes = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)) ?? [:]
-            return Stamp(name: name, inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0,
-                         size: (attributes[.size] as? NSNumber)?.uint64Value ?? 0,
-                         modified: attributes[.modificationDate] as? Date ?? .distantPast)
+            var status = stat()
+            guard lstat(folder + "/" + name, &status) == 0 else { return Stamp(name: name, inode: 0, size: 0, seconds: 0, nanoseconds: 0) }
+            return Stamp(name: name, inode: UInt64(status.st_ino), size: UInt64(status.st_size),
+                         seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
         }
         if let kept = memo.withLock({ $0 }), kept.stamps == stamps { return (kept.apps, kept.problems) }
         let scanned = try registry.scan()
