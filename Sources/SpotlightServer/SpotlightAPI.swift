@@ -30,7 +30,7 @@ public final class SpotlightAPI: Sendable {
     ///   holds locked before it answers without that app (seconds).
     /// - Parameter reusesAnswers: answer a repeated question from memory while no store it came from changed.
     public init(registry: AppRegistry, limits: ServiceLimits = ServiceLimits(), runner: ActionRunner = ActionRunner(),
-                launchTimeout: TimeInterval = 30, readTimeout: TimeInterval = 0.25, reusesAnswers: Bool = true) {
+                launchTimeout: TimeInterval = 30, readTimeout: TimeInterval = 0.25, reusesAnswers: Bool = false) {
         var options = StoreOptions()
         options.busyTimeout = readTimeout
         self.registry = registry

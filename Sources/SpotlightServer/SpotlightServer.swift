@@ -46,8 +46,10 @@ public struct SpotlightServer: Sendable {
         public var maintenanceInterval: Duration = .seconds(30 * 60)
         /// How often the impressions clients reported are written.
         public var impressionInterval: Duration = .seconds(2)
-        /// Answer a repeated question from memory while no store it came from changed.
-        public var reusesAnswers = true
+        /// Answer a repeated question from memory while no store it came from
+        /// changed. Off by default: checking every store before reusing cost
+        /// more than the repeats saved (BENCHMARKS.md, service).
+        public var reusesAnswers = false
         /// Open every registered store as the service starts (``SystemSearch/prepareStores()``),
         /// rather than on the first search.
         public var preparesStores = true
