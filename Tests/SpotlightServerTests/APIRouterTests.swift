@@ -180,7 +180,7 @@ import Testing
     @Test func showExplainAppsHealthThumbnailAndMetrics() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }
-        let api = fixture.api()
+        let api = fixture.api(reusesAnswers: true)   // (the metrics count answers from memory)
         try await fixture.application(api).test(.router) { client in
             let shown = try await client.execute(uri: "/v1/show?ref=com.example.grocer%2Fdefault%2Fp-pear", method: .get) { try $0.decoded(API.ShowResponse.self) }
             #expect(shown.attributes["title"] == "\"Pear\"" && shown.attributes["price"] == "1.2" && shown.attributes["thumbnailData"] == "<\(ServerFixture.png.count) bytes>")

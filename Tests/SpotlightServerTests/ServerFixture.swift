@@ -82,8 +82,9 @@ struct ServerFixture {
         ActionRunner(command: ["/bin/sh", "-c", "printf '%s\\n' \"$1\" >> '\(openerLog.path)'", "sh"])
     }
 
-    func api() -> SpotlightAPI {
-        SpotlightAPI(registry: registry, runner: runner)
+    /// - Parameter reusesAnswers: answer a repeated question from memory (off, as the service runs by default).
+    func api(reusesAnswers: Bool = false) -> SpotlightAPI {
+        SpotlightAPI(registry: registry, runner: runner, reusesAnswers: reusesAnswers)
     }
 
     static let token = ServiceToken(value: String(repeating: "ab", count: 32))

@@ -21,7 +21,7 @@ import SpotlightService
         defer { recorder.cleanUp() }
         let done = try recorder.runner.perform(action)
         #expect(try recorder.opened() == [uri])
-        #expect(done.uri.absoluteString == uri && done.label == action.label && done.command == [recorder.script.path])
+        #expect(done.uri.absoluteString == uri && done.label == action.label && done.command == recorder.command)
     }
 
     @Test func theOpenerIsXdgOpenUnlessConfigured() {

@@ -163,7 +163,12 @@ struct OpenerRecorder {
     let directory: URL
     var log: URL { directory.appendingPathComponent("opened.log") }
     var script: URL { directory.appendingPathComponent("open.sh") }
-    var runner: ActionRunner { ActionRunner(command: [script.path], environment: [:], timeout: 10) }
+    /// The script is run by `sh`, not executed itself: a test spawning a
+    /// process on another thread while this one wrote the script could hold
+    /// its write descriptor across `fork`, and executing it then fails with
+    /// ETXTBSY ("text file busy").
+    var command: [String] { ["/bin/sh", script.path] }
+    var runner: ActionRunner { ActionRunner(command: command, environment: [:], timeout: 10) }
 
     init(exitStatus: Int = 0) throws {
         directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-opener-\(UUID().uuidString)")
