@@ -243,11 +243,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The `spotlight` command line.
+        // The `spotlight` command line. `spotlight demo` runs the example apps as programs of their own
+        // (the `colleagues` and `greengrocer` executables beside it, which it builds when they are
+        // missing): it does not link them.
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "SpotlightServer", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
+                "SpotlightIndex", "SpotlightService", "SpotlightServer", "WebMarkup", "SpotlightCrawler",
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -261,8 +263,12 @@ let package = Package(
         .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
-                    swiftSettings: strictSettings),
+        // The example apps' executables are built beside `spotlight` for its demo.
+        .testTarget(
+            name: "SpotlightCLITests",
+            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
+            swiftSettings: strictSettings
+        ),
         // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
         // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
         .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightService", "WebMarkup"],
