@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
+        .library(name: "SpotlightSystem", targets: ["SpotlightSystem"]),
         .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
         .library(name: "CoreSpotlightCompat", targets: ["CoreSpotlightCompat"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
@@ -69,11 +70,14 @@ let package = Package(
             exclude: ["Ranked/README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
-        // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine.
+        // The system layer over the engine: the app registry and how apps are run (AppProcess), the
+        // requests the system sends apps (index, import), the public web store. No HTTP, no Apple names.
+        .target(name: "SpotlightSystem", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine and the system layer.
         .target(
             name: "OpenCoreSpotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -94,7 +98,7 @@ let package = Package(
         .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
-            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
+            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "UniformTypeIdentifiers",
                            "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
@@ -116,7 +120,7 @@ let package = Package(
         .target(
             name: "SpotlightCrawler",
             dependencies: [
-                "WebMarkup", "SpotlightIndex",
+                "WebMarkup", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -140,7 +144,7 @@ let package = Package(
         .target(name: "Corpora", path: "Tests/Corpora", swiftSettings: strictSettings),
         .testTarget(
             name: "SpotlightCrawlerTests",
-            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightService", "WebTestSupport"],
+            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "WebTestSupport"],
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
@@ -148,7 +152,7 @@ let package = Package(
         .target(
             name: "SpotlightService",
             dependencies: [
-                "SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
+                "SpotlightIndex", "SpotlightSystem", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -156,7 +160,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex", "SpotlightSystem"], swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
         // systemd's sd-bus (libsystemd-dev): see Sources/SpotlightServer/README.md for why sd-bus rather than GDBus.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -171,7 +175,7 @@ let package = Package(
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightIndex", "SpotlightDBus", "PublicIndexProtocol",
+                "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "SpotlightServerTests",
             dependencies: [
-                "SpotlightServer", "SpotlightService", "SpotlightDBus", "SpotlightIndex", "spotlight",
+                "SpotlightServer", "SpotlightService", "SpotlightDBus", "SpotlightIndex", "SpotlightSystem", "spotlight",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -226,7 +230,7 @@ let package = Package(
         .target(
             name: "PublicIndexService",
             dependencies: [
-                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex",
+                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -237,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "PublicIndexTests",
             dependencies: [
-                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex",
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex", "SpotlightSystem",
                 "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -249,9 +253,10 @@ let package = Package(
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "SpotlightServer", "WebMarkup", "SpotlightCrawler",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightService", "SpotlightServer", "WebMarkup", "SpotlightCrawler",
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -260,7 +265,8 @@ let package = Package(
                 path: "Examples/ExampleApps", swiftSettings: strictSettings),
         .executableTarget(name: "colleagues", dependencies: ["ExampleApps"], path: "Examples/Colleagues", swiftSettings: strictSettings),
         .executableTarget(name: "greengrocer", dependencies: ["ExampleApps"], path: "Examples/GreenGrocer", swiftSettings: strictSettings),
-        .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
+        .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightSystem",
+                                                          "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
         // The example apps' executables are built beside `spotlight` for its demo.
@@ -281,7 +287,7 @@ let package = Package(
             name: "SpotlightBenchmarks",
             dependencies: [
                 // PublicIndex for its posix_spawn runner (a process per keystroke, timed).
-                "SpotlightIndex", "SpotlightServer", "Corpora", "PublicIndex",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "Corpora", "PublicIndex",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",

@@ -2,6 +2,7 @@ import ExampleApps
 import Foundation
 import OpenCoreSpotlight
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import Testing
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight demo`: the whole flow with the two example apps.

@@ -1,4 +1,5 @@
 public import Foundation
+public import SpotlightIndex
 
 /// The apps known to system search: one JSON file per app in
 /// `<root>/.apps/<bundle id>.json` (the root of ``StoreLocation``), which is
