@@ -103,7 +103,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
-        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"],
+        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit", "CoreLocation", "Contacts"],
                     swiftSettings: strictSettings),
         // An app in a process of its own, for the tests of writes from another process.
         .executableTarget(name: "openspotlight-app-helper", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
@@ -134,7 +134,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/WebTestSupport",
             swiftSettings: strictSettings
@@ -193,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "SpotlightServerTests",
             dependencies: [
-                "SpotlightServer", "SpotlightService", "SpotlightDBus", "SpotlightIndex", "SpotlightSystem", "spotlight",
+                "SpotlightServer", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "spotlight",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -242,8 +242,11 @@ let package = Package(
             name: "PublicIndexTests",
             dependencies: [
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex", "SpotlightSystem",
-                "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
+                "SpotlightCrawler", "WebTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),
@@ -315,7 +318,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SpotlightIndex", "SpotlightQuery", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],
