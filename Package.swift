@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
+        .library(name: "SpotlightSystem", targets: ["SpotlightSystem"]),
         .library(name: "OpenCoreSpotlight", targets: ["OpenCoreSpotlight"]),
         .library(name: "CoreSpotlightCompat", targets: ["CoreSpotlightCompat"]),
         .library(name: "UniformTypeIdentifiers", targets: ["UniformTypeIdentifiers"]),
@@ -69,11 +70,14 @@ let package = Package(
             exclude: ["Ranked/README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
-        // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine.
+        // The system layer over the engine: the app registry and how apps are run (AppProcess), the
+        // requests the system sends apps (index, import), the public web store. No HTTP, no Apple names.
+        .target(name: "SpotlightSystem", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine and the system layer.
         .target(
             name: "OpenCoreSpotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightQuery", "UniformTypeIdentifiers", "PublicIndexProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -94,12 +98,12 @@ let package = Package(
         .target(name: "CoreSpotlightCompat", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"], swiftSettings: strictSettings),
         .testTarget(
             name: "OpenCoreSpotlightTests",
-            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightService", "UniformTypeIdentifiers",
+            dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "UniformTypeIdentifiers",
                            "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
-        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit"],
+        .testTarget(name: "AppleAPIConformanceTests", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers", "MapKit", "CoreLocation", "Contacts"],
                     swiftSettings: strictSettings),
         // An app in a process of its own, for the tests of writes from another process.
         .executableTarget(name: "openspotlight-app-helper", dependencies: ["OpenCoreSpotlight", "UniformTypeIdentifiers"],
@@ -116,7 +120,7 @@ let package = Package(
         .target(
             name: "SpotlightCrawler",
             dependencies: [
-                "WebMarkup", "SpotlightIndex",
+                "WebMarkup", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -130,7 +134,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/WebTestSupport",
             swiftSettings: strictSettings
@@ -140,7 +143,7 @@ let package = Package(
         .target(name: "Corpora", path: "Tests/Corpora", swiftSettings: strictSettings),
         .testTarget(
             name: "SpotlightCrawlerTests",
-            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightService", "WebTestSupport"],
+            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "WebTestSupport"],
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
@@ -148,7 +151,7 @@ let package = Package(
         .target(
             name: "SpotlightService",
             dependencies: [
-                "SpotlightIndex", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
+                "SpotlightIndex", "SpotlightSystem", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -156,7 +159,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex", "SpotlightSystem"], swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
         // systemd's sd-bus (libsystemd-dev): see Sources/SpotlightServer/README.md for why sd-bus rather than GDBus.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -171,7 +174,7 @@ let package = Package(
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightIndex", "SpotlightDBus", "PublicIndexProtocol",
+                "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "SpotlightServerTests",
             dependencies: [
-                "SpotlightServer", "SpotlightService", "SpotlightDBus", "SpotlightIndex", "spotlight",
+                "SpotlightServer", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "spotlight",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -226,7 +230,7 @@ let package = Package(
         .target(
             name: "PublicIndexService",
             dependencies: [
-                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex",
+                "PublicIndex", "PublicIndexProtocol", "SpotlightCrawler", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -237,19 +241,25 @@ let package = Package(
         .testTarget(
             name: "PublicIndexTests",
             dependencies: [
-                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex",
-                "OpenCoreSpotlight", "SpotlightCrawler", "WebTestSupport",
+                "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex", "SpotlightSystem",
+                "SpotlightCrawler", "WebTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSettings
         ),
-        // The `spotlight` command line.
+        // The `spotlight` command line. `spotlight demo` runs the example apps as programs of their own
+        // (the `colleagues` and `greengrocer` executables beside it, which it builds when they are
+        // missing): it does not link them.
         .executableTarget(
             name: "spotlight",
             dependencies: [
-                "SpotlightIndex", "SpotlightService", "SpotlightServer", "OpenCoreSpotlight", "ExampleApps", "WebMarkup", "SpotlightCrawler",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightService", "SpotlightServer", "WebMarkup", "SpotlightCrawler",
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -258,11 +268,16 @@ let package = Package(
                 path: "Examples/ExampleApps", swiftSettings: strictSettings),
         .executableTarget(name: "colleagues", dependencies: ["ExampleApps"], path: "Examples/Colleagues", swiftSettings: strictSettings),
         .executableTarget(name: "greengrocer", dependencies: ["ExampleApps"], path: "Examples/GreenGrocer", swiftSettings: strictSettings),
-        .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightService"],
+        .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightSystem",
+                                                          "SpotlightService"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
-        .testTarget(name: "SpotlightCLITests", dependencies: ["spotlight", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
-                    swiftSettings: strictSettings),
+        // The example apps' executables are built beside `spotlight` for its demo.
+        .testTarget(
+            name: "SpotlightCLITests",
+            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
+            swiftSettings: strictSettings
+        ),
         // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
         // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
         .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightService", "WebMarkup"],
@@ -275,7 +290,7 @@ let package = Package(
             name: "SpotlightBenchmarks",
             dependencies: [
                 // PublicIndex for its posix_spawn runner (a process per keystroke, timed).
-                "SpotlightIndex", "SpotlightServer", "Corpora", "PublicIndex",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "Corpora", "PublicIndex",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",
@@ -303,7 +318,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SpotlightIndex", "SpotlightQuery", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],

@@ -2,6 +2,7 @@ import Corpora
 import Foundation
 import PublicIndex
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightServer
 
 /// `spotlight-bench service`: the resident service under load, beside one

@@ -18,7 +18,7 @@ public struct Colleagues: ExampleApp {
     public static let viewActivityType = "org.openspotlight.examples.Colleagues.view-employee"
     public var activityTypes: [String] { [Self.viewActivityType] }
     public let supportsSearchContinuation = false
-    public let usage = "colleagues settings disabled|viewed|all · view ID · list · continue · extension"
+    public let usage = "colleagues settings disabled|viewed|all · view ID · list · continue · extension · manifest"
 
     public init() {}
 

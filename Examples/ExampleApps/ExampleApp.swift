@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import OpenCoreSpotlight
 
 /// What the example apps share: a name, a bundle identifier, and the
@@ -13,11 +13,38 @@ public protocol ExampleApp: Sendable {
     var activityTypes: [String] { get }
     /// Whether it offers "Search in App" (`CoreSpotlightContinuation`).
     var supportsSearchContinuation: Bool { get }
+    /// The file types its import extension describes (`CSImportExtension`);
+    /// empty when it has none.
+    var importedContentTypes: [String] { get }
     /// One-line usage of its commands.
     var usage: String { get }
     /// Runs one command; `say` prints a line. Returns false when the
     /// command did not do what was asked (the process then exits 1).
     func run(_ arguments: [String], environment: [String: String], say: (String) -> Void) throws -> Bool
+}
+
+extension ExampleApp {
+    public var importedContentTypes: [String] { [] }
+
+    /// The app's registration manifest, the JSON `spotlight apps register
+    /// --manifest` and `AppRegistry.register(manifestAt:)` read, for the
+    /// app installed as `executable`: it is launched with `continue`, its
+    /// index extension is `extension`, its importer (if any) `import`.
+    public func manifest(executable: String) throws -> Data {
+        var manifest: [String: Any] = [
+            "bundleIdentifier": bundleIdentifier,
+            "displayName": displayName,
+            "launchCommand": [executable, "continue"],
+            "NSUserActivityTypes": activityTypes,
+            "CoreSpotlightContinuation": supportsSearchContinuation,
+            "indexExtensionCommand": [executable, "extension"],
+        ]
+        if !importedContentTypes.isEmpty {
+            manifest["importerCommand"] = [executable, "import"]
+            manifest["importedContentTypes"] = importedContentTypes
+        }
+        return try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
 }
 
 /// The two examples, by name.
@@ -30,7 +57,20 @@ public enum ExampleApps {
     }
 
     /// `main` of an example app's executable: runs the command line and exits.
+    /// Every app also answers `manifest`: it prints its registration manifest
+    /// (``ExampleApp/manifest(executable:)``) naming its own executable, which
+    /// is how `spotlight demo` registers it, as an installer would.
     public static func main(_ app: any ExampleApp, arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        if arguments == ["manifest"] {
+            do {
+                let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+                FileHandle.standardOutput.write(try app.manifest(executable: executable) + Data("\n".utf8))
+                exit(0)
+            } catch {
+                FileHandle.standardError.write(Data("\(app.displayName.lowercased()): cannot write its manifest: \(error)\n".utf8))
+                exit(1)
+            }
+        }
         OpenSpotlightConfiguration.configure(bundleIdentifier: app.bundleIdentifier)
         do {
             let ok = try app.run(arguments, environment: ProcessInfo.processInfo.environment) { print($0) }

@@ -23,7 +23,7 @@ public struct GreenGrocer: ExampleApp {
     public static let storeActivityType = "org.openspotlight.examples.GreenGrocer.view-store"
     public var activityTypes: [String] { [Self.productActivityType, Self.storeActivityType] }
     public let supportsSearchContinuation = true
-    public let usage = "greengrocer index · search TEXT · view ID · store · continue · extension · import"
+    public let usage = "greengrocer index · search TEXT · view ID · store · continue · extension · import · manifest"
     /// The file types its importer describes: plain-text shopping lists.
     public var importedContentTypes: [String] { ["public.plain-text"] }
 

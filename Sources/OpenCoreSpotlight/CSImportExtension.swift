@@ -1,5 +1,6 @@
 public import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import UniformTypeIdentifiers
 
 /// The principal class of an app's import extension, as Apple's

@@ -1,5 +1,6 @@
 public import Foundation
 import SpotlightIndex
+import SpotlightSystem
 
 extension CSIndexExtensionRequestHandler {
     /// Handles the request this process was launched with as the app's

@@ -1,5 +1,6 @@
 public import Foundation
 import SpotlightIndex
+import SpotlightSystem
 public import UniformTypeIdentifiers
 
 extension CSSearchableIndex {

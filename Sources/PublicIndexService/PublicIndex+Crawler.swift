@@ -2,7 +2,8 @@ public import Foundation
 public import PublicIndex
 import PublicIndexProtocol
 public import SpotlightCrawler
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 
 /// The crawler's pages into the public index instead of the device's web
 /// store: a page's site is its host; a recrawl that finds it gone (404,

@@ -1,5 +1,6 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 
 /// Where a crawl puts the pages it indexes and forgets those now gone
 /// (404, 410, `noindex`): the device's ``WebStore``, or the public index.

@@ -1,5 +1,6 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 import WebMarkup
 
 /// A polite crawler, reading marked-up pages into the public ``WebStore`` as

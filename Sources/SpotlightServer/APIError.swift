@@ -1,6 +1,7 @@
 import Foundation
 public import Hummingbird
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// An error answer of the HTTP API: a status, a stable code and a sentence,

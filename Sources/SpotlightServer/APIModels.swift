@@ -1,6 +1,7 @@
 public import Foundation
 import PublicIndexProtocol
 import SpotlightIndex
+import SpotlightSystem
 public import SpotlightService
 
 /// The JSON shapes of the HTTP API, version 1 (`/v1/…`). Fields are only

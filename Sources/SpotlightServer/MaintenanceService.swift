@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SpotlightIndex
+import SpotlightSystem
 import ServiceLifecycle
 import SpotlightService
 import Synchronization

@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import SpotlightDBus
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import Synchronization
 

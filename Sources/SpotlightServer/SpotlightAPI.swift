@@ -1,5 +1,6 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 public import SpotlightService
 
 /// What the service does, apart from how it is asked: every front end of the

@@ -6,7 +6,8 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import UnixSignals
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 public import SpotlightService
 import SpotlightDBus
 import Synchronization

@@ -1,5 +1,6 @@
 public import Foundation
 import SpotlightIndex
+import SpotlightSystem
 
 /// Carries out a result's action — call, email, navigate, open a page — by
 /// handing its URI (`tel:`, `mailto:`, `geo:`, `https:`) to the desktop's

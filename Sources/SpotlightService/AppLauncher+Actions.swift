@@ -1,5 +1,6 @@
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 
 extension AppLauncher {
     /// The actions a result offers: those its attributes allow

@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+public import SpotlightSystem
 
 /// Opens results in their app, as tapping a result on an iPhone does: the
 /// app's registered command is launched with the `NSUserActivity` to

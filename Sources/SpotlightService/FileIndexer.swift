@@ -1,5 +1,6 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 import UniformTypeIdentifiers
 
 /// Hands files to the app that imports their type (Apple's Spotlight

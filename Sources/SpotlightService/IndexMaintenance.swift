@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+public import SpotlightSystem
 
 /// Delivers the engine's requests to apps that are not running, through
 /// their index extension, as the system does on an iPhone: a lost or

@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+public import SpotlightSystem
 
 /// Proactive location suggestions: the places of the activities the user
 /// viewed last, offered back with the app they come from, as iOS offers

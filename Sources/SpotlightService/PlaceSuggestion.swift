@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+import SpotlightSystem
 
 /// A place the user looked at in an app, offered back in another context —
 /// the app switcher's "Directions to…", a maps app's suggestions, the

@@ -2,6 +2,7 @@ public import Foundation
 import Logging
 import PublicIndexProtocol
 public import SpotlightIndex
+import SpotlightSystem
 
 /// Delivers the apps' outboxes of public donations to the public index,
 /// when the device opted in (``PublicIndexSettings``).

@@ -1,6 +1,7 @@
 public import Foundation
 public import PublicIndexProtocol
 public import SpotlightIndex
+public import SpotlightSystem
 
 /// A result of the public index as system search shows it, under the
 /// device's own results: an activity that enough people used, or a crawled

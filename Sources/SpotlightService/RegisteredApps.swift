@@ -1,5 +1,6 @@
 import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 import Synchronization
 
 /// The registered apps, read again only when a manifest changed.

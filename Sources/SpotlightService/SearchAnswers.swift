@@ -1,5 +1,6 @@
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import Synchronization
 
 /// Answers of ``SystemSearch`` kept for the same question while nothing they

@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+import SpotlightSystem
 
 /// One result as `spotlight show` and the service's `/v1/show` give it: every
 /// attribute, when it was indexed and how often it was viewed and chosen.

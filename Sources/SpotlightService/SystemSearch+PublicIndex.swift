@@ -2,6 +2,7 @@ public import Foundation
 import NIOCore
 import PublicIndexProtocol
 import SpotlightIndex
+import SpotlightSystem
 
 extension SystemSearch {
     /// System search with the public index: the device's results as

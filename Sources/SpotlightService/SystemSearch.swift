@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 public import SpotlightIndex
+public import SpotlightSystem
 import Synchronization
 
 /// Search across every registered app, as the user swipes down and types on

@@ -1,5 +1,6 @@
 public import Foundation
 public import SpotlightIndex
+public import SpotlightSystem
 
 /// Where a result is stored: `<bundle id>/<index name>/<item identifier>`,
 /// the form `spotlight open` takes. Activities are in the index

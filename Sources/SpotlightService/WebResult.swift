@@ -1,5 +1,6 @@
 public import Foundation
-public import SpotlightIndex
+import SpotlightIndex
+public import SpotlightSystem
 
 /// A page of the public web index, as system search shows it beside app results.
 ///

@@ -12,6 +12,6 @@ struct Spotlight: AsyncParsableCommand {
 
             Start with:  spotlight demo
             """,
-        subcommands: [Demo.self, Search.self, Open.self, Serve.self, Install.self, Uninstall.self, Query.self, Show.self, Explain.self, Import.self, Export.self, IndexFile.self, Delete.self, Stats.self, Apps.self, Maintain.self, Suggest.self, Markup.self, Links.self, Validate.self, Crawl.self, WebIndex.self, Public.self, ExampleAppCommand.self]
+        subcommands: [Demo.self, Search.self, Open.self, Serve.self, Install.self, Uninstall.self, Query.self, Show.self, Explain.self, Import.self, Export.self, IndexFile.self, Delete.self, Stats.self, Apps.self, Maintain.self, Suggest.self, Markup.self, Links.self, Validate.self, Crawl.self, WebIndex.self, Public.self]
     )
 }

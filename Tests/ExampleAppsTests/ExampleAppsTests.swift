@@ -2,6 +2,7 @@ import ExampleApps
 import Foundation
 import OpenCoreSpotlight
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import Testing
 
@@ -148,5 +149,25 @@ struct Sandbox {
         #expect(activity.record.isEligibleForPublicIndexing && activity.record.webpageURL?.host == "greengrocer.example.com")
         #expect(try box.run(grocer, "continue", activity: activity.record).lines.first?.hasPrefix("GreenGrocer: showing the store page") == true)
         #expect(try box.run(grocer, "continue", activity: .openingItem("p-kiwi")).lines.first?.hasPrefix("GreenGrocer: showing Kiwi (p-kiwi)") == true)
+    }
+
+    @Test func eachAppPrintsTheManifestItIsRegisteredWith() throws {
+        let box = try Sandbox()
+        defer { box.cleanUp() }
+        for app in ExampleApps.all {
+            let printed = try box.run(app, "manifest")
+            #expect(printed.ok)
+            let file = box.root.appendingPathComponent("\(app.displayName).json")
+            try Data(printed.lines.joined(separator: "\n").utf8).write(to: file)
+            let registration = try AppRegistry.readManifest(file)
+            let executable = Sandbox.executable(app.displayName.lowercased()).resolvingSymlinksInPath().path
+            #expect(registration.bundleIdentifier == app.bundleIdentifier && registration.displayName == app.displayName)
+            #expect(registration.launchCommand == [executable, "continue"])
+            #expect(registration.indexExtensionCommand == [executable, "extension"])
+            #expect(registration.activityTypes == app.activityTypes)
+            #expect(registration.supportsSearchContinuation == app.supportsSearchContinuation)
+            #expect(registration.importedContentTypes == app.importedContentTypes)
+            #expect(registration.importerCommand == (app.importedContentTypes.isEmpty ? nil : [executable, "import"]))
+        }
     }
 }

@@ -15,6 +15,13 @@ extension OpenCoreSpotlightTests {
             }
         }
 
+        /// The two generated tables (Scripts/generate-attribute-set.py) name exactly the same
+        /// properties: the engine knows every spelling of each, and nothing else.
+        @Test func theEngineVocabularyNamesExactlyTheAppleLayersProperties() {
+            let apple = Set(CSSearchableItemAttributeSet.propertyNames.flatMap { [$0.objectiveC, $0.swift] })
+            #expect(Set(AttributeVocabulary.kinds.keys) == apple)
+        }
+
         @Test func contentTypeSetsTheConformanceTree() {
             let set = CSSearchableItemAttributeSet(contentType: .jpeg)
             #expect(set.contentType == "public.jpeg")

@@ -3,6 +3,7 @@ import Testing
 import UniformTypeIdentifiers
 @testable import OpenCoreSpotlight
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 
 extension OpenCoreSpotlightTests {
     @Suite struct FetchDataTests {

@@ -1,5 +1,6 @@
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import Testing
 @testable import OpenCoreSpotlight

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import OpenCoreSpotlight
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 
 extension OpenCoreSpotlightTests {
     @Suite struct IndexExtensionTests {

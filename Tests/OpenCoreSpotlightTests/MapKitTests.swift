@@ -4,6 +4,7 @@ import Testing
 import UniformTypeIdentifiers
 @testable import OpenCoreSpotlight
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 extension OpenCoreSpotlightTests {

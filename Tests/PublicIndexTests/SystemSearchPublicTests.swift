@@ -2,6 +2,7 @@ import Foundation
 import PublicIndex
 import PublicIndexProtocol
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import Testing
 

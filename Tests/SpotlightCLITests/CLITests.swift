@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
-/// Runs the built `spotlight` binary with its stores in a fresh directory.
+/// Runs the built `spotlight` binary (or another program built beside it,
+/// ``program``) with its stores in a fresh directory.
 struct CLI {
     let home: URL
+    /// The program run: `spotlight`, or an example app built beside it.
+    var program = CLI.executable
 
     init() throws {
         home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-cli-\(UUID().uuidString)", isDirectory: true)
@@ -12,13 +15,16 @@ struct CLI {
 
     func cleanUp() { try? FileManager.default.removeItem(at: home) }
 
-    static var executable: URL {
+    static var executable: URL { executable(named: "spotlight") }
+
+    /// A program of the package built beside the tests (`spotlight`, `greengrocer`…).
+    static func executable(named name: String) -> URL {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("spotlight")
+            let url = candidate.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return dir.appendingPathComponent("spotlight")
+        return dir.appendingPathComponent(name)
     }
 
     struct Result {
@@ -175,7 +181,7 @@ extension CLITests {
 extension CLI {
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = program
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extra) { $1 }

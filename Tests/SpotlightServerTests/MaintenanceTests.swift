@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightServer
 @testable import SpotlightService
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightServer
 
 /// The search page in Debian's headless Chromium, driven by Selenium

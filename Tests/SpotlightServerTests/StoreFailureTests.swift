@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightServer
 @testable import SpotlightService
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 @Suite struct ActionRunnerTests {

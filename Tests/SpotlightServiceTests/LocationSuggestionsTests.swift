@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// A clock the tests move by hand.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SpotlightIndex
+import SpotlightSystem
 @testable import SpotlightService
 
 // swift-format-ignore: IdentifiersMustBeASCII

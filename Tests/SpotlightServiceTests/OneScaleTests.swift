@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightService
 
 /// Scores comparable across apps: every store's text scored with the

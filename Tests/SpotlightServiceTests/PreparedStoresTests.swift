@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightService
 
 /// A resident front end opens every store as it starts, and an app's folder is

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SpotlightIndex
+@testable import SpotlightSystem
 @testable import SpotlightService
 
 /// A resident front end's kept answers: reused for the same question, never after a change.

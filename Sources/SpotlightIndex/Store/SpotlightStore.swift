@@ -96,7 +96,7 @@ public final class SpotlightStore: Sendable {
     /// Opens a store whose index name is valid or one of the engine's
     /// reserved names (``UserActivityStore/indexName``).
     init(bundleIdentifier: String, checkedIndexName indexName: String, location: StoreLocation, options: StoreOptions) throws {
-        try StoreName.validateBundleIdentifier(bundleIdentifier, allowingReserved: indexName == WebStore.indexName)
+        try StoreName.validateBundleIdentifier(bundleIdentifier, allowingReserved: indexName == StoreName.webIndexName)
         self.bundleIdentifier = bundleIdentifier
         self.indexName = indexName
         self.options = options

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight apps`: the apps system search knows.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
-import ExampleApps
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight demo`: the whole flow with the two example apps.
@@ -9,8 +9,10 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "demo", 
         abstract: "Register the example apps, index their content, search across them and open a result.",
         discussion: """
-            Registers the Colleagues and GreenGrocer example apps (this program plays both, \
-            written with the Apple API), lets each index its content and donate a viewed item, \
+            Registers the Colleagues and GreenGrocer example apps (the `colleagues` and \
+            `greengrocer` programs beside this one, written with the Apple API; built first \
+            when this one runs from a SwiftPM build folder without them) from the manifests \
+            they print, lets each index its content and donate a viewed item, \
             runs system searches as a person types, opens the best "apple" result in its app, \
             hands GreenGrocer a "Search in App" and asks which place to suggest after "Meet me at". Run it again at will: each app replaces \
             what it indexed.
@@ -42,25 +44,16 @@ struct Demo: ParsableCommand {
     }
 
     func run() throws {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let registry = AppRegistry()
         var report = Report(root: StoreLocation.automaticRoot().path, registered: [], indexed: [], searches: [])
-        // Each app registers, then runs as its own process: indexes, and the user looks at a few things.
-        let sessions: [(any ExampleApp, [[String]])] = [
-            (Colleagues(), [["settings", "all"], ["view", "e01"], ["view", "e01"]]),
-            (GreenGrocer(), [["index"], ["store"], ["view", "p-apple"], ["view", "p-apple"]]),
-        ]
-        for (app, commands) in sessions {
-            let registration = AppRegistration(
-                bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
-                launchCommand: [executable, "example-app", app.displayName, "continue"],
-                activityTypes: app.activityTypes, supportsSearchContinuation: app.supportsSearchContinuation,
-                indexExtensionCommand: [executable, "example-app", app.displayName, "extension"],
-                importerCommand: (app as? GreenGrocer).map { _ in [executable, "example-app", app.displayName, "import"] },
-                importedContentTypes: (app as? GreenGrocer)?.importedContentTypes ?? [])
-            Output.guarded { try registry.register(registration) }
+        // Each app registers from its own manifest, then runs as its own process: indexes, and the user looks at a few things.
+        for (name, commands) in Self.sessions {
+            let app = try ExampleAppExecutables.find(name, beside: executable)
+            let manifest = try runExample(app, ["manifest"])
+            let registration = Output.guarded { try Self.register(manifest: manifest, in: registry) }
             report.registered.append(registration)
-            report.indexed.append(try commands.map { try runExample(executable, app.displayName, $0).split(separator: "\n").first.map(String.init) ?? "" }
+            report.indexed.append(try commands.map { try runExample(app, $0).split(separator: "\n").first.map(String.init) ?? "" }
                 .joined(separator: "; "))
         }
         let search = SystemSearch(registry: registry)
@@ -71,10 +64,20 @@ struct Demo: ParsableCommand {
         if let best = Output.guarded({ try search.search("apple", resultsPerApp: 1) }).groups.first?.results.first {
             report.opened = Output.guarded { try launcher.open(best) }
         }
-        report.searchInApp = Output.guarded { try launcher.searchInApp(GreenGrocer().bundleIdentifier, text: "pear") }
+        if let grocer = report.registered.first(where: \.supportsSearchContinuation) {
+            report.searchInApp = Output.guarded { try launcher.searchInApp(grocer.bundleIdentifier, text: "pear") }
+        }
         report.places = Output.guarded { try LocationSuggestions(registry: registry).suggestions(context: Self.placeContext) }
         print(json ? try Output.json(encoding: report) : text(report), terminator: json ? "\n" : "")
     }
+
+    /// The example apps' executables and what the demo runs in each: Colleagues
+    /// indexes everyone and is looked at twice, GreenGrocer indexes its produce
+    /// and store page, and its apple is looked at twice.
+    static let sessions: [(executable: String, commands: [[String]])] = [
+        ("colleagues", [["settings", "all"], ["view", "e01"], ["view", "e01"]]),
+        ("greengrocer", [["index"], ["store"], ["view", "p-apple"], ["view", "p-apple"]]),
+    ]
 
     /// What the demo searches, as a person would type it.
     static let queries = ["ma", "apple", "paris des", "zoe", "山田", "디자이너", "jalapeno", "mulberry street", "swift"]
@@ -82,17 +85,28 @@ struct Demo: ParsableCommand {
     /// The text typed before the demo asks for place suggestions.
     static let placeContext = "Meet me at"
 
+    /// Registers an app as its installer would: from the manifest it printed
+    /// (`colleagues manifest`), written to a file the registry reads.
+    private static func register(manifest: String, in registry: AppRegistry) throws -> AppRegistration {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("openspotlight-demo-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(manifest.utf8).write(to: file)
+        return try registry.register(manifestAt: file)
+    }
+
     /// Runs the example app as its own process, as a real app would run.
-    private func runExample(_ executable: String, _ name: String, _ command: [String]) throws -> String {
+    private func runExample(_ app: URL, _ command: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["example-app", name] + command
+        process.executableURL = app
+        process.arguments = command
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { Output.fail("the \(name) example app failed: \(command.joined(separator: " "))") }
+        guard process.terminationStatus == 0 else {
+            Output.fail("the \(app.lastPathComponent) example app failed: \(command.joined(separator: " "))")
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight index-file FILE…`: files to the apps that import their type.

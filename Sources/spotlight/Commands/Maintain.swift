@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight maintain`: deliver reindex requests to apps' index extensions.

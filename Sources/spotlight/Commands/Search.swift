@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PublicIndexProtocol
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 import SpotlightServer
 

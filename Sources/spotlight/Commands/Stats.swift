@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 import SpotlightService
 
 /// `spotlight stats`: per app, what its indexes hold.

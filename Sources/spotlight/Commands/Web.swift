@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SpotlightCrawler
 import SpotlightIndex
+import SpotlightSystem
 import WebMarkup
 
 /// Reads a page, an association file or any document from a file or an http(s) address.

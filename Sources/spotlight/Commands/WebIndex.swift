@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SpotlightIndex
+import SpotlightSystem
 
 /// `spotlight web`: the public web index the crawler fills.
 struct WebIndex: ParsableCommand {

@@ -1,4 +1,5 @@
 public import Foundation
+import SpotlightIndex
 
 /// A request from the system to an app's import extension (Apple's
 /// `CSImportExtension`): describe this file for search.

@@ -1,4 +1,5 @@
 public import Foundation
+public import SpotlightIndex
 
 /// A request from the system to an app's index extension, made when the
 /// app is not running: index everything again (the store was lost or

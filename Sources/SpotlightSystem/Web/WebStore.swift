@@ -1,4 +1,5 @@
 public import Foundation
+public import SpotlightIndex
 
 /// The public web index: pages the crawler read from websites, searchable by
 /// everyone beside the apps' own content, whether or not the app is installed.
@@ -16,7 +17,7 @@ public final class WebStore: Sendable {
     /// The reserved bundle identifier of the web store's directory.
     public static let bundleIdentifier = "public.web"
     /// The reserved index name.
-    public static let indexName = ".pages"
+    public static let indexName = StoreName.webIndexName
     /// How long a page stays without being crawled again (90 days).
     public static let defaultLifetime: TimeInterval = 90 * 86_400
 
@@ -25,15 +26,14 @@ public final class WebStore: Sendable {
 
     /// Opens (creating if needed) the web store.
     public init(location: StoreLocation = .automatic, options: StoreOptions = StoreOptions()) throws {
-        store = try SpotlightStore(bundleIdentifier: Self.bundleIdentifier, checkedIndexName: Self.indexName,
+        store = try SpotlightStore(bundleIdentifier: Self.bundleIdentifier, reservedIndexName: Self.indexName,
                                    location: location, options: options)
     }
 
     /// True when a web store file exists (nothing was ever crawled otherwise).
     public static func exists(location: StoreLocation = .automatic) -> Bool {
-        guard let root = location.rootDirectory else { return false }
-        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
+        // A link counts: opening it says why it is refused.
+        SpotlightStore.fileExists(bundleIdentifier: bundleIdentifier, indexName: indexName, location: location)
     }
 
     /// Stores pages, replacing those with the same URL. A page the store refuses
@@ -70,7 +70,7 @@ public final class WebStore: Sendable {
 
     /// Pages matching what the user typed, best first: the engine's free-text
     /// search (every word, the last as a prefix) over title, description, URL and entity names.
-    /// `statistics`: as ``SpotlightStore/search(_:limit:statistics:)``.
+    /// `statistics`: as `SpotlightStore.search(_:limit:statistics:)`.
     public func search(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil) throws -> [WebSearchResult] {
         try store.search(text, limit: limit, statistics: statistics).compactMap { found in
             WebPage(item: found.item).map { WebSearchResult(page: $0, score: found.score) }

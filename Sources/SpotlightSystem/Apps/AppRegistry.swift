@@ -1,7 +1,8 @@
 public import Foundation
+public import SpotlightIndex
 
 /// The apps known to system search: one JSON file per app in
-/// `<root>/.apps/<bundle id>.json` (the root of ``StoreLocation``), which is
+/// `<root>/.apps/<bundle id>.json` (the root of `StoreLocation`), which is
 /// also where an app may install its manifest itself.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import SpotlightIndex
 
 /// An app known to system search: who it is, how to launch it, and what it
 /// continues — on an iPhone, what its `Info.plist` tells the system.

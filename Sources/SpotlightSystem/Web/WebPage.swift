@@ -1,9 +1,10 @@
 public import Foundation
+import SpotlightIndex
 
 /// A public web page as the web store keeps it: what the crawler read from its
 /// markup, keyed by its canonical URL (Apple keys web results by page URL).
 ///
-/// The engine does not read HTML; `SpotlightCrawler` fills these from WebMarkup.
+/// Neither this module nor the engine reads HTML; `SpotlightCrawler` fills these from WebMarkup.
 ///
 /// ```swift
 /// let page = WebPage(url: URL(string: "https://shop.example.com/pear")!, title: "Pear",
