@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "OpenCoreSpotlightTests",
             dependencies: ["OpenCoreSpotlight", "CoreSpotlightCompat", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "UniformTypeIdentifiers",
-                           "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper"],
+                           "MapKit", "PublicIndexProtocol", "greengrocer", "openspotlight-app-helper", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Apple's Swift signatures, one compiler-checked use per row of the spec's tables.
@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
         // The one strict JSON reader (members in order, numbers as written, line and column of errors). No dependencies.
         .target(name: "StrictJSON", swiftSettings: strictSettings),
-        .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup", "StrictJSON"], swiftSettings: strictSettings),
+        .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup", "StrictJSON", "TestSupport"], swiftSettings: strictSettings),
         // The polite crawler: robots.txt, sitemaps, association files, pages into the public web store.
         .target(
             name: "SpotlightCrawler",
@@ -127,7 +127,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // A website on loopback for the crawler's and the command line's tests.
+        // What every test target shares: a scratch directory, the executables built beside the tests,
+        // running a program to the end. Foundation only, so any test target may depend on it.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // A website on loopback for the crawler's and the command line's tests. Kept apart from
+        // TestSupport: it needs NIO, which the other test targets do not link.
         .target(
             name: "WebTestSupport",
             dependencies: [
@@ -143,7 +147,8 @@ let package = Package(
         .target(name: "Corpora", path: "Tests/Corpora", swiftSettings: strictSettings),
         .testTarget(
             name: "SpotlightCrawlerTests",
-            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "WebTestSupport"],
+            dependencies: ["SpotlightCrawler", "WebMarkup", "SpotlightIndex", "SpotlightSystem", "SpotlightService", "WebTestSupport",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The system side: registered apps, search across apps, opening results in the app.
@@ -159,7 +164,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex", "SpotlightSystem"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightServiceTests", dependencies: ["SpotlightService", "SpotlightIndex", "SpotlightSystem", "TestSupport"],
+                    swiftSettings: strictSettings),
         // The GNOME Shell search provider (org.gnome.Shell.SearchProvider2) on the session bus, through
         // systemd's sd-bus (libsystemd-dev): see Sources/SpotlightServer/README.md for why sd-bus rather than GDBus.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -192,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "SpotlightServerTests",
             dependencies: [
-                "SpotlightServer", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "spotlight",
+                "SpotlightServer", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "spotlight", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -242,7 +248,7 @@ let package = Package(
             name: "PublicIndexTests",
             dependencies: [
                 "PublicIndex", "PublicIndexService", "PublicIndexProtocol", "SpotlightService", "SpotlightIndex", "SpotlightSystem",
-                "SpotlightCrawler", "WebTestSupport",
+                "SpotlightCrawler", "WebTestSupport", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -269,13 +275,14 @@ let package = Package(
         .executableTarget(name: "colleagues", dependencies: ["ExampleApps"], path: "Examples/Colleagues", swiftSettings: strictSettings),
         .executableTarget(name: "greengrocer", dependencies: ["ExampleApps"], path: "Examples/GreenGrocer", swiftSettings: strictSettings),
         .testTarget(name: "ExampleAppsTests", dependencies: ["ExampleApps", "colleagues", "greengrocer", "OpenCoreSpotlight", "SpotlightIndex", "SpotlightSystem",
-                                                          "SpotlightService"],
+                                                          "SpotlightService", "TestSupport"],
                     swiftSettings: strictSettings),
         // End-to-end tests of the built `spotlight` binary.
         // The example apps' executables are built beside `spotlight` for its demo.
         .testTarget(
             name: "SpotlightCLITests",
-            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex"],
+            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex",
+                           "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
@@ -318,7 +325,8 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "SpotlightQuery", "spotlight-store-helper", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SpotlightIndex", "SpotlightQuery", "spotlight-store-helper", "Corpora", "TestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ],

@@ -32,23 +32,36 @@ import WebMarkup
 public final class Crawler: Sendable {
     public let configuration: CrawlConfiguration
     private let store: (any CrawlDestination)?
+    private let fetcher: (any WebFetching)?
 
-    /// - Parameter store: where indexable pages go; `nil` to crawl without storing (a dry run).
-    public init(configuration: CrawlConfiguration = CrawlConfiguration(), store: WebStore?) {
+    /// - Parameters:
+    ///   - store: where indexable pages go; `nil` to crawl without storing (a dry run).
+    ///   - fetcher: what fetches (kept open by its owner); `nil`, a ``WebFetcher``
+    ///     with ``CrawlConfiguration/fetcher`` for each crawl.
+    public init(configuration: CrawlConfiguration = CrawlConfiguration(), store: WebStore?, fetcher: (any WebFetching)? = nil) {
         self.configuration = configuration
         self.store = store
+        self.fetcher = fetcher
     }
 
-    /// - Parameter destination: where indexable pages go (the local ``WebStore``,
-    ///   the public index…); `nil` to crawl without storing.
-    public init(configuration: CrawlConfiguration = CrawlConfiguration(), destination: (any CrawlDestination)?) {
+    /// - Parameters:
+    ///   - destination: where indexable pages go (the local ``WebStore``,
+    ///     the public index…); `nil` to crawl without storing.
+    ///   - fetcher: what fetches (kept open by its owner); `nil`, a ``WebFetcher``
+    ///     with ``CrawlConfiguration/fetcher`` for each crawl.
+    public init(configuration: CrawlConfiguration = CrawlConfiguration(), destination: (any CrawlDestination)?, fetcher: (any WebFetching)? = nil) {
         self.configuration = configuration
         store = destination
+        self.fetcher = fetcher
     }
 
     /// Crawls from `seeds` until nothing is left or a limit is reached.
     /// - Throws: only when the store cannot be written; fetch problems are reported per page.
     public func crawl(from seeds: [URL], progress: (@Sendable (CrawlProgress) -> Void)? = nil) async throws -> CrawlReport {
+        if let fetcher {
+            var run = CrawlRun(configuration: configuration, fetcher: fetcher, store: store, progress: progress)
+            return try await run.crawl(seeds)
+        }
         let fetcher = WebFetcher(configuration: configuration.fetcher)
         do {
             var run = CrawlRun(configuration: configuration, fetcher: fetcher, store: store, progress: progress)
@@ -66,7 +79,7 @@ public final class Crawler: Sendable {
 /// association file, and the report being written.
 struct CrawlRun {
     let configuration: CrawlConfiguration
-    let fetcher: WebFetcher
+    let fetcher: any WebFetching
     let store: (any CrawlDestination)?
     let progress: (@Sendable (CrawlProgress) -> Void)?
 
@@ -89,7 +102,7 @@ struct CrawlRun {
     /// Set when a fetch was cut by the deadline.
     var timedOut = false
 
-    init(configuration: CrawlConfiguration, fetcher: WebFetcher, store: (any CrawlDestination)?, progress: (@Sendable (CrawlProgress) -> Void)?) {
+    init(configuration: CrawlConfiguration, fetcher: any WebFetching, store: (any CrawlDestination)?, progress: (@Sendable (CrawlProgress) -> Void)?) {
         self.configuration = configuration
         self.fetcher = fetcher
         self.store = store

@@ -13,20 +13,27 @@ import WebMarkup
 /// ```
 public struct SiteValidator: Sendable {
     public var fetcher: WebFetcher.Configuration
+    /// What fetches, when not a ``WebFetcher`` made for each validation.
+    private let client: (any WebFetching)?
 
-    public init(fetcher: WebFetcher.Configuration = WebFetcher.Configuration()) {
+    /// - Parameters:
+    ///   - fetcher: how the ``WebFetcher`` made for each validation fetches.
+    ///   - client: what fetches instead (kept open by its owner; `fetcher` is then unused).
+    public init(fetcher: WebFetcher.Configuration = WebFetcher.Configuration(), client: (any WebFetching)? = nil) {
         self.fetcher = fetcher
+        self.client = client
     }
 
     /// Validates `url`. Never throws: what could not be fetched is a finding.
     public func validate(_ url: URL) async -> ValidationReport {
+        if let client { return await validate(url, with: client) }
         let client = WebFetcher(configuration: fetcher)
         let report = await validate(url, with: client)
         try? await client.shutdown()
         return report
     }
 
-    private func validate(_ url: URL, with client: WebFetcher) async -> ValidationReport {
+    private func validate(_ url: URL, with client: any WebFetching) async -> ValidationReport {
         var report = ValidationReport(url: url)
         var fetch = ValidationReport.Check(name: "Fetch", findings: [])
         guard let origin = Site.origin(url) else {

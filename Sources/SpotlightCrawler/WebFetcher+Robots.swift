@@ -1,7 +1,7 @@
 import Foundation
 import WebMarkup
 
-extension WebFetcher {
+extension WebFetching {
     /// An origin's robots.txt as Applebot applies it, and why it forbids
     /// everything when it could not be read.
     ///

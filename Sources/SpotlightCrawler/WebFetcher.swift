@@ -14,6 +14,19 @@ public struct FetchResponse: Sendable {
     public var body: Data
     /// Each address redirected to, in order; empty when there was no redirect.
     public var redirects: [URL]
+    /// `Location`, as sent (a redirect's target).
+    public var location: String?
+
+    /// A response as a ``WebFetching`` other than ``WebFetcher`` answers one GET
+    /// (`WebFetching`'s `fetch` sets `url` and `redirects` when it follows redirects).
+    public init(url: URL, statusCode: Int, contentType: String? = nil, body: Data = Data(), location: String? = nil, redirects: [URL] = []) {
+        self.url = url
+        self.statusCode = statusCode
+        self.contentType = contentType
+        self.body = body
+        self.location = location
+        self.redirects = redirects
+    }
 
     /// The media type without parameters, lower-case (`text/html`).
     public var mediaType: String? {
@@ -33,15 +46,16 @@ public struct FetchResponse: Sendable {
 
 /// HTTP for the crawler and the validator, on AsyncHTTPClient: one connection
 /// per host, redirects followed by hand (so each hop is counted, loops caught,
-/// and association files can refuse them), bodies read up to a limit. A refused
-/// connection fails at once (AsyncHTTPClient would otherwise retry until the timeout).
+/// and association files can refuse them; see ``WebFetching``), bodies read up
+/// to a limit. A refused connection fails at once (AsyncHTTPClient would
+/// otherwise retry until the timeout).
 ///
 /// ```swift
 /// let fetcher = WebFetcher()
 /// let response = try await fetcher.fetch(URL(string: "https://example.com/")!)
 /// try await fetcher.shutdown()
 /// ```
-public final class WebFetcher: Sendable {
+public final class WebFetcher: WebFetching {
     /// How fetches behave.
     public struct Configuration: Sendable {
         /// Sent as `User-Agent`; contains `Applebot` so sites apply their Applebot rules.
@@ -77,71 +91,8 @@ public final class WebFetcher: Sendable {
         try await client.shutdown()
     }
 
-    /// Fetches `url`, following up to `maximumRedirects` redirects (0: none; a
-    /// redirect is then an error, as Apple requires of association files).
-    /// - Parameter maximumBytes: the body limit for this fetch (default: the configuration's).
-    /// - Throws: ``CrawlError``: `.unsupportedURL`, `.tooManyRedirects`, `.redirectLoop`, `.tooLarge`, `.unreachable`.
-    /// - Parameter deadline: when the fetch must have ended, whatever the
-    ///   server does (a slow trickle of bytes included); past it,
-    ///   ``CrawlError/Code/timeLimit``.
-    public func fetch(_ url: URL, maximumRedirects: Int? = nil, maximumBytes: Int? = nil, deadline: Date? = nil,
-                      redirectCheck: (@Sendable (URL) -> CrawlError?)? = nil) async throws -> FetchResponse {
-        let allowed = maximumRedirects ?? configuration.maximumRedirects
-        var current = url
-        var redirects: [URL] = []
-        var visited: Set<String> = [url.absoluteString]
-        while true {
-            guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https", current.host != nil else {
-                throw CrawlError(.unsupportedURL, "\(current.absoluteString) is not an http or https address")
-            }
-            let limit = maximumBytes ?? configuration.maximumBodyBytes
-            let address = current
-            let (status, headers, body) = try await Self.withDeadline(deadline, url: address) { try await self.get(address, maximumBytes: limit) }
-            if (300..<400).contains(status), status != 304, let location = headers.first(name: "location") {
-                guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                    throw CrawlError(.unsupportedURL, "\(current.absoluteString) redirects to an unreadable address \(location.debugDescription)")
-                }
-                if redirects.count >= allowed {
-                    throw CrawlError(.tooManyRedirects, allowed == 0
-                        ? "\(current.absoluteString) redirects (\(status)) to \(next.absoluteString); no redirect is allowed here"
-                        : "\(url.absoluteString) redirected more than \(allowed) times (last to \(next.absoluteString))")
-                }
-                guard visited.insert(next.absoluteString).inserted else {
-                    throw CrawlError(.redirectLoop, "\(url.absoluteString) redirects in a loop back to \(next.absoluteString)")
-                }
-                if let refusal = redirectCheck?(next) { throw refusal }
-                redirects.append(next)
-                current = next
-                continue
-            }
-            return FetchResponse(url: current, statusCode: status, contentType: headers.first(name: "content-type"),
-                                 body: body, redirects: redirects)
-        }
-    }
-
-    /// Runs `body`, cancelled at `deadline` (AsyncHTTPClient stops the
-    /// request when its task is cancelled).
-    static func withDeadline<T: Sendable>(_ deadline: Date?, url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard let deadline else { return try await body() }
-        let left = deadline.timeIntervalSinceNow
-        let expired = CrawlError(.timeLimit, "\(url.absoluteString) was still being fetched when the crawl's time limit came")
-        guard left > 0 else { throw expired }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(left * 1e9))
-                return nil
-            }
-            defer { group.cancelAll() }
-            while let result = try await group.next() {
-                if let value = result { return value }
-                throw expired
-            }
-            throw expired
-        }
-    }
-
-    private func get(_ url: URL, maximumBytes: Int) async throws -> (Int, HTTPHeaders, Data) {
+    /// One GET, no redirect followed (``WebFetching``).
+    public func get(_ url: URL, maximumBytes: Int) async throws -> FetchResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
@@ -168,6 +119,7 @@ public final class WebFetcher: Sendable {
         } catch {
             throw CrawlError(.unreachable, "\(url.absoluteString): the body could not be read: \(error)")
         }
-        return (Int(response.status.code), response.headers, body)
+        return FetchResponse(url: url, statusCode: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
+                             body: body, location: response.headers.first(name: "location"))
     }
 }

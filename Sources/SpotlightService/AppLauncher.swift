@@ -28,12 +28,17 @@ public struct AppLauncher: Sendable {
     public let registry: AppRegistry
     /// How long the app's command may run, in seconds (default 30).
     public var timeout: TimeInterval
+    /// What runs the app's command (a process of its own, by default).
+    public let processRunner: any ProcessRunning
     let options: StoreOptions
 
-    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 30, options: StoreOptions = StoreOptions()) {
+    /// - Parameter processRunner: what runs the app's command: ``AppProcessRunner`` (a process), or a test's stand-in.
+    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 30, options: StoreOptions = StoreOptions(),
+                processRunner: any ProcessRunning = AppProcessRunner()) {
         self.registry = registry
         self.timeout = timeout
         self.options = options
+        self.processRunner = processRunner
     }
 
     /// What happened when an app was launched.
@@ -153,7 +158,7 @@ public struct AppLauncher: Sendable {
         }
         var environment = registry.environment(for: app)
         environment["OPENSPOTLIGHT_ACTIVITY"] = json
-        let result = try AppProcess.run(arguments, environment: environment, timeout: timeout, what: app.displayName)
+        let result = try processRunner.run(arguments, environment: environment, timeout: timeout, what: app.displayName)
         guard result.status == 0 else {
             let said = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
             throw SystemSearchError(.notHandled, "\(app.displayName) did not handle the activity (exit status \(result.status))\(said.isEmpty ? "" : ": \(said.suffix(500))")")

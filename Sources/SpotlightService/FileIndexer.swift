@@ -20,10 +20,14 @@ public struct FileIndexer: Sendable {
     public let registry: AppRegistry
     /// How long an importer may run, in seconds (default 60).
     public var timeout: TimeInterval
+    /// What runs the importers (a process of its own, by default).
+    public let processRunner: any ProcessRunning
 
-    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 60) {
+    /// - Parameter processRunner: what runs importers: ``AppProcessRunner`` (a process), or a test's stand-in.
+    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 60, processRunner: any ProcessRunning = AppProcessRunner()) {
         self.registry = registry
         self.timeout = timeout
+        self.processRunner = processRunner
     }
 
     /// What happened to one file.
@@ -55,7 +59,7 @@ public struct FileIndexer: Sendable {
         let request = FileImportRequest(file: url, contentType: type.identifier)
         let json = String(decoding: try request.jsonData(), as: UTF8.self)
         let result = try registry.runExtension(command, of: app, requestJSON: json, environmentKey: FileImportRequest.environmentKey,
-                                               timeout: timeout, what: "\(app.displayName)'s importer")
+                                               timeout: timeout, what: "\(app.displayName)'s importer", runner: processRunner)
         guard result.status == 0 else {
             throw SystemSearchError(.notHandled, "\(app.displayName)'s importer failed on \(url.lastPathComponent) (exit status \(result.status)): \(result.output.suffix(500))")
         }

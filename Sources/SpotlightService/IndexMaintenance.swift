@@ -22,12 +22,17 @@ public struct IndexMaintenance: Sendable {
     public let registry: AppRegistry
     /// How long an index extension may run, in seconds (default 300).
     public var timeout: TimeInterval
+    /// What runs the index extensions (a process of its own, by default).
+    public let processRunner: any ProcessRunning
     private let options: StoreOptions
 
-    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 300, options: StoreOptions = StoreOptions()) {
+    /// - Parameter processRunner: what runs index extensions: ``AppProcessRunner`` (a process), or a test's stand-in.
+    public init(registry: AppRegistry = AppRegistry(), timeout: TimeInterval = 300, options: StoreOptions = StoreOptions(),
+                processRunner: any ProcessRunning = AppProcessRunner()) {
         self.registry = registry
         self.timeout = timeout
         self.options = options
+        self.processRunner = processRunner
     }
 
     /// One request handed to one app.
@@ -103,7 +108,7 @@ public struct IndexMaintenance: Sendable {
         var delivery = Delivery(app: app, request: request, outcome: "", succeeded: false, acknowledged: false)
         do {
             let result = try registry.runExtension(command, of: app, requestJSON: json, environmentKey: IndexRequest.environmentKey,
-                                                   timeout: timeout, what: "\(app.displayName)'s index extension")
+                                                   timeout: timeout, what: "\(app.displayName)'s index extension", runner: processRunner)
             delivery.succeeded = result.status == 0
             delivery.outcome = result.status == 0 ? result.output : "exit status \(result.status): \(result.output)"
         } catch {

@@ -5,16 +5,18 @@ import SpotlightIndex
 import SpotlightSystem
 import SpotlightService
 import Testing
+import TestSupport
 
 /// The example apps run as their own processes (as a user runs them), each
 /// test with fresh stores and settings.
 struct Sandbox {
-    let root: URL
+    let scratch: ScratchDirectory
     let registry: AppRegistry
+    var root: URL { scratch.url }
 
     init() throws {
-        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-examples-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("examples")
+        let root = scratch.url
         registry = AppRegistry(location: .directory(root))
         for app in ExampleApps.all {
             try registry.register(AppRegistration(bundleIdentifier: app.bundleIdentifier, displayName: app.displayName,
@@ -23,20 +25,11 @@ struct Sandbox {
         }
     }
 
-    static func executable(_ name: String) -> URL {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return dir.appendingPathComponent(name)
-    }
-
     /// Runs one command of an app (`colleagues …`, `greengrocer …`): its printed lines and whether it exited 0.
     @discardableResult
     func run(_ app: any ExampleApp, _ arguments: String..., activity: UserActivityRecord? = nil) throws -> (ok: Bool, lines: [String]) {
         let process = Process()
-        process.executableURL = Self.executable(app.displayName.lowercased())
+        process.executableURL = BuiltExecutable.url(named: app.displayName.lowercased())
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["OPENSPOTLIGHT_HOME"] = root.path
@@ -58,7 +51,7 @@ struct Sandbox {
         try SystemSearch(registry: registry).search(text, resultsPerApp: 30).groups.flatMap(\.results).map { ($0.reference, $0.title) }
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: root) }
+    func cleanUp() { scratch.cleanUp() }
 }
 
 @Suite(.serialized) struct ExampleAppsTests {
@@ -160,7 +153,7 @@ struct Sandbox {
             let file = box.root.appendingPathComponent("\(app.displayName).json")
             try Data(printed.lines.joined(separator: "\n").utf8).write(to: file)
             let registration = try AppRegistry.readManifest(file)
-            let executable = Sandbox.executable(app.displayName.lowercased()).resolvingSymlinksInPath().path
+            let executable = BuiltExecutable.url(named: app.displayName.lowercased()).resolvingSymlinksInPath().path
             #expect(registration.bundleIdentifier == app.bundleIdentifier && registration.displayName == app.displayName)
             #expect(registration.launchCommand == [executable, "continue"])
             #expect(registration.indexExtensionCommand == [executable, "extension"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import UniformTypeIdentifiers
 @testable import OpenCoreSpotlight
 @testable import SpotlightIndex
@@ -14,7 +15,7 @@ extension OpenCoreSpotlightTests {
             defer { app.cleanUp() }
             let registry = AppRegistry(location: .directory(app.directory))
             try registry.register(AppRegistration(bundleIdentifier: grocer, displayName: "GreenGrocer", launchCommand: ["/bin/true"],
-                                                  indexExtensionCommand: [builtExecutable("greengrocer").path, "extension"]))
+                                                  indexExtensionCommand: [BuiltExecutable.url(named: "greengrocer").path, "extension"]))
             try registry.register(AppRegistration(bundleIdentifier: "com.example.plain", displayName: "Plain", launchCommand: ["/bin/true"]))
             let index = CSSearchableIndex.default()
             let text = try await index.fetchData(forBundleIdentifier: grocer, itemIdentifier: "p-pear", contentType: .plainText)

@@ -3,6 +3,7 @@ import SpotlightIndex
 import SpotlightSystem
 import SpotlightService
 import Testing
+import TestSupport
 @testable import OpenCoreSpotlight
 
 /// Every committed write is seen by every query started after it: each
@@ -184,7 +185,7 @@ extension OpenCoreSpotlightTests {
 
         func runHelper(_ app: TestApp, _ arguments: [String]) throws {
             let process = Process()
-            process.executableURL = builtExecutable("openspotlight-app-helper")
+            process.executableURL = BuiltExecutable.url(named: "openspotlight-app-helper")
             process.arguments = [app.bundleIdentifier] + arguments
             process.environment = ["OPENSPOTLIGHT_HOME": app.directory.path, "HOME": app.directory.path]
             let output = Pipe()

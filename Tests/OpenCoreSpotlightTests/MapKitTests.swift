@@ -1,6 +1,7 @@
 import Foundation
 import MapKit
 import Testing
+import TestSupport
 import UniformTypeIdentifiers
 @testable import OpenCoreSpotlight
 import SpotlightIndex
@@ -157,9 +158,9 @@ extension OpenCoreSpotlightTests {
         }
 
         @Test func openInMapsHandsAGeoURIToTheOpener() throws {
-            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("mapkit-open-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchDirectory("mapkit-open")
+            defer { scratch.cleanUp() }
+            let directory = scratch.url
             let log = directory.appendingPathComponent("log"), script = directory.appendingPathComponent("open.sh")
             try Data("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(log.path)'\n".utf8).write(to: script)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import UniformTypeIdentifiers
 @testable import OpenCoreSpotlight
 
@@ -9,17 +10,18 @@ import UniformTypeIdentifiers
 
 /// A fresh app (bundle identifier) with its stores in a fresh directory.
 struct TestApp {
-    let directory: URL
+    let scratch: ScratchDirectory
     let bundleIdentifier: String
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ocs-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("ocs-tests")
+        let directory = scratch.url
         bundleIdentifier = "org.openspotlight.test\(UUID().uuidString.prefix(8).lowercased())"
         OpenSpotlightConfiguration.configure(bundleIdentifier: bundleIdentifier, storeDirectory: directory)
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+    func cleanUp() { scratch.cleanUp() }
 }
 
 /// Runs a query to the end: the identifiers found (in order), the count and the completion error.
@@ -43,14 +45,4 @@ func makeItem(_ id: String, title: String, domain: String? = nil, _ configure: (
     set.title = title
     configure(set)
     return CSSearchableItem(uniqueIdentifier: id, domainIdentifier: domain, attributeSet: set)
-}
-
-/// An executable built beside the tests (`greengrocer`, …).
-func builtExecutable(_ name: String) -> URL {
-    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-        let url = candidate.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    return dir.appendingPathComponent(name)
 }

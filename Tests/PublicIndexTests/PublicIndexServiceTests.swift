@@ -8,6 +8,7 @@ import PublicIndexService
 import SpotlightIndex
 import SpotlightService
 import Testing
+import TestSupport
 
 /// The HTTP API on loopback, with the device's real client and sender.
 @Suite(.timeLimit(.minutes(3)))
@@ -83,8 +84,9 @@ struct PublicIndexServiceTests {
     @Test func devicesDeliverTheirOutboxesAndTheActivityBecomesSearchable() async throws {
         try await TestClusters.withIndex(threshold: 3) { index, _ in
             try await TestClusters.withServer(index) { base in
-                let roots = try (0..<3).map { _ in try TestClusters.directory("device") }
-                defer { for root in roots { try? FileManager.default.removeItem(at: root) } }
+                let scratches = try (0..<3).map { _ in try TestClusters.directory("device") }
+                defer { for scratch in scratches { scratch.cleanUp() } }
+                let roots = scratches.map(\.url)
                 let json = try PublicIndexJSON.encoder().encode(Self.content)
                 var reports: [PublicIndexSender.Report] = []
                 for root in roots {
@@ -114,8 +116,9 @@ struct PublicIndexServiceTests {
     /// The service is down: the outbox keeps everything and delivers it, once, when it is back.
     @Test func anUnreachableServiceLosesNothing() async throws {
         try await TestClusters.withIndex(threshold: 3) { index, clusters in
-            let root = try TestClusters.directory("device")
-            defer { try? FileManager.default.removeItem(at: root) }
+            let scratch = try TestClusters.directory("device")
+            defer { scratch.cleanUp() }
+            let root = scratch.url
             let activities = try UserActivityStore(bundleIdentifier: Self.content.app, location: .directory(root))
             try activities.queuePublicDonation(hash: Self.hash.hex, content: try PublicIndexJSON.encoder().encode(Self.content))
             var settings = PublicIndexSettings()

@@ -4,6 +4,7 @@ import PublicIndexProtocol
 import SpotlightIndex
 import SpotlightService
 import Testing
+import TestSupport
 
 /// A coordinator with two shard nodes (postgres_fdw), on loopback.
 @Suite(.timeLimit(.minutes(5)))
@@ -75,12 +76,13 @@ struct ShardedIndexTests {
 
             try await TestClusters.withServer(index) { base in
                 // 24 devices; device d donates each app's activity (d % 3 + 1) times.
-                var devices: [URL] = []
-                defer { for root in devices { try? FileManager.default.removeItem(at: root) } }
+                var devices: [ScratchDirectory] = []
+                defer { for scratch in devices { scratch.cleanUp() } }
                 var expectedViews = 0
                 for device in 0..<24 {
-                    let root = try TestClusters.directory("device\(device)")
-                    devices.append(root)
+                    let scratch = try TestClusters.directory("device\(device)")
+                    devices.append(scratch)
+                    let root = scratch.url
                     var settings = PublicIndexSettings()
                     settings.enable(serviceURL: base)
                     try settings.save(location: .directory(root))
@@ -95,7 +97,7 @@ struct ShardedIndexTests {
                 }
                 let now = Date()
                 var waiting = 0
-                for (number, root) in devices.enumerated() {
+                for (number, root) in devices.map(\.url).enumerated() {
                     if number == 8 { try deadShard.kill() }
                     let report = try await PublicIndexSender(location: .directory(root)).deliver(now: now)
                     waiting += report.waiting
@@ -115,7 +117,7 @@ struct ShardedIndexTests {
                 try deadShard.start()
                 try await Task.sleep(for: .seconds(ShardHealth.retryInterval + 0.5))
                 var left = 0
-                for root in devices {
+                for root in devices.map(\.url) {
                     let report = try await PublicIndexSender(location: .directory(root)).deliver(now: now.addingTimeInterval(3_600))
                     left += report.waiting
                 }

@@ -5,6 +5,7 @@ import SpotlightIndex
 import SpotlightSystem
 import SpotlightService
 import Testing
+import TestSupport
 
 /// System search on a device asks the public index only when opted in, and
 /// merges its results under the device's own without repeating them.
@@ -31,8 +32,9 @@ struct SystemSearchPublicTests {
             try await Self.makePublic(index, tatin)
             try await Self.makePublic(index, pommes)
             try await TestClusters.withServer(index) { base in
-                let root = try TestClusters.directory("system-search")
-                defer { try? FileManager.default.removeItem(at: root) }
+                let scratch = try TestClusters.directory("system-search")
+                defer { scratch.cleanUp() }
+                let root = scratch.url
                 let location = StoreLocation.directory(root)
                 let registry = AppRegistry(location: location)
                 try registry.register(AppRegistration(bundleIdentifier: Self.app, displayName: "Recipes", launchCommand: ["/bin/true"],
@@ -62,8 +64,9 @@ struct SystemSearchPublicTests {
                 #expect(found.problems.isEmpty)
             }
             // The service gone: the device's results alone, and why.
-            let root = try TestClusters.directory("system-search-offline")
-            defer { try? FileManager.default.removeItem(at: root) }
+            let scratch = try TestClusters.directory("system-search-offline")
+            defer { scratch.cleanUp() }
+            let root = scratch.url
             var settings = PublicIndexSettings()
             settings.enable(serviceURL: URL(string: "http://127.0.0.1:\(try LocalCluster.freeLoopbackPort())")!)
             try settings.save(location: .directory(root))

@@ -4,24 +4,24 @@ import PublicIndex
 import PublicIndexProtocol
 import PublicIndexService
 import Synchronization
+import TestSupport
 
 /// Throwaway PostgreSQL clusters for the tests: each on a free loopback port
 /// under a temporary directory, always stopped and deleted afterwards.
 enum TestClusters {
     /// A temporary directory the cluster's system user can reach.
-    static func directory(_ label: String) throws -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-public-\(label)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        return url
+    static func directory(_ label: String) throws -> ScratchDirectory {
+        try ScratchDirectory("public-\(label)", permissions: 0o755)
     }
 
     /// Runs `body` with `count` started clusters, then stops and deletes them whatever happened.
     static func with<T: Sendable>(_ count: Int, _ body: @Sendable ([LocalCluster]) async throws -> T) async throws -> T {
-        let root = try directory("clusters")
+        let scratch = try directory("clusters")
+        let root = scratch.url
         var clusters: [LocalCluster] = []
         defer {
             for cluster in clusters { cluster.destroy() }
-            try? FileManager.default.removeItem(at: root)
+            scratch.cleanUp()
         }
         for index in 0..<count {
             let cluster = try LocalCluster(directory: root.appendingPathComponent("node\(index)"), throwaway: true)

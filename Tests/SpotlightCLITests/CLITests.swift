@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `spotlight` binary (or another program built beside it,
 /// ``program``) with its stores in a fresh directory.
@@ -7,34 +8,20 @@ struct CLI {
     let home: URL
     /// The program run: `spotlight`, or an example app built beside it.
     var program = CLI.executable
+    /// The directory `home` is, when this CLI made its own (``init()``).
+    private var scratch: ScratchDirectory?
 
     init() throws {
-        home = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-cli-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectory("cli")
+        self.scratch = scratch
+        home = scratch.url
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: home) }
+    func cleanUp() { scratch?.cleanUp() }
 
-    static var executable: URL { executable(named: "spotlight") }
+    static var executable: URL { BuiltExecutable.url(named: "spotlight") }
 
-    /// A program of the package built beside the tests (`spotlight`, `greengrocer`…).
-    static func executable(named name: String) -> URL {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return dir.appendingPathComponent(name)
-    }
-
-    struct Result {
-        var status: Int32
-        var output: String
-        var error: String
-        func json() throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "not a JSON object: \(output)")
-        }
-    }
+    typealias Result = ChildProcess.Result
 
     @discardableResult
     func run(_ arguments: String...) throws -> Result { try run(arguments) }
@@ -180,21 +167,15 @@ extension CLITests {
 
 extension CLI {
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = program
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extra) { $1 }
         environment["OPENSPOTLIGHT_HOME"] = home.path
-        process.environment = environment
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                      error: String(decoding: errData, as: UTF8.self))
+        return try ChildProcess.run(program, arguments, environment: environment)
+    }
+}
+
+extension ChildProcess.Result {
+    func json() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "not a JSON object: \(output)")
     }
 }

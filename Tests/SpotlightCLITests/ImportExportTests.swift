@@ -2,6 +2,7 @@ import Foundation
 import SpotlightIndex
 import SpotlightService
 import Testing
+import TestSupport
 
 extension CLITests {
     /// 100,000 items with every kind of value, in the canonical form export writes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 extension CLITests {
     /// The links of the hostile-input report, through the command line: one

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `spotlight suggest places`, `search --near` and `open --action`, on the demo's apps.
 @Suite(.serialized) struct PlacesCLITests {

@@ -1,6 +1,7 @@
 import Foundation
 import PublicIndex
 import Testing
+import TestSupport
 
 /// `spotlight public serve` with its own PostgreSQL, two devices running the
 /// GreenGrocer example's store page (an activity eligible for public
@@ -13,8 +14,8 @@ struct PublicCommandsTests {
     }
 
     @Test func serveRunsItsOwnClusterAndDevicesMakeTheStorePublic() async throws {
-        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-public-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let scratch = try ScratchDirectory("public-cli", permissions: 0o755)
+        let root = scratch.url
         let data = root.appendingPathComponent("service")
         let port = try LocalCluster.freeLoopbackPort()
         let log = root.appendingPathComponent("serve.log")
@@ -31,7 +32,7 @@ struct PublicCommandsTests {
             if server.isRunning { kill(server.processIdentifier, SIGKILL) }
             // Whatever happened, the cluster the service started is stopped.
             try? LocalCluster(directory: data.appendingPathComponent("postgres")).kill()
-            try? FileManager.default.removeItem(at: root)
+            scratch.cleanUp()
         }
         let deadline = Date().addingTimeInterval(90)
         while !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("public index serving on") {
@@ -47,7 +48,7 @@ struct PublicCommandsTests {
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
             #expect(try Self.device(home, "public", "device", "--enable", url).output.contains("public indexing is on"))
             var grocer = CLI(home: home)
-            grocer.program = CLI.executable(named: "greengrocer")
+            grocer.program = BuiltExecutable.url(named: "greengrocer")
             #expect(try grocer.run("store").status == 0)
             let sent = try Self.device(home, "public", "send", "--json").json()
             #expect(sent["counted"] as? Int == 1)

@@ -2,6 +2,7 @@ import Foundation
 import SpotlightIndex
 import SpotlightService
 import Testing
+import TestSupport
 
 extension CLITests {
     /// Content with escape sequences, newlines, tabs and bidirectional

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import WebTestSupport
 
 /// `spotlight markup`, `links match`, `validate`, `crawl` and web results in `search`, run as a user runs them.

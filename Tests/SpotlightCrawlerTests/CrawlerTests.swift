@@ -3,6 +3,7 @@ import SpotlightIndex
 import SpotlightSystem
 import SpotlightService
 import Testing
+import TestSupport
 import WebMarkup
 import WebTestSupport
 @testable import SpotlightCrawler
@@ -79,18 +80,12 @@ struct CrawlerTests {
         return configuration
     }
 
-    static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crawler-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func crawlsTheShopPolitelyAndStoresIndexablePages() async throws {
         let server = try await Self.shop()
         defer { Task { await server.stop() } }
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let store = try WebStore(location: .directory(root))
+        let scratch = try ScratchDirectory("crawler-tests")
+        defer { scratch.cleanUp() }
+        let store = try WebStore(location: .directory(scratch.url))
         let report = try await Crawler(configuration: Self.configuration(), store: store).crawl(from: [server.url("/")])
 
         func kind(_ path: String) -> CrawlReport.PageOutcome.Kind? {
@@ -130,9 +125,9 @@ struct CrawlerTests {
     @Test func aRecrawlForgetsPagesThatAreGoneOrNoLongerIndexable() async throws {
         let server = try await Self.shop()
         defer { Task { await server.stop() } }
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: root) }
-        let store = try WebStore(location: .directory(root))
+        let scratch = try ScratchDirectory("crawler-tests")
+        defer { scratch.cleanUp() }
+        let store = try WebStore(location: .directory(scratch.url))
         _ = try await Crawler(configuration: Self.configuration(), store: store).crawl(from: [server.url("/")])
         #expect(try store.pageCount() == 4)
 
@@ -148,8 +143,9 @@ struct CrawlerTests {
     @Test func webResultsShowBesideAppResultsAndOpenTheApp() async throws {
         let server = try await Self.shop()
         defer { Task { await server.stop() } }
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(at: root) }
+        let scratch = try ScratchDirectory("crawler-tests")
+        defer { scratch.cleanUp() }
+        let root = scratch.url
         _ = try await Crawler(configuration: Self.configuration(), store: try WebStore(location: .directory(root))).crawl(from: [server.url("/")])
         let registry = AppRegistry(location: .directory(root))
 

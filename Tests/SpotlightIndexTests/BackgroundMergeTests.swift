@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// Merges run off the write lock and are installed by a transaction of
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func writesMadeWhileAMergeRunsSurviveItsInstallation() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir) { $0.rankedInlineLimit = 8 << 10 }
         let names = ["zero", "one", "two", "three", "four", "five", "six", "seven"]
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func aMergeWhoseInputsAreGoneLeavesNothingBehind() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir) { $0.rankedInlineLimit = 8 << 10 }
         for batch in 0..<7 {
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func anotherStoreObjectSeesMergesInstalledByThisOne() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let writer = try fileStore(dir) { $0.rankedInlineLimit = 8 << 10 }
         let reader = try fileStore(dir)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite struct BatchTests {
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func theClientStateSurvivesReopening() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)

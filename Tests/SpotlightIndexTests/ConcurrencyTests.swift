@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite(.serialized) struct ConcurrencyTests {
     @Test func threadsWriteAndReadAtOnce() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -46,7 +47,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(3)))
     func twoProcessesWritingTheSameStoreAreSerialised() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         _ = try fileStore(dir) // create it first
         let first = try HelperProcess(["writer", dir.url.path, "alpha", "400"])
@@ -71,7 +72,7 @@ import Testing
 
     @Test(.timeLimit(.minutes(2)))
     func aWriterBlockedPastTheTimeoutGetsAClearErrorWhileReadersGoOn() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir) { $0.busyTimeout = 0.3 }
         try store.index([item("a", title: "apple")])
@@ -92,7 +93,7 @@ import Testing
 /// both get it: neither takes the other's fresh file for a damaged one.
 @Suite struct ConcurrentCreationTests {
     @Test func aNewStoreOpenedTwiceAtOnceIsOneStore() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         for round in 0..<25 {
             let index = "fresh\(round)"

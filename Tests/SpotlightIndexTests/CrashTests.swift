@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite(.serialized) struct CrashTests {
@@ -9,7 +10,7 @@ import Testing
     /// rounds its client state names: no partial batch, no lost one.
     @Test(.timeLimit(.minutes(5)))
     func aProcessKilledMidBatchLeavesWholeBatchesAndAConsistentState() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         _ = try fileStore(dir)
         let batchSize = 400

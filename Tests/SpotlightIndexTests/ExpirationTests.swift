@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite struct ExpirationTests {
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func openingAStorePurgesWhatExpiredMeanwhile() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let clock = TestClock()
         try fileStore(dir, clock: clock).index([item("a", title: "apple")])

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// Which row holds an identifier, and which rows hold a typed value in a
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func identifiersAreFoundThroughWritesAndMerges() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir) { $0.rankedInlineLimit = 8 << 10 }
         // Twenty writes: segments are merged on the way, some into files.
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func damagedSegmentsNeitherHideItemsNorDuplicateThem() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir) { $0.rankedInlineLimit = 4 << 10 }
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func aRebuildSettlesTwoRowsOfOneIdentifierOnTheLaterOne() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)
@@ -153,7 +154,7 @@ import Testing
     }
 
     @Test func aStoreFromBeforeVersion8KeepsEveryItem() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)

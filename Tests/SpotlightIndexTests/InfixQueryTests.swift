@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SpotlightQuery
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// Infix wildcards (`*brar*`) through the ranked index's term dictionaries:
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func anotherConnectionDeletingEverythingIsNoticed() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let first = try fileStore(dir)
         let second = try fileStore(dir)
@@ -95,7 +96,7 @@ import Testing
     }
 
     @Test func aStoreWrittenWithTheOldVocabularyLosesItsTablesOnOpen() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)

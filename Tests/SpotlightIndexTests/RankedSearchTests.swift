@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import GRDB
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// The ranked index against the full-text table on real text: the same
@@ -172,7 +173,7 @@ import Testing
     }
 
     @Test func manySmallWritesAreMergedAndStayCorrect() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir) { $0.rankedInlineLimit = 16 << 10 }
         for batch in 0..<120 {
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func staleDamagedOrMissingSegmentsAreRebuiltFromTheItems() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir) { $0.rankedInlineLimit = 4 << 10 }
@@ -371,7 +372,7 @@ import Testing
 /// snapshot may still name, and a reader must never fail or go back in time.
 @Suite(.serialized) struct RankedConcurrencyTests {
     @Test func readersNeverFailWhileAWriterMergesAndDeletesSegmentFiles() async throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let writer = try fileStore(dir) { $0.rankedInlineLimit = 2 << 10 }
         try writer.index([item("seed", title: "common seed")])
@@ -407,7 +408,7 @@ import Testing
 /// answers staying right.
 @Suite(.serialized) struct RankedBackgroundCheckTests {
     @Test func damageInALargeSegmentIsFoundInTheBackgroundAndRebuilt() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let words = (0..<400).map { "word\($0)x" }
         do {
@@ -449,7 +450,7 @@ import Testing
 
 extension RankedIndexStoreTests {
     @Test func aLostStoresSegmentFilesAreRemovedWhenTheNewStoreBuildsItsIndex() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = dir.url.appendingPathComponent("org.openspotlight.tests/shared.sqlite")
         let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")

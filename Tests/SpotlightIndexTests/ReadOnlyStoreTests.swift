@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// A store on a read-only file system (or without write permission) is
@@ -11,10 +12,12 @@ import Testing
     struct ReadOnlyCopy {
         let mount: URL?
         let root: URL
+        private let scratch: ScratchDirectory
 
         init?(of source: URL) {
-            let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-ro-\(UUID().uuidString)")
-            try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+            guard let scratch = try? ScratchDirectory("ro") else { return nil }
+            self.scratch = scratch
+            let base = scratch.url
             if getuid() == 0 {
                 guard Self.run("mount", "-t", "tmpfs", "-o", "size=64m", "openspotlight-ro", base.path) else { return nil }
                 mount = base
@@ -30,10 +33,8 @@ import Testing
         }
 
         func cleanUp() {
-            if let mount { Self.unmount(mount); try? FileManager.default.removeItem(at: mount) } else {
-                Self.run("chmod", "-R", "u+w", root.path)
-                try? FileManager.default.removeItem(at: root.deletingLastPathComponent())
-            }
+            if let mount { Self.unmount(mount) } else { Self.run("chmod", "-R", "u+w", root.path) }
+            scratch.cleanUp()
         }
 
         @discardableResult
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aStoreThatCannotBeWrittenIsReadAsItIs() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)

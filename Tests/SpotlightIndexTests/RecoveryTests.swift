@@ -1,25 +1,26 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite struct RecoveryTests {
     /// Creates the test store with these items, closes it, and gives its file.
-    static func closedStore(in dir: TemporaryDirectory, _ items: [SearchableItem]) throws -> URL {
+    static func closedStore(in dir: ScratchDirectory, _ items: [SearchableItem]) throws -> URL {
         let store = try fileStore(dir)
         try store.index(items)
         return try #require(store.fileURL)
     }
 
     @Test func aNewStoreNeedsNoReindex() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         #expect(try fileStore(dir).pendingReindex == nil)
         #expect(try fileStore(dir).pendingReindex == nil)
     }
 
     @Test func aLostStoreIsRecreatedAndAsksForAReindexUntilAcknowledged() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func aStoreOverwrittenWithGarbageIsMovedAsideAndRecreated() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func aStoreDamagedInTheMiddleFailsTheIntegrityCheck() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = try Self.closedStore(in: dir, (0..<3000).map {
             item("i\($0)", title: "item number \($0) with some words", ["textContent": .string(String(repeating: "text \($0) ", count: 30))])
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func aNewStoreHasSixteenKilobytePages() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let store = try fileStore(dir)
         try store.index([item("a", title: "apple")])
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file: URL
         do {
@@ -97,7 +98,7 @@ import Testing
     }
 
     @Test func aStoreWithTheOldFullTextTableLosesItOnOpen() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
             let store = try fileStore(dir)

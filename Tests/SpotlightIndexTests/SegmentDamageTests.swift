@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// Bytes flipped anywhere in a segment file: every query afterwards is
@@ -12,7 +13,7 @@ import Testing
                           "xray yankee", "zulu", "alpah", "shared", "number 17"]
 
     /// A store whose index is in segment files larger than the load-time checksum limit.
-    static func makeStore(_ dir: TemporaryDirectory) throws -> URL {
+    static func makeStore(_ dir: ScratchDirectory) throws -> URL {
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
                      "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whisky",
                      "xray", "yankee", "zulu"]
@@ -29,7 +30,7 @@ import Testing
     /// Segments over 2 KB in files, over 4 KB verified once per change rather
     /// than on every load; no background checks, so that only the checks
     /// before a query reads a segment can find the damage.
-    static func open(_ dir: TemporaryDirectory) throws -> SpotlightStore {
+    static func open(_ dir: ScratchDirectory) throws -> SpotlightStore {
         try fileStore(dir) { $0.rankedInlineLimit = 2 << 10; $0.rankedChecksumLimit = 4 << 10; $0.rankedBackgroundChecks = false }
     }
 
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func flippedBytesAreFoundBeforeAnyQueryReadsThem() throws {
-        let pristine = try TemporaryDirectory()
+        let pristine = try ScratchDirectory()
         defer { pristine.cleanUp() }
         let directory = try Self.makeStore(pristine)
         let expected = try Self.answers(try Self.open(pristine))
@@ -52,7 +53,7 @@ import Testing
             // The header, the section table, and spread through the body.
             let offsets = Array(Set([0, 9, 17, 40, 64] + (1...24).map { size * $0 / 25 } + [size - 1])).sorted()
             for offset in offsets {
-                let copy = try TemporaryDirectory()
+                let copy = try ScratchDirectory()
                 defer { copy.cleanUp() }
                 try FileManager.default.removeItem(at: copy.url)
                 try FileManager.default.copyItem(at: pristine.url, to: copy.url)
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func aVerifiedFileIsNotCheckedAgainUntilItChanges() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let directory = try Self.makeStore(dir)
         let named = try fileStore(dir).read { try String.fetchAll($0, sql: "SELECT file FROM ranked_segments WHERE file IS NOT NULL ORDER BY id") }

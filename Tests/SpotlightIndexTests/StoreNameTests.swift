@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite struct StoreNameTests {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func storeRefusesPathTricksBeforeTouchingTheDisk() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         #expect(throws: SpotlightIndexError.self) { try fileStore(dir, bundle: "..") }
         #expect(throws: SpotlightIndexError.self) { try fileStore(dir, index: "../../escape") }
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func storesLiveInPrivateDirectoriesPerAppAndIndex() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         #expect(!SpotlightStore.exists(bundleIdentifier: "com.example.notes", indexName: "Notes", location: .directory(dir.url)))
         let store = try fileStore(dir, bundle: "com.example.notes", index: "Notes")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 /// A link left in one app's folder never lets a store open, write, rename or
@@ -23,12 +24,12 @@ import Testing
     }
 
     struct Layout {
-        let dir: TemporaryDirectory
+        let dir: ScratchDirectory
         var root: URL { dir.url.appendingPathComponent("home") }
         var outside: URL { dir.url.appendingPathComponent("outside") }
 
         init() throws {
-            dir = try TemporaryDirectory()
+            dir = try ScratchDirectory()
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
             try Data("unrelated".utf8).write(to: outside.appendingPathComponent("1234abcd.seg"))
             try Data("notes".utf8).write(to: outside.appendingPathComponent("notes.txt"))
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func aDamagedFileMovedAsideTwiceInOneSecondKeepsBothCopies() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let clock = TestClock()
         var asides: [URL] = []

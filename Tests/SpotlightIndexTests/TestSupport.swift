@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Corpora
+import TestSupport
 @testable import SpotlightIndex
 
 /// A clock the test moves by hand.
@@ -32,17 +33,6 @@ func gunzipLines(_ file: URL) throws -> [Data] {
     return data.split(separator: 0x0A)
 }
 
-/// A fresh directory under /tmp, removed by `cleanUp()`.
-struct TemporaryDirectory {
-    let url: URL
-    init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("openspotlight-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}
-
 func options(clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) -> StoreOptions {
     var options = StoreOptions()
     if let clock { options.clock = { clock.now } }
@@ -54,7 +44,7 @@ func memoryStore(clock: TestClock? = nil, _ configure: (inout StoreOptions) -> V
     try SpotlightStore.inMemory(options: options(clock: clock, configure))
 }
 
-func fileStore(_ dir: TemporaryDirectory, bundle: String = "org.openspotlight.tests", index: String = "shared",
+func fileStore(_ dir: ScratchDirectory, bundle: String = "org.openspotlight.tests", index: String = "shared",
                clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) throws -> SpotlightStore {
     try SpotlightStore(bundleIdentifier: bundle, indexName: index, location: .directory(dir.url),
                        options: options(clock: clock, configure))
@@ -79,16 +69,6 @@ extension SpotlightStore {
     }
 }
 
-/// The helper executable built beside the tests.
-func helperExecutable() -> URL {
-    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-        let url = candidate.appendingPathComponent("spotlight-store-helper")
-        if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-    }
-    return dir.appendingPathComponent("spotlight-store-helper")
-}
-
 /// A running helper process whose output lines can be awaited.
 final class HelperProcess: @unchecked Sendable { // @unchecked: `lines` is guarded by `lock`
     let process = Process()
@@ -98,7 +78,7 @@ final class HelperProcess: @unchecked Sendable { // @unchecked: `lines` is guard
     private let errorPipe = Pipe()
 
     init(_ arguments: [String]) throws {
-        process.executableURL = helperExecutable()
+        process.executableURL = BuiltExecutable.url(named: "spotlight-store-helper")
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 
 @Suite struct UserActivityStoreTests {
     let bundle = "org.openspotlight.activities"
 
-    func activities(_ dir: TemporaryDirectory, clock: TestClock? = nil) throws -> UserActivityStore {
+    func activities(_ dir: ScratchDirectory, clock: TestClock? = nil) throws -> UserActivityStore {
         try UserActivityStore(bundleIdentifier: bundle, location: .directory(dir.url), options: options(clock: clock))
     }
 
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func donatingStoresSearchableActivitiesAndCountsViews() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let clock = TestClock()
         let activities = try activities(dir, clock: clock)
@@ -105,7 +106,7 @@ import Testing
     }
 
     @Test func donationsTheStoreRefusesSayWhyAndStoreNothing() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let clock = TestClock()
         let activities = try activities(dir, clock: clock)
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func relatedActivitiesCountViewsForTheItemAndGoWithIt() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let notes = try fileStore(dir, bundle: bundle, index: "notes")
         let main = try fileStore(dir, bundle: bundle, index: "default")
@@ -165,7 +166,7 @@ import Testing
     }
 
     @Test func deletingByPersistentIdentifierDomainAndAll() throws {
-        let dir = try TemporaryDirectory()
+        let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let activities = try activities(dir)
         let a = try activities.donate(record(title: "a") { $0.persistentIdentifier = "shared" })

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A private `dbus-daemon --session` for one test, on a socket in the test's
 /// directory, and `gdbus call` against it. Stopped by `stop()` (and deinit).
@@ -32,18 +33,12 @@ final class PrivateSessionBus {
     /// `gdbus call` on the provider (or another object): standard output, or the error's text.
     func call(_ method: String, _ arguments: [String], destination: String = "org.openspotlight.SearchProvider",
               path: String = "/org/openspotlight/SearchProvider", interface: String = "org.gnome.Shell.SearchProvider2") throws -> (ok: Bool, output: String) {
-        let gdbus = Process()
-        gdbus.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-        gdbus.arguments = ["call", "--session", "--timeout", "20", "--dest", destination, "--object-path", path, "--method", "\(interface).\(method)"] + arguments
-        gdbus.environment = environment
-        let output = Pipe(), error = Pipe()
-        gdbus.standardOutput = output
-        gdbus.standardError = error
-        try gdbus.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
-        gdbus.waitUntilExit()
-        let text = String(decoding: gdbus.terminationStatus == 0 ? out : err, as: UTF8.self)
-        return (gdbus.terminationStatus == 0, text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let gdbus = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/gdbus"),
+            ["call", "--session", "--timeout", "20", "--dest", destination, "--object-path", path, "--method", "\(interface).\(method)"] + arguments,
+            environment: environment)
+        let text = gdbus.status == 0 ? gdbus.output : gdbus.error
+        return (gdbus.status == 0, text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Asks the bus itself.

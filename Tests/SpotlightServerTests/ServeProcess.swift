@@ -1,16 +1,10 @@
 import Foundation
+import TestSupport
 @testable import SpotlightServer
 
 /// The built `spotlight` binary, run as a child process by the tests.
 enum SpotlightBinary {
-    static var url: URL {
-        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [dir, dir.deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("spotlight")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return dir.appendingPathComponent("spotlight")
-    }
+    static var url: URL { BuiltExecutable.url(named: "spotlight") }
 
     /// The environment of a child reading the fixture's stores and runtime directory.
     static func environment(_ fixture: ServerFixture, _ extra: [String: String] = [:]) -> [String: String] {
@@ -24,18 +18,8 @@ enum SpotlightBinary {
     }
 
     /// Runs `spotlight ARGUMENTS` to the end: status, standard output, standard error.
-    static func run(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    static func run(_ arguments: [String], environment: [String: String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(url, arguments, environment: environment)
     }
 }
 

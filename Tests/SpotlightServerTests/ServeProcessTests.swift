@@ -1,6 +1,7 @@
 import Foundation
 @testable import SpotlightIndex
 import Testing
+import TestSupport
 @testable import SpotlightServer
 
 /// `spotlight serve`, `spotlight search` and `spotlight install` as processes.

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 @testable import SpotlightSystem
 @testable import SpotlightServer
@@ -15,7 +16,7 @@ struct ServerFixture {
     /// A 1×1 PNG, the pear's thumbnail.
     static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")!
 
-    let url: URL
+    let scratch: ScratchDirectory
     let registry: AppRegistry
     let runtime: URL
     /// What the grocer app received, one activity JSON per line.
@@ -24,9 +25,9 @@ struct ServerFixture {
     let openerLog: URL
 
     init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-server-\(UUID().uuidString)", isDirectory: true)
+        scratch = try ScratchDirectory("server")
+        let url = scratch.url
         runtime = url.appendingPathComponent("run", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         registry = AppRegistry(location: .directory(url.appendingPathComponent("stores", isDirectory: true)))
         appLog = url.appendingPathComponent("grocer.log")
         openerLog = url.appendingPathComponent("opener.log")
@@ -56,6 +57,8 @@ struct ServerFixture {
         ])
     }
 
+    /// The fixture's directory: stores, runtime directory, logs.
+    var url: URL { scratch.url }
     var location: StoreLocation { registry.location }
 
     /// The grocer's shop viewed as an activity whose map item filled its
@@ -99,7 +102,7 @@ struct ServerFixture {
         ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+    func cleanUp() { scratch.cleanUp() }
 }
 
 extension TestResponse {

@@ -1,20 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightServer
 
 /// The service's private files: runtime directory, token, desktop files, and its client's parsing.
 @Suite struct ServiceFilesTests {
-    func temporary() throws -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-files-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     func mode(_ url: URL) throws -> Int { try (FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int) ?? -1 }
 
     @Test func theRuntimeDirectoryIsPrivateOrRefused() throws {
-        let base = try temporary()
-        defer { try? FileManager.default.removeItem(at: base) }
+        let scratch = try ScratchDirectory("files")
+        defer { scratch.cleanUp() }
+        let base = scratch.url
         let made = try ServicePaths(environment: [ServicePaths.directoryVariable: base.appendingPathComponent("run").path])
         #expect(try mode(made.directory) == 0o700)
         #expect(try ServicePaths(environment: ["XDG_RUNTIME_DIR": base.path]).socket.path == base.path + "/openspotlight/spotlight.sock")
@@ -34,8 +30,9 @@ import Testing
     }
 
     @Test func theTokenIsMadePrivateAndReplacedWhenOthersCanReadIt() throws {
-        let base = try temporary()
-        defer { try? FileManager.default.removeItem(at: base) }
+        let scratch = try ScratchDirectory("files")
+        defer { scratch.cleanUp() }
+        let base = scratch.url
         let file = base.appendingPathComponent("token")
         let token = try ServiceToken.loadOrCreate(at: file)
         #expect(token.value.count == 64 && token.value.allSatisfy(\.isHexDigit))
@@ -52,8 +49,9 @@ import Testing
     }
 
     @Test func desktopFilesRefuseWhatCannotBeQuoted() throws {
-        let base = try temporary()
-        defer { try? FileManager.default.removeItem(at: base) }
+        let scratch = try ScratchDirectory("files")
+        defer { scratch.cleanUp() }
+        let base = scratch.url
         let environment = ["HOME": base.path]
         let spaced = DesktopIntegration(executable: URL(fileURLWithPath: "/opt/open spotlight/spotlight"), port: 7780, environment: environment)
         #expect(try spaced.serveCommand() == "\"/opt/open spotlight/spotlight\" serve --port 7780")

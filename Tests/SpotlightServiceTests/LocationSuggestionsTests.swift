@@ -4,6 +4,7 @@ import Testing
 import SpotlightIndex
 import SpotlightSystem
 import SpotlightService
+import TestSupport
 
 /// A clock the tests move by hand.
 final class TestClock: Sendable {
@@ -161,7 +162,8 @@ final class TestClock: Sendable {
 
 /// A stand-in for `xdg-open` that records each URI it is given.
 struct OpenerRecorder {
-    let directory: URL
+    let scratch: ScratchDirectory
+    var directory: URL { scratch.url }
     var log: URL { directory.appendingPathComponent("opened.log") }
     var script: URL { directory.appendingPathComponent("open.sh") }
     /// The script is run by `sh`, not executed itself: a test spawning a
@@ -172,8 +174,7 @@ struct OpenerRecorder {
     var runner: ActionRunner { ActionRunner(command: command, environment: [:], timeout: 10) }
 
     init(exitStatus: Int = 0) throws {
-        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-opener-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("opener")
         let body = "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(log.path)'\necho 'no handler' >&2\nexit \(exitStatus)\n"
         try Data(body.utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: script.path)
@@ -184,5 +185,5 @@ struct OpenerRecorder {
         return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
-    func cleanUp() { try? FileManager.default.removeItem(at: directory) }
+    func cleanUp() { scratch.cleanUp() }
 }

@@ -1,23 +1,24 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import SpotlightIndex
 @testable import SpotlightSystem
 @testable import SpotlightService
 
 /// A fresh root directory with a registry.
 struct ServiceRoot {
-    let url: URL
+    let scratch: ScratchDirectory
     let registry: AppRegistry
     init() throws {
-        url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        registry = AppRegistry(location: .directory(url))
+        scratch = try ScratchDirectory("service")
+        registry = AppRegistry(location: .directory(scratch.url))
     }
+    var url: URL { scratch.url }
     var location: StoreLocation { .directory(url) }
     func store(_ bundle: String, _ index: String = "default") throws -> SpotlightStore {
         try SpotlightStore(bundleIdentifier: bundle, indexName: index, location: location)
     }
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+    func cleanUp() { scratch.cleanUp() }
 }
 
 func app(_ bundle: String, _ name: String, command: [String] = ["/bin/true"], types: [String] = [], continuation: Bool = false) -> AppRegistration {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebMarkup
 
 @Suite struct SitemapTests {
@@ -253,9 +254,10 @@ import Testing
     }
 
     @Test func externalEntitiesAreNeverLoaded() throws {
-        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("sitemap-xxe-\(UUID().uuidString).txt")
+        let scratch = try ScratchDirectory("sitemap-xxe")
+        defer { scratch.cleanUp() }
+        let secret = scratch.appendingPathComponent("secret.txt")
         try Data("https://secret.example/leaked".utf8).write(to: secret)
-        defer { try? FileManager.default.removeItem(at: secret) }
         let documents = [
             """
             <?xml version="1.0"?>

@@ -15,6 +15,12 @@ public enum AppProcess {
         public var status: Int32
         /// What it printed (standard output and error, interleaved).
         public var output: String
+
+        /// A result as a ``ProcessRunning`` other than ``AppProcessRunner`` reports it.
+        public init(status: Int32, output: String) {
+            self.status = status
+            self.output = output
+        }
     }
 
     /// Runs `arguments` (the program first: a path, or a name looked up on `PATH`).

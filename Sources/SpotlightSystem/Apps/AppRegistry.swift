@@ -149,12 +149,13 @@ public struct AppRegistry: Sendable {
     /// Runs one of an app's extension commands (index extension, importer)
     /// with a request: its JSON replaces ``AppRegistration/requestPlaceholder``
     /// in the command and is in the environment under `environmentKey`.
+    /// - Parameter runner: what runs the command (a process of its own, by default).
     public func runExtension(_ command: [String], of app: AppRegistration, requestJSON json: String, environmentKey: String,
-                             timeout: TimeInterval, what: String) throws -> AppProcess.Result {
+                             timeout: TimeInterval, what: String, runner: any ProcessRunning = AppProcessRunner()) throws -> AppProcess.Result {
         var environment = environment(for: app)
         environment[environmentKey] = json
         let arguments = command.map { $0.replacingOccurrences(of: AppRegistration.requestPlaceholder, with: json) }
-        return try AppProcess.run(arguments, environment: environment, timeout: timeout, what: what)
+        return try runner.run(arguments, environment: environment, timeout: timeout, what: what)
     }
 
     static func describe(_ error: any Error) -> String {
