@@ -60,7 +60,8 @@ struct TantivyIndexFigures: Decodable {
     var items: Int
     /// Opening the index, making and adding the documents, the commit and the merges.
     var seconds: Double
-    /// The Python process's peak RSS, and its RSS before the index was opened.
+    /// The Python process's peak RSS (VmHWM, its own since exec), and that
+    /// peak before the index was opened.
     var peakRSSMB: Double
     var baseRSSMB: Double
     /// Every file of the index; those that answer text queries (not the
