@@ -1,24 +1,31 @@
 import Corpora
 import Foundation
 
-/// The two engines the benchmark runs side by side.
+/// The engines the benchmark runs side by side.
 enum EngineKind: String, CaseIterable, Codable, Sendable {
     /// OpenSpotlight's `SpotlightStore`.
     case engine
     /// Plain SQLite FTS5 through GRDB, the baseline.
     case fts5
+    /// Tantivy 0.27 (PyPI) through its Python driver (``TantivyPeer``).
+    case tantivy
 }
 
 /// The public command line:
-/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
-///  [--corpus-dir DIR] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
+/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy]
+///  [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
 struct BenchOptions: Sendable {
     static let defaultScales = [10_000, 63_666, 1_000_000]
 
     var scales = BenchOptions.defaultScales
     var engines = EngineKind.allCases
+    /// Whether `--engines` named them: then Tantivy that cannot run is an
+    /// error, not a note.
+    var enginesGiven = false
     /// As the tests find it: `OPENSPOTLIGHT_CORPORA`, `../shared/corpora`, or `.build/corpora` (``Corpora``).
     var corpusDirectory = Corpora.directory()
+    /// Where `tantivy.sh` and Tantivy's drivers are.
+    var scriptsDirectory = URL(fileURLWithPath: "Benchmarks/tantivy", isDirectory: true)
     var jsonFile = URL(fileURLWithPath: "benchmark-results.json")
     var rounds = 3
     var workDirectory: URL?
@@ -28,15 +35,18 @@ struct BenchOptions: Sendable {
     var queryLanguageWorkloads = QueryLangWorkload.allCases
 
     static let usage = """
-        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5]
-                               [--corpus-dir DIR] [--json FILE] [--rounds 3]
+        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy]
+                               [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3]
                                [--work-dir DIR] [--keep] [--ql-workloads titleWord,infix,sectionAndSize,dateRange]
 
           --scales     item counts to index, comma-separated (10k and 1m shorthands work);
                        beyond the corpus's 63,666 packages it is replicated deterministically
-          --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5)
+          --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5), tantivy (Tantivy 0.27
+                       through Python, in a venv Benchmarks/tantivy/tantivy.sh makes from PyPI; left out with a
+                       note when the venv cannot be made, unless named here)
           --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv (default: $OPENSPOTLIGHT_CORPORA,
                        else ../shared/corpora when present, else .build/corpora from python3 Scripts/make-corpora.py)
+          --scripts-dir directory of tantivy.sh and tantivy_bench.py (default Benchmarks/tantivy)
           --json       where to write every figure as JSON (default benchmark-results.json)
           --rounds     timed rounds over the 300 queries, after one warm-up round (default 3);
                        the engine's query-language workloads run as many rounds
@@ -65,13 +75,16 @@ struct BenchOptions: Sendable {
             case "--engines":
                 options.engines = try value(for: argument).split(separator: ",").map { name in
                     guard let kind = EngineKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                        throw BenchError.usage("unknown engine \"\(name)\" (known: engine, fts5)")
+                        throw BenchError.usage("unknown engine \"\(name)\" (known: engine, fts5, tantivy)")
                     }
                     return kind
                 }
                 if options.engines.isEmpty { throw BenchError.usage("--engines needs at least one engine") }
+                options.enginesGiven = true
             case "--corpus-dir":
                 options.corpusDirectory = URL(fileURLWithPath: try value(for: argument), isDirectory: true)
+            case "--scripts-dir":
+                options.scriptsDirectory = URL(fileURLWithPath: try value(for: argument), isDirectory: true)
             case "--json":
                 options.jsonFile = URL(fileURLWithPath: try value(for: argument))
             case "--rounds":

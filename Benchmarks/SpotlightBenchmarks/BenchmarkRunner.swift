@@ -13,6 +13,8 @@ struct BenchmarkRunner {
             throw BenchError.failed("cannot read \(corpusDirectory.appendingPathComponent(name).path); pass --corpus-dir or run \(Corpora.buildCommand)")
         }
         let queries = try QuerySet.load(from: corpusDirectory)
+        let scriptsDirectory = options.scriptsDirectory.standardizedFileURL
+        let engines = try available(options.engines, peer: TantivyPeer(scriptsDirectory: scriptsDirectory))
 
         let workRoot = (options.workDirectory ?? manager.temporaryDirectory).standardizedFileURL
         let runDirectory = workRoot.appendingPathComponent("spotlight-bench-\(ProcessInfo.processInfo.processIdentifier)", isDirectory: true)
@@ -32,22 +34,24 @@ struct BenchmarkRunner {
                                queries: queries.count, corpus: corpusDirectory.path, startedAt: startedAt),
             runs: [])
         let jsonFile = options.jsonFile.standardizedFileURL
-        log("spotlight-bench: scales \(options.scales.map(grouped).joined(separator: ", ")); engines \(options.engines.map(\.rawValue).joined(separator: ", ")); \(results.machine.activeCores) cores; stores in \(runDirectory.path)")
+        log("spotlight-bench: scales \(options.scales.map(grouped).joined(separator: ", ")); engines \(engines.map(\.rawValue).joined(separator: ", ")); \(results.machine.activeCores) cores; stores in \(runDirectory.path)")
 
         for scale in options.scales {
             let directory = runDirectory.appendingPathComponent("scale-\(scale)", isDirectory: true)
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-            for engine in options.engines {
+            for engine in engines {
                 log("== \(engine.rawValue), \(grouped(scale)) items: indexing")
                 let index = try ChildCommand.spawn(
                     ChildCommand.arguments(phase: .index, engine: engine, scale: scale, directory: directory,
-                                           corpusDirectory: corpusDirectory, rounds: options.rounds),
+                                           corpusDirectory: corpusDirectory, rounds: options.rounds,
+                                           scriptsDirectory: scriptsDirectory),
                     as: IndexPhaseReport.self)
                 log("== \(engine.rawValue), \(grouped(scale)) items: \(grouped(Int(index.itemsPerSecond))) items/s, "
                     + "\(ResultsTable.number(Double(index.storeBytes) / 1_048_576)) MB on disk; querying")
                 let query = try ChildCommand.spawn(
                     ChildCommand.arguments(phase: .query, engine: engine, scale: scale, directory: directory,
-                                           corpusDirectory: corpusDirectory, rounds: options.rounds),
+                                           corpusDirectory: corpusDirectory, rounds: options.rounds,
+                                           scriptsDirectory: scriptsDirectory),
                     as: QueryPhaseReport.self)
                 results.runs.append(RunResult(index: index, query: query))
                 try results.write(to: jsonFile) // after every run, so a failure later keeps what was measured
@@ -57,5 +61,15 @@ struct BenchmarkRunner {
 
         print(ResultsTable.render(results), terminator: "")
         log("results written to \(jsonFile.path)")
+    }
+
+    /// The engines asked for, without Tantivy when its venv cannot be made
+    /// (offline, no python3): a one-line note, or an error when `--engines`
+    /// named it.
+    func available(_ engines: [EngineKind], peer: TantivyPeer) throws -> [EngineKind] {
+        guard engines.contains(.tantivy), let reason = peer.unavailableReason() else { return engines }
+        if options.enginesGiven { throw BenchError.failed("tantivy cannot run: \(reason)") }
+        log("spotlight-bench: tantivy left out: \(reason)")
+        return engines.filter { $0 != .tantivy }
     }
 }

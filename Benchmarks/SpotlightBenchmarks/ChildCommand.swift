@@ -2,15 +2,17 @@ import Foundation
 
 /// The hidden subcommand the parent runs once per phase, so that each
 /// phase has its own process and its own peak RSS:
-/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R]`.
+/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR]`.
+/// Tantivy's child runs its Python driver (``TantivyPeer``) for the phase.
 /// It prints one result line on stdout (``ChildProtocol/resultPrefix`` + JSON).
 enum ChildCommand {
     enum Phase: String { case index, query }
 
     static func arguments(phase: Phase, engine: EngineKind, scale: Int, directory: URL,
-                          corpusDirectory: URL, rounds: Int) -> [String] {
+                          corpusDirectory: URL, rounds: Int, scriptsDirectory: URL) -> [String] {
         ["--child", phase.rawValue, "--engine", engine.rawValue, "--scale", String(scale),
-         "--dir", directory.path, "--corpus-dir", corpusDirectory.path, "--rounds", String(rounds)]
+         "--dir", directory.path, "--corpus-dir", corpusDirectory.path, "--rounds", String(rounds),
+         "--scripts-dir", scriptsDirectory.path]
     }
 
     static func run(_ arguments: [String]) throws {
@@ -30,16 +32,22 @@ enum ChildCommand {
         else {
             throw BenchError.usage("bad child arguments: \(arguments.joined(separator: " "))")
         }
-        let rounds = values["rounds"].flatMap { Int($0) } ?? 3
+        let rounds = max(1, values["rounds"].flatMap { Int($0) } ?? 3)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        let peer = TantivyPeer(scriptsDirectory: URL(fileURLWithPath: values["scripts-dir"] ?? "Benchmarks/tantivy", isDirectory: true))
         let json: Data
-        switch phase {
-        case .index:
+        switch (phase, engine) {
+        case (.index, .tantivy):
+            json = try encoder.encode(TantivyIndexPhase.run(peer: peer, scale: scale, directory: directory, corpusDirectory: corpus))
+        case (.query, .tantivy):
+            json = try encoder.encode(TantivyQueryPhase.run(peer: peer, scale: scale, directory: directory,
+                                                            corpusDirectory: corpus, rounds: rounds))
+        case (.index, _):
             json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))
-        case .query:
+        case (.query, _):
             json = try encoder.encode(QueryPhase.run(engine: engine, scale: scale, directory: directory,
-                                                     corpusDirectory: corpus, rounds: max(1, rounds)))
+                                                     corpusDirectory: corpus, rounds: rounds))
         }
         FileHandle.standardOutput.write(Data((ChildProtocol.resultPrefix + String(decoding: json, as: UTF8.self) + "\n").utf8))
     }

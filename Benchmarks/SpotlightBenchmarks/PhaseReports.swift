@@ -10,15 +10,19 @@ struct IndexPhaseReport: Codable, Sendable {
     /// engine's items, tokenizing and writing; not reading the corpus.
     var seconds: Double
     var itemsPerSecond: Double
-    /// Peak RSS of the whole child, corpus included.
+    /// Peak RSS of the whole child, corpus included (Tantivy: of its
+    /// Python driver, which reads the items a batch at a time).
     var peakRSSMB: Double
-    /// Peak RSS once the corpus was read, before the store was opened.
+    /// Peak RSS once the corpus was read, before the store was opened
+    /// (Tantivy: Python with tantivy imported, before the index was opened).
     var corpusRSSMB: Double
     /// Size on disk after indexing (engine: `fileSize()` after reopening;
-    /// fts5: file + WAL after `wal_checkpoint(TRUNCATE)`).
+    /// fts5: file + WAL after `wal_checkpoint(TRUNCATE)`; tantivy: its
+    /// directory's files after the commit and the merges).
     var storeBytes: Int64
     /// The structures that answer text queries: the engine's ranked index
-    /// (segments inline and in files); fts5's whole store (it is one table).
+    /// (segments inline and in files); fts5's whole store (it is one table);
+    /// Tantivy's files but the stored ids and the `installedSize` fast field.
     var textIndexBytes: Int64
     /// UTF-8 bytes of the text both index: title, summary, description, keywords.
     var rawTextBytes: Int64
@@ -38,7 +42,7 @@ struct QueryPhaseReport: Codable, Sendable {
     /// Latencies by kind (`QueryKind` raw values); null where the engine
     /// has no query for the kind ("n/a").
     var queries: [String: LatencyStats?]
-    /// The query-language workloads; engine only, nil for fts5.
+    /// The query-language workloads; engine only, nil for fts5 and tantivy.
     var querylang: QueryLangReport?
 }
 

@@ -8,12 +8,12 @@ import Synchronization
 /// query is about in its top results, by kind of query (``QualitySets``):
 /// success@1, success@3 and MRR@10, for the engine, plain SQLite FTS5
 /// (bm25, every word, the last as a prefix) and Tantivy (through
-/// `Benchmarks/quality/tantivy.sh`, which makes its own virtual
+/// `Benchmarks/tantivy/tantivy.sh`, which makes its own virtual
 /// environment with tantivy from PyPI), in one run over the whole corpus.
 struct QualityBenchmark {
     static let usage = """
         usage: spotlight-bench quality [--engines engine,fts5,tantivy] [--corpus-dir DIR]
-                                       [--scripts-dir Benchmarks/quality] [--work-dir DIR] [--json FILE] [--misses FILE]
+                                       [--scripts-dir Benchmarks/tantivy] [--work-dir DIR] [--json FILE] [--misses FILE]
                                        [--queries prefix=500,typo=1000,summary=1000,history=100]
 
           --engines     which engines to measure (default: all three)
@@ -24,7 +24,7 @@ struct QualityBenchmark {
 
     var engines: Set<String> = ["engine", "fts5", "tantivy"]
     var corpusDirectory = Corpora.directory()
-    var scriptsDirectory = URL(fileURLWithPath: "Benchmarks/quality", isDirectory: true)
+    var scriptsDirectory = URL(fileURLWithPath: "Benchmarks/tantivy", isDirectory: true)
     var workDirectory: URL?
     var jsonFile: URL?
     /// Where to list each engine's misses (no target in the top 3) with its top 3.
@@ -208,7 +208,7 @@ struct QualityBenchmark {
         try lines.write(to: input)
         let process = Process()
         process.executableURL = scriptsDirectory.appendingPathComponent("tantivy.sh")
-        process.arguments = [corpusDirectory.appendingPathComponent(DebianCorpus.fileName).path, input.path, output.path]
+        process.arguments = ["quality", corpusDirectory.appendingPathComponent(DebianCorpus.fileName).path, input.path, output.path]
         let started = Date()
         try process.run()
         process.waitUntilExit()

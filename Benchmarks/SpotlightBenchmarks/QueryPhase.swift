@@ -17,11 +17,7 @@ enum QueryPhase {
         }
         _ = try searcher.search(first)
         let openAndFirstQueryMs = stopwatch.elapsedMilliseconds
-        // `SPOTLIGHT_BENCH_KINDS=word,multi` times only those kinds (for profiling).
-        let kinds = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_KINDS"].map { Set($0.split(separator: ",").compactMap { QueryKind(rawValue: String($0)) }) }
-        // `SPOTLIGHT_BENCH_QUERY=text` times only that query (for profiling).
-        let only = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_QUERY"]
-        let answered = queries.filter { searcher.supports($0.kind) && kinds?.contains($0.kind) != false && only.map($0.text.elementsEqual) != false }
+        let answered = selected(queries, supports: searcher.supports)
         log("\(tag) store opened and first query answered in \(String(format: "%.1f", openAndFirstQueryMs)) ms; warm-up over \(answered.count) queries")
 
         var nonEmpty: [QueryKind: Int] = [:]
@@ -46,31 +42,8 @@ enum QueryPhase {
             }
         }
         logSlowest(slowest, tag: tag)
-        // `SPOTLIGHT_BENCH_BEST_OF=1` keeps each query's fastest round only:
-        // on a shared machine, what the code costs rather than who else ran.
-        if ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_BEST_OF"] != nil {
-            // Each kind's samples are its queries in order, round after round.
-            for kind in Array(samples.keys) {
-                let count = answered.count(where: { $0.kind == kind })
-                let all = samples[kind] ?? []
-                samples[kind] = (0..<count).map { position in
-                    stride(from: position, to: all.count, by: count).map { all[$0] }.min() ?? 0
-                }
-            }
-        }
-
-        var stats: [String: LatencyStats?] = [:]
-        for kind in QueryKind.allCases {
-            let count = queries.count(where: { $0.kind == kind })
-            guard count > 0 else { continue }
-            if searcher.supports(kind) {
-                stats[kind.rawValue] = LatencyStats(samples: samples[kind] ?? [], count: count,
-                                                    nonEmpty: nonEmpty[kind] ?? 0,
-                                                    meanResults: Double(results[kind] ?? 0) / Double(count))
-            } else {
-                stats[kind.rawValue] = .some(nil)
-            }
-        }
+        let stats = self.stats(of: queries, answered: answered, supports: searcher.supports,
+                               samples: samples, nonEmpty: nonEmpty, results: results)
         let peakRSSMB = ResourceUsage.peakRSSMB()
         ResourceUsage.logLargestMappings(tag: tag)
         // `SPOTLIGHT_BENCH_PAUSE=seconds` waits here, so that another shell can read /proc/PID/smaps.
@@ -82,6 +55,49 @@ enum QueryPhase {
         }
         return QueryPhaseReport(engine: engine, scale: scale, openMs: openMs, openAndFirstQueryMs: openAndFirstQueryMs,
                                 peakRSSMB: peakRSSMB, queries: stats, querylang: querylang)
+    }
+
+    /// The queries to time: those the engine supports, and with
+    /// `SPOTLIGHT_BENCH_KINDS=word,multi` only those kinds, with
+    /// `SPOTLIGHT_BENCH_QUERY=text` only that query (for profiling).
+    static func selected(_ queries: [BenchQuery], supports: (QueryKind) -> Bool) -> [BenchQuery] {
+        let environment = ProcessInfo.processInfo.environment
+        let kinds = environment["SPOTLIGHT_BENCH_KINDS"].map { Set($0.split(separator: ",").compactMap { QueryKind(rawValue: String($0)) }) }
+        let only = environment["SPOTLIGHT_BENCH_QUERY"]
+        return queries.filter { supports($0.kind) && kinds?.contains($0.kind) != false && only.map($0.text.elementsEqual) != false }
+    }
+
+    /// Each kind of the set's latencies (null for a kind the engine has no
+    /// query for), from the timed samples: each kind's queries in order,
+    /// round after round. With `SPOTLIGHT_BENCH_BEST_OF=1` each query's
+    /// fastest round only: on a shared machine, what the code costs rather
+    /// than who else ran.
+    static func stats(of queries: [BenchQuery], answered: [BenchQuery], supports: (QueryKind) -> Bool,
+                      samples: [QueryKind: [Double]], nonEmpty: [QueryKind: Int],
+                      results: [QueryKind: Int]) -> [String: LatencyStats?] {
+        var samples = samples
+        if ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_BEST_OF"] != nil {
+            for kind in Array(samples.keys) {
+                let count = answered.count(where: { $0.kind == kind })
+                let all = samples[kind] ?? []
+                samples[kind] = (0..<count).map { position in
+                    stride(from: position, to: all.count, by: count).map { all[$0] }.min() ?? 0
+                }
+            }
+        }
+        var stats: [String: LatencyStats?] = [:]
+        for kind in QueryKind.allCases {
+            let count = queries.count(where: { $0.kind == kind })
+            guard count > 0 else { continue }
+            if supports(kind) {
+                stats[kind.rawValue] = LatencyStats(samples: samples[kind] ?? [], count: count,
+                                                    nonEmpty: nonEmpty[kind] ?? 0,
+                                                    meanResults: Double(results[kind] ?? 0) / Double(count))
+            } else {
+                stats[kind.rawValue] = .some(nil)
+            }
+        }
+        return stats
     }
 
     /// With `SPOTLIGHT_BENCH_SLOWEST=N` in the environment, logs the N

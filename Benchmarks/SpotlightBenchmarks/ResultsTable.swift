@@ -1,27 +1,23 @@
 import Foundation
 
 /// The readable report: one block per scale, one row per metric, one
-/// column per engine, and `engine/fts5` when both ran (for latencies
-/// engine p99 ÷ fts5 p99; otherwise engine ÷ fts5).
+/// column per engine, then the engine's figure over each other engine's
+/// from the same run (`engine/fts5`, `engine/tantivy`): for latencies
+/// p50 over p50 / p99 over p99, otherwise the plain quotient.
 enum ResultsTable {
     static func render(_ results: BenchmarkResults) -> String {
         var out = ""
         let scales = results.runs.map(\.scale).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
         for scale in scales {
             let runs = results.runs.filter { $0.scale == scale }
-            let engine = runs.first { $0.engine == .engine }
-            let fts5 = runs.first { $0.engine == .fts5 }
-            let columns = [engine, fts5].compactMap { $0 }
-            var rows: [[String]] = [["metric"] + columns.map(\.engine.rawValue) + ["engine/fts5"]]
+            let columns = EngineKind.allCases.compactMap { kind in runs.first { $0.engine == kind } }
+            let engine = columns.first { $0.engine == .engine }
+            let peers = engine == nil ? [] : columns.filter { $0.engine != .engine }
+            var rows: [[String]] = [["metric"] + columns.map(\.engine.rawValue) + peers.map { "engine/\($0.engine.rawValue)" }]
 
             func row(_ name: String, _ value: (RunResult) -> Double?, format: (Double) -> String, ratio: Bool = true) {
-                var cells = [name] + columns.map { value($0).map(format) ?? "n/a" }
-                if ratio, let engine, let fts5, let a = value(engine), let b = value(fts5), b > 0 {
-                    cells.append(String(format: "%.2f", a / b))
-                } else {
-                    cells.append(engine != nil && fts5 != nil && ratio ? "n/a" : "")
-                }
-                rows.append(cells)
+                rows.append([name] + columns.map { value($0).map(format) ?? "n/a" }
+                            + peers.map { ratio ? quotient(engine.flatMap(value), value($0)) : "" })
             }
 
             row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
@@ -31,31 +27,24 @@ enum ResultsTable {
             row("  text index ÷ raw text", { Double($0.indexing.textIndexBytes) / Double(max($0.indexing.rawTextBytes, 1)) },
                 format: { String(format: "%.2f×", $0) })
             row("indexing peak RSS MB", { $0.indexing.peakRSSMB }, format: number)
-            row("  (corpus in memory MB)", { $0.indexing.corpusRSSMB }, format: number, ratio: false)
+            row("  (before indexing MB)", { $0.indexing.corpusRSSMB }, format: number, ratio: false)
             row("query peak RSS MB", { $0.queryPeakRSSMB }, format: number)
             row("open + first query ms", { $0.openAndFirstQueryMs }, format: number)
             for kind in QueryKind.allCases {
-                var cells = ["\(kind.rawValue) p50/p95/p99 ms"]
-                cells += columns.map { run in
-                    run.latency(kind).map { "\(number($0.p50)) / \(number($0.p95)) / \(number($0.p99))" } ?? "n/a"
-                }
-                if let engine, let fts5 {
-                    if let a = engine.latency(kind), let b = fts5.latency(kind), b.p99 > 0 {
-                        cells.append(String(format: "%.2f", a.p99 / b.p99))
-                    } else {
-                        cells.append("n/a")
-                    }
-                } else {
-                    cells.append("")
-                }
-                rows.append(cells)
+                let mine = engine?.latency(kind)
+                rows.append(["\(kind.rawValue) p50 / p99 ms"]
+                            + columns.map { run in run.latency(kind).map { "\(number($0.p50)) / \(number($0.p99))" } ?? "n/a" }
+                            + peers.map { peer in
+                                let theirs = peer.latency(kind)
+                                return "\(quotient(mine?.p50, theirs?.p50)) / \(quotient(mine?.p99, theirs?.p99))"
+                            })
                 rows.append(["  \(kind.rawValue) queries with results"]
                             + columns.map { run in run.latency(kind).map { "\($0.nonEmpty)/\($0.count)" } ?? "n/a" }
-                            + [""])
+                            + peers.map { _ in "" })
             }
 
             out += "\nScale \(grouped(scale)) items (\(results.settings.rounds) timed rounds of \(results.settings.queries) queries, "
-                + "top \(results.settings.limit); latency ratio on p99)\n"
+                + "top \(results.settings.limit); latency ratios p50 / p99)\n"
             out += layout(rows)
             if let querylang = engine?.querylang {
                 out += "\nScale \(grouped(scale)) items, query language (engine only; \(results.settings.rounds) timed rounds, "
@@ -64,6 +53,12 @@ enum ResultsTable {
             }
         }
         return out
+    }
+
+    /// `a ÷ b` to two decimals; n/a when either is missing or b is 0.
+    static func quotient(_ a: Double?, _ b: Double?) -> String {
+        guard let a, let b, b > 0 else { return "n/a" }
+        return String(format: "%.2f", a / b)
     }
 
     /// One row per query-language workload.

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Tantivy's `query` child: writes the query set to a JSON Lines file, has
+/// the driver open the index and time it (one warm-up pass, then `rounds`),
+/// and computes the latencies as the engine's are (``QueryPhase``).
+enum TantivyQueryPhase {
+    static func run(peer: TantivyPeer, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
+        let tag = "[tantivy \(grouped(scale))]"
+        let queries = try QuerySet.load(from: corpusDirectory)
+        let answered = QueryPhase.selected(queries, supports: { _ in true })
+        guard !answered.isEmpty else { throw BenchError.failed("\(tag) no queries to answer") }
+        let file = directory.appendingPathComponent("tantivy-queries.jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let encoder = JSONEncoder()
+        var lines = Data()
+        for query in answered {
+            lines.append(try encoder.encode(TantivyQuery(query)))
+            lines.append(0x0A)
+        }
+        try lines.write(to: file)
+        log("\(tag) \(answered.count) queries in Python: one warm-up pass, \(rounds) timed rounds")
+        let figures = try peer.run(["query", TantivyPeer.indexDirectory(directory, scale: scale).path, file.path, String(rounds)],
+                                   as: TantivyQueryFigures.self)
+        log("\(tag) index opened and first query answered in \(String(format: "%.1f", figures.openAndFirstQueryMs)) ms")
+        func byKind<Value>(_ values: [String: Value]) -> [QueryKind: Value] {
+            Dictionary(uniqueKeysWithValues: values.compactMap { key, value in QueryKind(rawValue: key).map { ($0, value) } })
+        }
+        let stats = QueryPhase.stats(of: queries, answered: answered, supports: { _ in true },
+                                     samples: byKind(figures.samples), nonEmpty: byKind(figures.nonEmpty),
+                                     results: byKind(figures.results))
+        return QueryPhaseReport(engine: .tantivy, scale: scale, openMs: figures.openMs,
+                                openAndFirstQueryMs: figures.openAndFirstQueryMs, peakRSSMB: figures.peakRSSMB,
+                                queries: stats, querylang: nil)
+    }
+}
+
+/// A query as the driver reads it: its kind and words, and what the kind needs.
+struct TantivyQuery: Encodable {
+    var kind: String
+    var words: [String]
+    /// `substring`: the text between the stars.
+    var infix: String?
+    /// `attribute`: `section == X` or `installedSize > N`.
+    var section: String?
+    var installedSizeAbove: Int64?
+
+    init(_ query: BenchQuery) {
+        kind = query.kind.rawValue
+        words = query.words
+        if query.kind == .substring { infix = query.infix }
+        switch query.attribute {
+        case .sectionEquals(let value) where query.kind == .attribute: section = value
+        case .installedSizeAbove(let value) where query.kind == .attribute: installedSizeAbove = value
+        default: break
+        }
+    }
+}
