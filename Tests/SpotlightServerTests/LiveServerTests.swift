@@ -48,7 +48,7 @@ import Testing
         func get(_ path: String, _ headers: [(String, String)] = []) async throws -> (Int, String, HTTPClientResponse) {
             var request = HTTPClientRequest(url: base + path)
             for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
             let body = try await response.body.collect(upTo: 1 << 20)
             return (Int(response.status.code), String(buffer: body), response)
         }

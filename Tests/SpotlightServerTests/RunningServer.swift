@@ -23,7 +23,7 @@ struct RunningServer {
         let (ready, continuation) = AsyncStream<SpotlightServer.Endpoints>.makeStream()
         let task = Task { try await server.run { continuation.yield($0) } }
         let timeout = Task {
-            try await Task.sleep(for: .seconds(20))
+            try await Task.sleep(for: .seconds(90))   // under the whole suite other tests can hold the pool for long
             continuation.finish()
         }
         defer { timeout.cancel() }
