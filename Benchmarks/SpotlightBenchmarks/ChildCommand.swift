@@ -52,10 +52,11 @@ enum ChildCommand {
         FileHandle.standardOutput.write(Data((ChildProtocol.resultPrefix + String(decoding: json, as: UTF8.self) + "\n").utf8))
     }
 
-    /// Runs this executable as a child and decodes its result line.
-    static func spawn<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
+    /// Runs `executable` to its end, its standard error passed through, and
+    /// returns its standard output; a failure names it as `what`.
+    static func output(of executable: URL, _ arguments: [String], what: String) throws -> Data {
         let process = Process()
-        process.executableURL = selfExecutable()
+        process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
@@ -64,8 +65,14 @@ enum ChildCommand {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw BenchError.failed("child \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+            throw BenchError.failed("\(what) failed (status \(process.terminationStatus))")
         }
+        return data
+    }
+
+    /// Runs this executable as a child and decodes its result line.
+    static func spawn<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
+        let data = try output(of: selfExecutable(), arguments, what: "child \(arguments.joined(separator: " "))")
         let text = String(decoding: data, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ChildProtocol.resultPrefix) }) else {
             throw BenchError.failed("child \(arguments.joined(separator: " ")) printed no result")

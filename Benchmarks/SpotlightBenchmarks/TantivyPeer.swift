@@ -39,18 +39,7 @@ struct TantivyPeer {
 
     /// Runs `tantivy.sh bench ARGS` and decodes the JSON object it prints.
     func run<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
-        let process = Process()
-        process.executableURL = script
-        process.arguments = ["bench"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw BenchError.failed("\(script.path) bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
-        }
+        let data = try ChildCommand.output(of: script, ["bench"] + arguments, what: "\(script.path) bench \(arguments.joined(separator: " "))")
         return try JSONDecoder().decode(Report.self, from: data)
     }
 }

@@ -6,7 +6,7 @@ import SpotlightService
 
 /// `spotlight apps`: the apps system search knows.
 struct Apps: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "apps", 
+    static let configuration = CommandConfiguration(commandName: "apps",
         abstract: "List, register and unregister the apps system search knows.",
         discussion: """
             Example:
@@ -45,7 +45,7 @@ struct Apps: ParsableCommand {
     }
 
     struct Register: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "register", 
+        static let configuration = CommandConfiguration(commandName: "register",
             abstract: "Register an app, from a manifest or from options (the command goes after --).",
             discussion: """
                 In the command, {activity} becomes the activity as JSON and {activity-file} the path \
@@ -87,7 +87,7 @@ struct Apps: ParsableCommand {
     }
 
     struct Unregister: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "unregister", 
+        static let configuration = CommandConfiguration(commandName: "unregister",
             abstract: "Forget an app; its index stays unless --delete-index.",
             discussion: "Example:\n  spotlight apps unregister com.example.notes --delete-index")
         @Argument(help: "The app's bundle identifier.") var bundleIdentifier: String

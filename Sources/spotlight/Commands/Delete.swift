@@ -4,7 +4,7 @@ import SpotlightIndex
 
 /// `spotlight delete`: remove items by identifier, domain, or all.
 struct Delete: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", 
+    static let configuration = CommandConfiguration(commandName: "delete",
         abstract: "Delete items of one app: by identifier, by domain (and its sub-domains), or all.",
         discussion: """
             Example:

@@ -6,7 +6,7 @@ import SpotlightService
 
 /// `spotlight demo`: the whole flow with the two example apps.
 struct Demo: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo", 
+    static let configuration = CommandConfiguration(commandName: "demo",
         abstract: "Register the example apps, index their content, search across them and open a result.",
         discussion: """
             Registers the Colleagues and GreenGrocer example apps (the `colleagues` and \

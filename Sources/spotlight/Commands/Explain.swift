@@ -4,7 +4,7 @@ import SpotlightIndex
 
 /// `spotlight explain --app ID ITEM 'TEXT'`: why an item ranks where it does.
 struct Explain: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain", 
+    static let configuration = CommandConfiguration(commandName: "explain",
         abstract: "Explain an item's rank for what a user types, or why it does not match.",
         discussion: """
             Example:

@@ -5,7 +5,7 @@ import SpotlightService
 
 /// `spotlight import --app ID FILE.jsonl`: items from JSON Lines into an app's index.
 struct Import: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", 
+    static let configuration = CommandConfiguration(commandName: "import",
         abstract: "Import items from a JSON Lines file (one item per line, as export writes them).",
         discussion: """
             Bad lines are skipped and reported with their line number and the reason; the \
@@ -135,7 +135,7 @@ struct Import: ParsableCommand {
 
 /// `spotlight export --app ID`: an app's items as JSON Lines.
 struct Export: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", 
+    static let configuration = CommandConfiguration(commandName: "export",
         abstract: "Export an index's items as JSON Lines (what import reads back exactly).",
         discussion: """
             Example:

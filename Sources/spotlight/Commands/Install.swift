@@ -4,7 +4,7 @@ import SpotlightServer
 
 /// `spotlight install` / `spotlight uninstall`: the service as part of the desktop.
 struct Install: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "install", 
+    static let configuration = CommandConfiguration(commandName: "install",
         abstract: "Make the desktop start the service: systemd user unit, D-Bus activation, GNOME Shell search provider.",
         discussion: """
             Writes the systemd user unit, the session bus's activation file, the GNOME Shell \
@@ -78,7 +78,7 @@ struct Install: ParsableCommand {
 }
 
 struct Uninstall: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "uninstall", 
+    static let configuration = CommandConfiguration(commandName: "uninstall",
         abstract: "Undo `spotlight install`: stop the service and remove its desktop files (stores are kept).",
         discussion: """
             Example:

@@ -6,7 +6,7 @@ import SpotlightService
 
 /// `spotlight maintain`: deliver reindex requests to apps' index extensions.
 struct Maintain: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "maintain", 
+    static let configuration = CommandConfiguration(commandName: "maintain",
         abstract: "Run apps' index extensions for lost stores and items about to expire.",
         discussion: """
             Checks every store (SQLite's quick_check, which searches skip), then runs apps' \

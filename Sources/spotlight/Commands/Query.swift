@@ -4,7 +4,7 @@ import SpotlightIndex
 
 /// `spotlight query --app ID 'QUERY'`: the query language on one app's indexes.
 struct Query: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "query", 
+    static let configuration = CommandConfiguration(commandName: "query",
         abstract: "Run a Spotlight query string on one app's indexes (as CSSearchQuery does).",
         discussion: """
             Example:

@@ -8,7 +8,7 @@ import SpotlightServer
 
 /// `spotlight search TEXT`: system-wide search, grouped by app.
 struct Search: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "search", 
+    static let configuration = CommandConfiguration(commandName: "search",
         abstract: "Search every registered app the way a user types (the last word is a prefix).",
         discussion: """
             Results are grouped by app, the app with the best result first, a few per app. \
@@ -223,7 +223,7 @@ func shellQuoted(_ text: String) -> String {
 
 /// `spotlight open RESULT`: continue into the app.
 struct Open: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "open", 
+    static let configuration = CommandConfiguration(commandName: "open",
         abstract: "Open a result in its app (as tapping it), or \"Search in App\".",
         discussion: """
             The app's registered command is launched with the activity; when it exits with \

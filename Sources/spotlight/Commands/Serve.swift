@@ -6,7 +6,7 @@ import SpotlightServer
 
 /// `spotlight serve`: the resident service.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "serve", 
+    static let configuration = CommandConfiguration(commandName: "serve",
         abstract: "Run the resident search service: HTTP API, search page, search as you type, GNOME Shell provider.",
         discussion: """
             Listens on a Unix socket in $XDG_RUNTIME_DIR/openspotlight (mode 0600) and, with --port, \

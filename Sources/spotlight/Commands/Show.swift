@@ -4,7 +4,7 @@ import SpotlightIndex
 
 /// `spotlight show --app ID ITEM`: every attribute of one item, like `mdls`.
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", 
+    static let configuration = CommandConfiguration(commandName: "show",
         abstract: "Print every attribute of one item, like mdls.",
         discussion: """
             Example:

@@ -6,7 +6,7 @@ import SpotlightService
 
 /// `spotlight stats`: per app, what its indexes hold.
 struct Stats: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "stats", 
+    static let configuration = CommandConfiguration(commandName: "stats",
         abstract: "Per app: items, domains, size on disk, items expiring within a day, donated activities.",
         discussion: """
             Example:

@@ -4,14 +4,14 @@ import SpotlightService
 
 /// `spotlight suggest places`: proactive location suggestions.
 struct Suggest: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "suggest", 
+    static let configuration = CommandConfiguration(commandName: "suggest",
         abstract: "Proactive suggestions from what the user did in apps.",
         subcommands: [Places.self]
     )
 
     /// `spotlight suggest places [--context TEXT]`.
     struct Places: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "places", 
+        static let configuration = CommandConfiguration(commandName: "places",
             abstract: "The places the user looked at last in apps, to offer back (Maps, the app switcher, the keyboard).",
             discussion: """
                 A place is an app's activity with an address or coordinates (what \

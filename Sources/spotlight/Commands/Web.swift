@@ -35,7 +35,7 @@ enum WebInput {
 
 /// `spotlight markup FILE|URL`: what Applebot reads from one page.
 struct Markup: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "markup", 
+    static let configuration = CommandConfiguration(commandName: "markup",
         abstract: "Show the web markup of a page: title, description, image, canonical URL, Smart App Banner, deep links, schema.org entities, robots.",
         discussion: """
             Reads a saved file or fetches an http(s) address. --url gives the address a saved \
@@ -99,13 +99,13 @@ struct Markup: AsyncParsableCommand {
 
 /// `spotlight links match`: which app an apple-app-site-association gives a URL to.
 struct Links: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "links", 
+    static let configuration = CommandConfiguration(commandName: "links",
         abstract: "Universal links: match URLs against an apple-app-site-association file.",
         subcommands: [Match.self]
     )
 
     struct Match: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "match", 
+        static let configuration = CommandConfiguration(commandName: "match",
             abstract: "Print the app (TEAMID.bundle) that opens URL, by Apple's first-match rules.",
             discussion: """
                 Example:
@@ -143,7 +143,7 @@ struct Links: AsyncParsableCommand {
 
 /// `spotlight validate URL`: Apple's App Search API Validation Tool, on Linux.
 struct Validate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "validate", 
+    static let configuration = CommandConfiguration(commandName: "validate",
         abstract: "Check a page as Applebot would: robots, title, description, image, deep links, universal links, structured data.",
         discussion: """
             Each check passes or says what to do, with a stable code per finding \
@@ -189,7 +189,7 @@ struct Validate: AsyncParsableCommand {
 
 /// `spotlight crawl URL`: the polite crawler, into the public web index.
 struct Crawl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "crawl", 
+    static let configuration = CommandConfiguration(commandName: "crawl",
         abstract: "Crawl a site politely and put its indexable pages into the public web index.",
         discussion: """
             Obeys robots.txt (Applebot, else Googlebot, else *) and its Crawl-delay, reads its \

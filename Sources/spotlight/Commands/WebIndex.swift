@@ -17,7 +17,7 @@ struct WebIndex: ParsableCommand {
     }
 
     struct Pages: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "pages", 
+        static let configuration = CommandConfiguration(commandName: "pages",
             abstract: "List the pages of the public web index (all, or one host's).",
             discussion: """
                 Example:
@@ -48,7 +48,7 @@ struct WebIndex: ParsableCommand {
     }
 
     struct Forget: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "forget", 
+        static let configuration = CommandConfiguration(commandName: "forget",
             abstract: "Remove every page of these hosts from the public web index.",
             discussion: """
                 Example:
