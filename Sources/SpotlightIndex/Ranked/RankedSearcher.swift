@@ -100,13 +100,11 @@ struct RankedSearcher {
                 var cost = asked * Double(TermCursor.driverCost)
                 for term in byPostings where term != candidate {
                     let postings = Double(documents[term])
-                    if let initial = initials[term] {
-                        cost += min(Double(initial.documents) * Double(TermCursor.denseCost), asked * Double(TermCursor.cursorCost))
-                        asked *= min(1, postings / n)
-                        continue
-                    }
-                    let dense = postings * Double(TermCursor.denseCost)
-                    let lazy = asked * Double(TermCursor.cursorCost) + Double(documents[term] - blended[term]) * Double(TermCursor.denseCost)
+                    // Read whole, or its largest token walked lazily and the rest read;
+                    // through its initial, one list with no rest.
+                    let (read, rest) = initials[term].map { (Double($0.documents), 0.0) } ?? (postings, Double(documents[term] - blended[term]))
+                    let dense = read * Double(TermCursor.denseCost)
+                    let lazy = asked * Double(TermCursor.cursorCost) + rest * Double(TermCursor.denseCost)
                     cost += min(dense, lazy)
                     asked *= min(1, postings / n)
                 }

@@ -24,10 +24,8 @@ enum SegmentInitials {
     /// an initial; nil otherwise.
     @inline(__always)
     static func codePoint(ofWhole bytes: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        guard let lead = bytes.first else { return nil }
-        if lead < 0x80 { return bytes.count == 1 ? UInt32(lead) : nil }
-        guard lead & 0xE0 == 0xC0, bytes.count == 2, bytes[1] & 0xC0 == 0x80 else { return nil }
-        return UInt32(lead & 0x1F) << 6 | UInt32(bytes[1] & 0x3F)
+        guard let codePoint = codePoint(startOf: bytes), bytes.count == (codePoint < 0x80 ? 1 : 2) else { return nil }
+        return codePoint
     }
 
     /// The code point of the character `token` starts with, if it has an
