@@ -57,9 +57,14 @@ let package = Package(
         // engagement, free-text search and ranking. SQLite through GRDB.
         // Apple's UTType, for code that imports UniformTypeIdentifiers. No dependencies.
         .target(name: "UniformTypeIdentifiers", swiftSettings: strictSettings),
+        // The ranked index's core: the tokenizer, segments and their postings, top-k search, typo
+        // walks, merging and scoring. Bytes and memory only: no SQLite, no files' names, no engine types.
+        // The engine's adapter (SpotlightIndex/Ranked) uses its `package` API. Not a product.
+        .target(name: "RankedSearch", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "SpotlightIndex",
             dependencies: [
+                "RankedSearch",
                 "SpotlightQuery",
                 "UniformTypeIdentifiers",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -67,7 +72,6 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Ranked/README.md"],  // the design note beside the code
             swiftSettings: strictSettings
         ),
         // The system layer over the engine: the app registry and how apps are run (AppProcess), the

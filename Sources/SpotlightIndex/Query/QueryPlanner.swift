@@ -46,15 +46,8 @@ struct QueryPlanner {
         self.rowidsInRange = rowidsInRange
     }
 
-    /// A term an item's tokens must hold.
-    enum TextTerm: Hashable, Sendable {
-        /// A whole token.
-        case word(String)
-        /// A token starting with this.
-        case prefix(String)
-        /// Any of these whole tokens.
-        case anyOf([String])
-    }
+    /// A text term of the query language's candidates (``RankedDictionary``).
+    typealias TextTerm = RankedSearch.TextTerm
 
     /// A candidate set: rowids, ascending and distinct.
     typealias Candidates = [Int64]

@@ -1,4 +1,5 @@
 import Foundation
+import RankedSearch
 import GRDB
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import RankedSearch
 
 /// A record beside a large segment file saying that its checksum was
 /// verified while the file was exactly as it is now: `<token>.seg.ok`

@@ -209,8 +209,9 @@ extension SpotlightStore {
     }
 }
 
-/// The ranking formula of ``RankingWeights`` in SQL, and the same formula
-/// in Swift for the breakdown, so the two cannot drift apart.
+/// The ranking formula of ``RankingWeights`` in SQL, for the reference
+/// FTS5 search; the breakdown is the Swift formula the ranked index uses
+/// (``RankingWeights/breakdown(text:hint:engagement:recency:now:matchQuality:quality:impressions:)``).
 struct ScoringSQL {
     var weights: RankingWeights
 
@@ -232,17 +233,7 @@ struct ScoringSQL {
         """
     }
 
-    func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double,
-                   matchQuality: Double = 0, quality: Double = 1, impressions: Double = 0) -> ScoreBreakdown {
-        let hintFactor = 1 + weights.rankingHint * hint / 100
-        let engagementFactor = 1 + weights.engagement * log(1 + engagement)
-        let age = recency.map { max(0, now - $0) }
-        let recencyFactor = 1 + (age.map { weights.recency * exp2(-$0 / weights.recencyHalfLife) } ?? 0)
-        let passedOver = weights.passedOverFactor(engagement: engagement, impressions: impressions)
-        var score = ScoreBreakdown(text: text, matchQuality: matchQuality, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
-                                   engagementFactor: engagementFactor, age: age, recencyFactor: recencyFactor, metadataFactor: quality,
-                                   impressions: impressions, passedOverFactor: passedOver, total: 0)
-        score.total = score.product
-        return score
+    func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double) -> ScoreBreakdown {
+        weights.breakdown(text: text, hint: hint, engagement: engagement, recency: recency, now: now)
     }
 }

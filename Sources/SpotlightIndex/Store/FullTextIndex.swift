@@ -26,7 +26,7 @@ enum FullTextIndex {
         let insert = try db.makeStatement(sql: "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)")
         let rows = try Row.fetchCursor(db, sql: "SELECT i.rowid AS rowid, a.attributes AS attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid")
         while let row = try rows.next() {
-            let columns = TextColumns(attributes: try StoredRow.attributes(row))
+            let columns = FullTextColumns(attributes: try StoredRow.attributes(row))
             try insert.execute(arguments: [row["rowid"] as Int64, columns.title, columns.keywords, columns.description, columns.other])
         }
     }
@@ -69,5 +69,41 @@ enum StoredRow {
         return StoredItem(item: item,
                           indexedAt: Date(timeIntervalSince1970: row[6]),
                           expiresAt: Date(timeIntervalSince1970: row[5]))
+    }
+}
+
+/// The tokens of an item's text, by full-text column: a row of the
+/// reference FTS5 table (``FullTextIndex``).
+struct FullTextColumns: Sendable, Hashable {
+    var title = ""
+    var keywords = ""
+    var description = ""
+    var other = ""
+
+    init() {}
+
+    /// Tokens of every text attribute, sorted by name so the same
+    /// attributes always give the same text.
+    init(attributes: [String: AttributeValue]) {
+        for name in attributes.keys.sorted() where !TextColumns.unsearched.contains(name) {
+            guard let value = attributes[name] else { continue }
+            let texts: [String]
+            switch value {
+            case .string(let text): texts = [text]
+            case .strings(let values): texts = values
+            case .url(let url): texts = [url.absoluteString]
+            default: continue
+            }
+            switch name {
+            case "title", "displayName":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &title) }
+            case "keywords", "alternateNames":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &keywords) }
+            case "contentDescription":
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &description) }
+            default:
+                for text in texts { TextTokenizer.appendIndexTokens(of: text, to: &other) }
+            }
+        }
     }
 }

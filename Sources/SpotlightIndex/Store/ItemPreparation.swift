@@ -9,7 +9,7 @@ import Synchronization
 /// SQLite's work overlap instead of adding up. Outcomes keep the order of
 /// the items.
 enum ItemPreparation {
-    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    static var cores: Int { Parallelism.cores }
     /// Items per chunk; the first chunk of a call is small, so the writer
     /// starts soon, and the rest overlap with writing.
     static let firstChunkSize = 64

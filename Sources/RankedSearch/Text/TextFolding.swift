@@ -9,9 +9,9 @@ import Foundation
 /// - diacritics: combining marks of the Latin, Greek and Cyrillic
 ///   diacritic blocks removed (`é` → `e`, `ñ` → `n`), while the kana
 ///   voicing marks stay (`が` is not `か`) and Hangul recomposes (NFC).
-enum TextFolding {
+package enum TextFolding {
     /// The folded text. ASCII text only has its letters lowercased.
-    static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         let decomposed = text.decomposedStringWithCompatibilityMapping.lowercased()
         var scalars = String.UnicodeScalarView()
@@ -33,7 +33,7 @@ enum TextFolding {
     /// Han ideographs, kana and the marks that live inside Japanese words:
     /// text without spaces between words, indexed as bigrams.
     @inline(__always)
-    static func isCJK(_ value: UInt32) -> Bool {
+    package static func isCJK(_ value: UInt32) -> Bool {
         switch value {
         case 0x3005, 0x3006, 0x3007: true                 // 々 〆 〇
         case 0x3040...0x309F, 0x30A0...0x30FF, 0x31F0...0x31FF: true  // hiragana, katakana
@@ -45,7 +45,7 @@ enum TextFolding {
 
     /// Letters, digits and marks make words; everything else separates them.
     @inline(__always)
-    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             let v = scalar.value
             return (v >= 0x30 && v <= 0x39) || (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A)

@@ -7,20 +7,20 @@ import Foundation
 /// Opening checks the header and that every section lies inside the bytes;
 /// variable-length reads check their bounds as they go, so damaged bytes
 /// give a ``SegmentError``, never a crash or a read outside the segment.
-struct Segment: @unchecked Sendable {
-    let bytes: SegmentBytes
-    let documentCount: Int
-    let termCount: Int
+package struct Segment: @unchecked Sendable {
+    package let bytes: SegmentBytes
+    package let documentCount: Int
+    package let termCount: Int
     /// The terms that are words: ids below this; the initials follow
     /// (``SegmentInitials``). Lookups of words never reach past it.
-    private(set) var wordCount: Int
+    package private(set) var wordCount: Int
     let blockCount: Int
     /// Typed attribute names, and typed values of all of them.
-    let numberNameCount: Int
+    package let numberNameCount: Int
     let numberValueCount: Int
     let buildTime: Double
-    let avgLength: Double
-    let fingerprint: UInt64
+    package let avgLength: Double
+    package let fingerprint: UInt64
     private let offsets: [Int]
     /// Where the dictionary's sections start and how long `termBytes` is:
     /// read on every term a typo walk or a prefix search passes.
@@ -33,7 +33,7 @@ struct Segment: @unchecked Sendable {
     private let base: UnsafeRawBufferPointer
 
     /// Reads the header; `verifyChecksum` also hashes every byte.
-    init(_ bytes: SegmentBytes, verifyChecksum: Bool) throws(SegmentError) {
+    package init(_ bytes: SegmentBytes, verifyChecksum: Bool) throws(SegmentError) {
         let base = bytes.buffer
         self.bytes = bytes
         self.base = base
@@ -105,7 +105,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The checksum the header records.
-    var storedChecksum: UInt64 {
+    package var storedChecksum: UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: SegmentFormat.checksumOffset, as: UInt64.self))
     }
 
@@ -127,48 +127,48 @@ struct Segment: @unchecked Sendable {
         Float(bitPattern: u32(section, index))
     }
 
-    func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
-    func expires(_ doc: Int) -> Double {
+    package func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
+    package func expires(_ doc: Int) -> Double {
         Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
     }
-    func hint(_ doc: Int) -> Double { f64(.hints, doc) }
-    func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
-    func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
-    func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    package func hint(_ doc: Int) -> Double { f64(.hints, doc) }
+    package func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
+    package func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
+    package func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
     /// Words of the document's title (at most 255).
-    func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
+    package func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
     func quality(_ doc: Int) -> Double { f64(.quality, doc) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
     func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
-    func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
-    func staticBound(_ doc: Int) -> Double {
+    package func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
+    package func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
     }
 
-    func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
-    func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
-    func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
+    package func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
+    package func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
+    package func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
     /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
-    func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
+    package func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
     /// The bound of a term's list: with the exact-title share for a whole word typed.
     @inline(__always)
     func termMaxGS(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxGS(term) : termMaxGSPart(term) }
-    func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+    package func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
     /// ``termMaxG(_:)`` without the exact-title share.
     func termMaxGPart(_ term: Int) -> Double { Double(f32(.termMaxGPart, term)) }
     @inline(__always)
     func termMaxG(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxG(term) : termMaxGPart(term) }
 
     /// Sums and maxima over the terms of one group (``SegmentFormat/termGroupSize`` consecutive ids).
-    struct TermGroup {
+    package struct TermGroup {
         /// Postings of all its terms.
-        var documents: Int
+        package var documents: Int
         /// Postings of its most frequent term.
-        var mostDocuments: Int
-        var maxG: Double
-        var maxGS: Double
-        var maxS: Double
+        package var mostDocuments: Int
+        package var maxG: Double
+        package var maxGS: Double
+        package var maxS: Double
         /// ``maxG`` and ``maxGS`` without the exact-title share (a prefix's completions).
         var maxGPart: Double
         var maxGSPart: Double
@@ -181,10 +181,10 @@ struct Segment: @unchecked Sendable {
         }
     }
 
-    static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
+    package static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
 
     /// Group `group`, which holds term ids `group × 64 ..< (group + 1) × 64`.
-    func termGroup(_ group: Int) -> TermGroup {
+    package func termGroup(_ group: Int) -> TermGroup {
         let at = at(.termGroups) + SegmentFormat.termGroupStride * group
         func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)) }
         func f32(_ offset: Int) -> Double { Double(Float(bitPattern: u32(offset))) }
@@ -194,7 +194,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The doc id of `rowid`, if the segment holds it.
-    func document(rowid: Int64) -> Int? {
+    package func document(rowid: Int64) -> Int? {
         var low = 0, high = documentCount
         while low < high {
             let mid = (low + high) / 2
@@ -208,7 +208,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The smallest and largest rowid held (nil when empty).
-    var rowidRange: ClosedRange<Int64>? {
+    package var rowidRange: ClosedRange<Int64>? {
         guard documentCount > 0 else { return nil }
         let first = Int(u32(.rowidOrder, 0)), last = Int(u32(.rowidOrder, documentCount - 1))
         guard first < documentCount, last < documentCount else { return nil }
@@ -224,7 +224,7 @@ struct Segment: @unchecked Sendable {
     /// proportion (interpolation) and gallops from there: a few reads near
     /// each other instead of a binary search's twenty scattered ones,
     /// which at 1M items cost the writer ~3 µs an item in cache misses.
-    func documents(uidHash hash: UInt64) -> [Int] {
+    package func documents(uidHash hash: UInt64) -> [Int] {
         let n = documentCount
         guard n > 0 else { return [] }
         @inline(__always) func key(_ index: Int) -> UInt64 { u64(.uidHashes, index) }
@@ -263,7 +263,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The unique identifier hash of every document, by doc id (for merges).
-    func uidHashesByDocument() -> [UInt64] {
+    package func uidHashesByDocument() -> [UInt64] {
         var out = [UInt64](repeating: 0, count: documentCount)
         for index in 0..<documentCount {
             let doc = Int(u32(.uidDocs, index))
@@ -273,7 +273,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The bytes of typed attribute name `index` (names ascend by bytes).
-    func numberName(_ index: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
+    package func numberName(_ index: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
         let start = Int(truncatingIfNeeded: u64(.numberNameOffsets, index)), end = Int(truncatingIfNeeded: u64(.numberNameOffsets, index + 1))
         let size = sectionEnd(.numberNameBytes) - at(.numberNameBytes)
         guard start >= 0, start <= end, end <= size else { throw .corrupt("typed attribute name \(index) out of its section") }
@@ -281,14 +281,14 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The typed values of name `index`: a range of ``numberValue(_:)`` indexes.
-    func numberValues(ofName index: Int) throws(SegmentError) -> Range<Int> {
+    package func numberValues(ofName index: Int) throws(SegmentError) -> Range<Int> {
         let start = Int(truncatingIfNeeded: u64(.numberNameStarts, index)), end = Int(truncatingIfNeeded: u64(.numberNameStarts, index + 1))
         guard start >= 0, start <= end, end <= numberValueCount else { throw .corrupt("typed values of name \(index) out of range") }
         return start..<end
     }
 
-    func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
-    func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
+    package func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
+    package func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
 
     /// Drops from resident memory the typed values and docs of indexes
     /// `values` (``SegmentBytes/release(_:)``), after a range read them all.
@@ -327,7 +327,7 @@ struct Segment: @unchecked Sendable {
 
     /// The bytes of term `term`.
     @inline(__always)
-    func term(_ term: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
+    package func term(_ term: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
         let start = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term, as: UInt64.self)))
         let end = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term + 8, as: UInt64.self)))
         guard start >= 0, start <= end, end <= termBytesSize else { throw .corrupt("term \(term) out of its section") }
@@ -343,7 +343,7 @@ struct Segment: @unchecked Sendable {
     /// ~20 pages spread over two sections, and the kernel maps 64 KB around
     /// each page a query faults in (fault-around), so a single prefix query
     /// at 1M items made ~70 MB resident.
-    func lowerBound(_ key: [UInt8], pastPrefix: Bool = false) throws(SegmentError) -> Int {
+    package func lowerBound(_ key: [UInt8], pastPrefix: Bool = false) throws(SegmentError) -> Int {
         var failure: SegmentError?
         let found = key.withUnsafeBytes { (keyBytes: UnsafeRawBufferPointer) -> Int in
           do throws(SegmentError) {
@@ -451,7 +451,7 @@ struct Segment: @unchecked Sendable {
 
     /// Term ids equal to `token`, or starting with it for a prefix (words
     /// only: an empty prefix stops before the initials).
-    func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
+    package func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
         let low = min(try lowerBound(token), wordCount)
         if prefix { return low..<max(low, min(try lowerBound(token, pastPrefix: true), wordCount)) }
         guard low < wordCount, try term(low).elementsEqual(token) else { return low..<low }
@@ -461,7 +461,7 @@ struct Segment: @unchecked Sendable {
     /// Ids of the terms whose bytes contain `fragment`, ascending: one
     /// scan over the dictionary's bytes (terms are stored end to end),
     /// each hit mapped to its term by binary search. Stops after `limit` terms.
-    func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
+    package func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
         guard !fragment.isEmpty, wordCount > 0, limit > 0 else { return [] }
         let start = at(.termBytes)
         func offset(_ term: Int) -> Int { Int(truncatingIfNeeded: u64(.termOffsets, term)) }
@@ -515,7 +515,7 @@ struct Segment: @unchecked Sendable {
     // MARK: - Postings
 
     /// The blocks of term `term`.
-    func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
+    package func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
         let first = Int(u32(.termFirstBlock, term))
         let count = (termDocumentCount(term) + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize
         guard first + count <= blockCount else { throw .corrupt("term \(term)'s blocks out of range") }
@@ -523,7 +523,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The block's largest term score × S without the exact-title share (a prefix's completions').
-    func blockMaxGSPart(_ block: Int) -> Double {
+    package func blockMaxGSPart(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSPartAt + 4 * block, as: UInt32.self))))
     }
 
@@ -531,7 +531,7 @@ struct Segment: @unchecked Sendable {
     @inline(__always)
     func blockMaxGS(_ block: Int, wholeWord: Bool) -> Double { wholeWord ? blockMaxGS(block) : blockMaxGSPart(block) }
 
-    func blockMaxGS(_ block: Int) -> Double {
+    package func blockMaxGS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSAt + 4 * block, as: UInt32.self))))
     }
     func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
@@ -549,12 +549,12 @@ struct Segment: @unchecked Sendable {
         guard let candidates else { return true }
         return !candidates.isEmpty(from: Int(blockFirstDoc(block, of: blocks)), through: Int(blockLastDoc(block)))
     }
-    func blockMaxS(_ block: Int) -> Double {
+    package func blockMaxS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxSAt + 4 * block, as: UInt32.self))))
     }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
-    func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
+    package func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
         var columns: [UInt8] = []
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: false)
     }
@@ -568,7 +568,7 @@ struct Segment: @unchecked Sendable {
     /// Decodes one block into buffers of ``SegmentFormat/blockSize``;
     /// returns how many postings it holds.
     @inline(__always)
-    func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
+    package func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
                      columns: UnsafeMutablePointer<UInt8>?) throws(SegmentError) -> Int {
         let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
         let size = sectionEnd(.postingsData) - at(.postingsData)

@@ -4,7 +4,7 @@
 /// ```swift
 /// let name = TermHash(of: Array("text".utf8)).hex   // 32 hex digits
 /// ```
-struct TermHash: Hashable, Sendable {
+package struct TermHash: Hashable, Sendable {
     var a: UInt64
     var b: UInt64
 
@@ -14,7 +14,7 @@ struct TermHash: Hashable, Sendable {
     }
 
     /// The hash of a whole byte sequence.
-    init(of bytes: some Sequence<UInt8>) {
+    package init(of bytes: some Sequence<UInt8>) {
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x84222325_cbf29ce4
         for byte in bytes {
@@ -25,7 +25,7 @@ struct TermHash: Hashable, Sendable {
     }
 
     /// 32 lowercase hexadecimal digits.
-    var hex: String {
+    package var hex: String {
         func digits(_ value: UInt64) -> String {
             let text = String(value, radix: 16)
             return String(repeating: "0", count: 16 - text.count) + text

@@ -48,7 +48,7 @@ import Foundation
 /// and value (the query language's comparisons and ranges, as Lucene's
 /// points). Kept here, a write appends; in B-tree indexes each item cost
 /// a random page write per index and transaction (~40 µs an item at 1M).
-enum SegmentFormat {
+package enum SegmentFormat {
     /// "OSRANK01".
     static let magic: UInt64 = 0x3130_4B4E_4152_534F
     /// Bump when the layout or what is stored changes: stores rebuild their index.
@@ -72,19 +72,19 @@ enum SegmentFormat {
     ///    (``initialMarker`` and the character's UTF-8) whose postings are
     ///    each document's largest frequency among its tokens starting with
     ///    it, so a one-letter last word is one posting list, not thousands.
-    static let version: UInt32 = 11
+    package static let version: UInt32 = 11
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
     /// the largest stored frequency (title bit included) and every column of
     /// the document's tokens starting with that character: exactly what a
     /// ``TermCursor`` over all those tokens finds.
-    static let initialMarker: UInt8 = 0xFF
-    static let headerSize = 512
+    package static let initialMarker: UInt8 = 0xFF
+    package static let headerSize = 512
     /// Postings per block.
-    static let blockSize = 128
+    package static let blockSize = 128
     /// Consecutive term ids per entry of `termGroups`.
-    static let termGroupSize = 64
+    package static let termGroupSize = 64
     /// Bytes per entry of `termGroups`.
     static let termGroupStride = 56
     /// Leading bytes of a group's first term kept in its entry.
@@ -122,11 +122,11 @@ enum SegmentFormat {
     static let termCountOffset = 20
     static let blockCountOffset = 24
     /// UInt32: bit i set when section i (one of ``collapsibleSections``) holds one value for every document.
-    static let constantSectionsOffset = 28
+    package static let constantSectionsOffset = 28
     static let weightsHashOffset = 32
     static let buildTimeOffset = 40
     static let avgLengthOffset = 48
-    static let checksumOffset = 56
+    package static let checksumOffset = 56
     static let totalLengthOffset = 64
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
@@ -139,10 +139,10 @@ enum SegmentFormat {
     /// UInt64: ``checksum(_:)`` of the header's bytes before it, so that no
     /// field (statistics, counts, section offsets, the body's checksum) can
     /// be damaged unseen. Checked on every load (504 bytes).
-    static let headerChecksumOffset = headerSize - 8
+    package static let headerChecksumOffset = headerSize - 8
 
     /// The checksum of a header (its bytes before ``headerChecksumOffset``).
-    static func headerChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func headerChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<headerChecksumOffset]))
     }
 
@@ -153,17 +153,19 @@ enum SegmentFormat {
 
     /// FNV-1a over 8-byte words (then the tail bytes): fast enough to check
     /// a segment as it is loaded.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hasher = Checksum()
         hasher.update(bytes)
         return hasher.value
     }
 
     /// ``checksum(_:)`` fed in pieces (each but the last a multiple of 8 bytes long).
-    struct Checksum {
-        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    package struct Checksum {
+        package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package init() {}
+
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             var hash = value
             let words = bytes.count / 8
             var index = 0
@@ -243,11 +245,11 @@ struct VarintReader {
 }
 
 /// Why a segment could not be read.
-enum SegmentError: Error, CustomStringConvertible {
+package enum SegmentError: Error, CustomStringConvertible {
     case corrupt(String)
     case tooLarge(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .corrupt(let why): "ranked-index segment is damaged: \(why)"
         case .tooLarge(let why): "ranked-index segment too large: \(why)"

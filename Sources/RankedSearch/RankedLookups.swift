@@ -6,15 +6,22 @@ import Foundation
 /// NumberRange(lower: 4, lowerInclusive: true)                 // value >= 4
 /// NumberRange(lower: 0, lowerInclusive: true, upper: 10, upperInclusive: false)   // 0 <= value < 10
 /// ```
-struct NumberRange: Hashable, Sendable {
-    var lower: Double?
-    var lowerInclusive = true
-    var upper: Double?
-    var upperInclusive = true
+package struct NumberRange: Hashable, Sendable {
+    package var lower: Double?
+    package var lowerInclusive = true
+    package var upper: Double?
+    package var upperInclusive = true
 
-    static func equal(_ value: Double) -> NumberRange { NumberRange(lower: value, upper: value) }
+    package init(lower: Double? = nil, lowerInclusive: Bool = true, upper: Double? = nil, upperInclusive: Bool = true) {
+        self.lower = lower
+        self.lowerInclusive = lowerInclusive
+        self.upper = upper
+        self.upperInclusive = upperInclusive
+    }
 
-    func contains(_ value: Double) -> Bool {
+    package static func equal(_ value: Double) -> NumberRange { NumberRange(lower: value, upper: value) }
+
+    package func contains(_ value: Double) -> Bool {
         if let lower, lowerInclusive ? value < lower : value <= lower { return false }
         if let upper, upperInclusive ? value > upper : value >= upper { return false }
         return true
@@ -23,10 +30,10 @@ struct NumberRange: Hashable, Sendable {
 
 /// What the segments answer besides text: which rowids may hold a unique
 /// identifier, and which hold a typed value in a range.
-enum RankedLookups {
+package enum RankedLookups {
     /// Rowids of live documents whose identifier hashes as `uid` does: a
     /// superset (hashes can collide), which the caller checks against `items`.
-    static func candidateRowids(uid: String, in segments: [SegmentSnapshot]) -> [Int64] {
+    package static func candidateRowids(uid: String, in segments: [SegmentSnapshot]) -> [Int64] {
         let hash = RankedDocument.uidHash(uid)
         var out: [Int64] = []
         for snapshot in segments {
@@ -45,7 +52,7 @@ enum RankedLookups {
     /// its documents or more) as a bitmap read in doc order (rowid order
     /// unless the segment holds replaced items), so a range holding most
     /// of a large store costs no sort.
-    static func rowids(named name: String, in range: NumberRange, segments: [SegmentSnapshot]) throws(SegmentError) -> [Int64] {
+    package static func rowids(named name: String, in range: NumberRange, segments: [SegmentSnapshot]) throws(SegmentError) -> [Int64] {
         var runs: [[Int64]] = []
         for snapshot in segments {
             let segment = snapshot.segment

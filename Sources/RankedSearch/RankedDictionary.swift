@@ -7,11 +7,11 @@ import Foundation
 /// ```swift
 /// let words = try RankedDictionary.words(containing: "brar", limit: 128, in: segments)
 /// ```
-enum RankedDictionary {
+package enum RankedDictionary {
     /// The distinct words containing `fragment` (already folded), sorted;
     /// nil when there are more than `limit`. A word whose every document
     /// was deleted may still be listed until a merge drops it.
-    static func words(containing fragment: String, limit: Int, in segments: [SegmentSnapshot]) throws -> [String]? {
+    package static func words(containing fragment: String, limit: Int, in segments: [SegmentSnapshot]) throws -> [String]? {
         let needle = Array(fragment.utf8)
         var found = Set<String>()
         for snapshot in segments {
@@ -24,7 +24,7 @@ enum RankedDictionary {
     }
 
     /// The distinct words starting with `prefix` (already folded), sorted.
-    static func words(startingWith prefix: String, in segments: [SegmentSnapshot]) throws -> [String] {
+    package static func words(startingWith prefix: String, in segments: [SegmentSnapshot]) throws -> [String] {
         let key = Array(prefix.utf8)
         var found = Set<String>()
         for snapshot in segments {
@@ -36,7 +36,7 @@ enum RankedDictionary {
     }
 
     /// How many documents hold `word` that are neither deleted nor expired at `now`.
-    static func liveDocuments(holding word: String, now: Double, in segments: [SegmentSnapshot]) throws -> Int {
+    package static func liveDocuments(holding word: String, now: Double, in segments: [SegmentSnapshot]) throws -> Int {
         let key = Array(word.utf8)
         var count = 0
         var docs: [UInt32] = [], frequencies: [UInt32] = []
@@ -59,7 +59,7 @@ extension RankedDictionary {
     /// query language's candidates. Each segment answers with a bitmap per
     /// term (its postings whose column bits meet `columns`), and'ed, less
     /// its deleted documents. Expiry is not checked here.
-    static func rowids(matching terms: [QueryPlanner.TextTerm], columns: UInt8, in segments: [SegmentSnapshot]) throws -> [Int64] {
+    package static func rowids(matching terms: [TextTerm], columns: UInt8, in segments: [SegmentSnapshot]) throws -> [Int64] {
         var out: [Int64] = []
         var docs: [UInt32] = [], frequencies: [UInt32] = [], bits: [UInt8] = []
         for snapshot in segments {

@@ -152,3 +152,27 @@ public struct RankingWeights: Sendable, Hashable {
         return floor + (1 - floor) * min(1, ratio / expected)
     }
 }
+
+extension RankingWeights {
+    /// The breakdown of a result from its signals, every factor above:
+    /// the one Swift form of the formula, for the ranked index and the
+    /// reference FTS5 search alike.
+    ///
+    /// ```swift
+    /// let score = RankingWeights().breakdown(text: 2, hint: 50, engagement: 0, recency: nil, now: 0)
+    /// score.total   // 2.5: text 2 × the hint's factor 1.25
+    /// ```
+    package func breakdown(text: Double, hint: Double, engagement: Double, recency: Double?, now: Double,
+                           matchQuality: Double = 0, quality: Double = 1, impressions: Double = 0) -> ScoreBreakdown {
+        let hintFactor = 1 + rankingHint * hint / 100
+        let engagementFactor = 1 + self.engagement * log(1 + engagement)
+        let age = recency.map { max(0, now - $0) }
+        let recencyFactor = 1 + (age.map { self.recency * exp2(-$0 / recencyHalfLife) } ?? 0)
+        let passedOver = passedOverFactor(engagement: engagement, impressions: impressions)
+        var score = ScoreBreakdown(text: text, matchQuality: matchQuality, rankingHint: hint, hintFactor: hintFactor, engagement: engagement,
+                                   engagementFactor: engagementFactor, age: age, recencyFactor: recencyFactor, metadataFactor: quality,
+                                   impressions: impressions, passedOverFactor: passedOver, total: 0)
+        score.total = score.product
+        return score
+    }
+}

@@ -1,15 +1,20 @@
 import Foundation
 
 /// One segment as a query sees it: the segment and its deleted documents.
-struct SegmentSnapshot: @unchecked Sendable {
-    var segment: Segment
-    var deleted: DeletionSet
+package struct SegmentSnapshot: @unchecked Sendable {
+    package var segment: Segment
+    package var deleted: DeletionSet
+
+    package init(segment: Segment, deleted: DeletionSet) {
+        self.segment = segment
+        self.deleted = deleted
+    }
 }
 
 /// A document the ranked index found, with its exact score.
-struct RankedHit: Sendable {
-    var rowid: Int64
-    var score: ScoreBreakdown
+package struct RankedHit: Sendable {
+    package var rowid: Int64
+    package var score: ScoreBreakdown
 }
 
 /// Top-k retrieval over the segments of a store.
@@ -30,15 +35,15 @@ struct RankedHit: Sendable {
 /// answered the other way: intersected first, then every match scored
 /// (``searchConjunction(_:ranges:wholeWord:postings:idf:avgLength:query:excluding:top:verify:)``,
 /// chosen by ``prefersConjunction(postings:documentCount:)``).
-struct RankedSearcher {
+package struct RankedSearcher {
     var segments: [SegmentSnapshot]
     var scoring: RankedScoring
     var now: Double
     /// How each segment's matches are found (tests force each plan).
-    var plan = Plan.automatic
+    package var plan = Plan.automatic
     /// Whether a one-letter prefix is checked through its initial
     /// (``SegmentInitials``) rather than its tokens (tests compare both).
-    var readsInitials = true
+    package var readsInitials = true
 
     /// Work done by the last search, for tests and the benchmark.
     struct Statistics: Sendable {
@@ -51,7 +56,7 @@ struct RankedSearcher {
 
     var statistics = Statistics()
 
-    init(segments: [SegmentSnapshot], scoring: RankedScoring, now: Double) {
+    package init(segments: [SegmentSnapshot], scoring: RankedScoring, now: Double) {
         self.segments = segments
         self.scoring = scoring
         self.now = now
@@ -206,7 +211,7 @@ struct RankedSearcher {
 
     /// The statistics of ``resolve(_:)`` for IDF and BM25's average length,
     /// to be summed with other stores' (``SearchStatistics``).
-    func statistics(of query: RankedQuery) throws -> SearchStatistics {
+    package func statistics(of query: RankedQuery) throws -> SearchStatistics {
         let (_, matching, liveDocuments) = try resolve(query)
         var totalLength = 0.0
         for snapshot in segments {
@@ -221,7 +226,7 @@ struct RankedSearcher {
     /// - Parameter collection: statistics over every store searched with
     ///   this one (system search), for IDF and the average length; nil:
     ///   this store's own.
-    mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
+    package mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
                          verify: (Int64) throws -> Bool) throws -> [RankedHit] {
         statistics = Statistics()
         guard limit > 0, !query.terms.isEmpty else { return [] }
@@ -626,7 +631,7 @@ struct PostingCursor {
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
 /// `server` alone would be asked 7,205 times) while `library` stays a
 /// cursor, asked only about the ~900 documents `serde~` keeps.
-struct TermCursor {
+package struct TermCursor {
     static let unionLimit = 8
     /// Instructions, roughly, for one posting read densely (decoded and
     /// stored)…
@@ -653,7 +658,7 @@ struct TermCursor {
     /// - Parameter wholeWord: which tokens are whole words typed
     ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
     ///   the exact-title share; the others without it.
-    init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
+    package init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
         // The largest tokens first, by document count (then id, for a stable
         // split): only the first `unionLimit` can be cursors, so only they are
         // ordered (one pass); the rest go to the tail, whose order does not matter
@@ -725,12 +730,12 @@ struct TermCursor {
         }
     }
 
-    mutating func rewind() {
+    package mutating func rewind() {
         for index in members.indices { members[index].rewind() }
     }
 
     /// The term's largest weighted frequency in `doc` among its tokens; nil without any.
-    mutating func frequency(at doc: UInt32) throws -> UInt32? {
+    package mutating func frequency(at doc: UInt32) throws -> UInt32? {
         var found: UInt32?
         if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
         // (An empty array is a shared one: taking its buffer mutably would allocate.)
@@ -745,7 +750,7 @@ struct TermCursor {
 
     /// The largest block G×S over `first...last` among the tokens; nil when
     /// none can hold a document there.
-    mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
+    package mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
         var best: Double?
         if !windowMaxGS.isEmpty, first <= last {
             var most = 0.0

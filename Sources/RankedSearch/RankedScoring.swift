@@ -13,13 +13,13 @@ import Foundation
 /// rather than of the union. The IDF is never below zero and has a prior
 /// (``idf(documents:matching:)``), and a word's occurrences count up to
 /// each column's cap.
-struct RankedScoring: Sendable {
-    static let k1 = 1.2
+package struct RankedScoring: Sendable {
+    package static let k1 = 1.2
     static let b = 0.75
 
-    var weights: RankingWeights
+    package var weights: RankingWeights
 
-    init(weights: RankingWeights) {
+    package init(weights: RankingWeights) {
         self.weights = weights
     }
 
@@ -47,7 +47,7 @@ struct RankedScoring: Sendable {
     }
 
     @inline(__always)
-    static func norm(length: Double, avgLength: Double) -> Double {
+    package static func norm(length: Double, avgLength: Double) -> Double {
         k1 * (1 - b + b * length / max(avgLength, 1e-9))
     }
 
@@ -72,7 +72,7 @@ struct RankedScoring: Sendable {
     /// (with the exact-title share at its largest for a whole word typed).
     /// Segments store maxima of it both ways (`wholeWord` true and false).
     @inline(__always)
-    func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double, wholeWord: Bool) -> Double {
+    package func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double, wholeWord: Bool) -> Double {
         let g = Self.g(frequency: frequency, norm: norm)
         guard frequency & Self.titleBit != 0 else { return g }
         return g + max(0, weights.titleMatch) + (wholeWord ? max(0, weights.exactTitle) / max(1, titleLength()) : 0)
@@ -112,7 +112,7 @@ struct RankedScoring: Sendable {
     /// RankedScoring.rescaled(maxGS: 3.2, maxS: 1, ratio: 0.95, growth: RankedScoring.growth(ratio: 0.95))   // ≈ 3.23
     /// ```
     @inline(__always)
-    static func rescaled(maxGS: Double, maxS: Double, ratio: Double, growth: Double) -> Double {
+    package static func rescaled(maxGS: Double, maxS: Double, ratio: Double, growth: Double) -> Double {
         guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
         return min(maxGS / ratio, maxGS + growth * maxS)
     }
@@ -121,7 +121,7 @@ struct RankedScoring: Sendable {
     /// when the average length grows by 1/`ratio`: h(x) = (1−r)·x(c−x)/(rc +
     /// (1−r)x), c = k1 + 1, is largest at x = (√(a² + (1−r)·c·a) − a)/(1−r),
     /// a = rc. Computed once per segment and search.
-    static func growth(ratio: Double) -> Double {
+    package static func growth(ratio: Double) -> Double {
         guard ratio < 1, ratio > 0 else { return 0 }
         let c = k1 + 1, d = 1 - ratio, a = ratio * c
         let x = min(c, max(0, ((a * a + d * c * a).squareRoot() - a) / d))
@@ -134,7 +134,7 @@ struct RankedScoring: Sendable {
     /// RankedScoring.rescaledG(maxGS: 0.1, maxS: 1, ratio: 0.5)   // ≈ 0.191: almost ×2
     /// ```
     @inline(__always)
-    static func rescaledG(maxGS: Double, maxS: Double, ratio: Double) -> Double {
+    package static func rescaledG(maxGS: Double, maxS: Double, ratio: Double) -> Double {
         guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
         let g = maxGS / maxS, ceiling = k1 + 1
         return maxS * g * ceiling / (ratio * ceiling + (1 - ratio) * min(g, ceiling))
@@ -151,7 +151,7 @@ struct RankedScoring: Sendable {
     /// ```swift
     /// scoring.idf(documents: 1, matching: 1)   // ≈ 6.0 with the default prior, not 1e-6
     /// ```
-    func idf(documents: Double, matching: Double) -> Double {
+    package func idf(documents: Double, matching: Double) -> Double {
         let n = max(0, documents) + max(0, weights.idfPriorDocuments)
         let m = min(max(0, matching) + max(0, weights.idfPriorMatches), n)
         return max(1e-6, log((n - m + 0.5) / (m + 0.5)))
@@ -177,9 +177,8 @@ struct RankedScoring: Sendable {
     func breakdown(text: Double, matchQuality: Double, hint: Double, engagement: Double, impressions: Double, engagedAt: Double,
                    recency: Double?, quality: Double, now: Double) -> ScoreBreakdown {
         let decay = engagement == 0 && impressions == 0 ? 0 : exp2(-max(0, now - engagedAt) / weights.engagementHalfLife)
-        return ScoringSQL(weights: weights).breakdown(text: text, hint: hint, engagement: engagement * decay, recency: recency,
-                                                      now: now, matchQuality: matchQuality, quality: quality,
-                                                      impressions: impressions * decay)
+        return weights.breakdown(text: text, hint: hint, engagement: engagement * decay, recency: recency, now: now,
+                                 matchQuality: matchQuality, quality: quality, impressions: impressions * decay)
     }
 
     /// A document's text score and its match-quality share: Σ IDF × (G +
@@ -211,14 +210,14 @@ struct RankedScoring: Sendable {
 
     /// The breakdown of a segment's document scoring `text`.
     @inline(__always)
-    func breakdown(text: Double, matchQuality: Double, _ segment: Segment, _ doc: Int, now: Double) -> ScoreBreakdown {
+    package func breakdown(text: Double, matchQuality: Double, _ segment: Segment, _ doc: Int, now: Double) -> ScoreBreakdown {
         breakdown(text: text, matchQuality: matchQuality, hint: segment.hint(doc), engagement: segment.engagement(doc),
                   impressions: segment.impressions(doc), engagedAt: segment.engagedAt(doc), recency: segment.recency(doc),
                   quality: segment.quality(doc), now: now)
     }
 
     /// A typo-tier result's breakdown: text scaled by ``RankingWeights/typoFactor``.
-    func withTypos(_ score: ScoreBreakdown) -> ScoreBreakdown {
+    package func withTypos(_ score: ScoreBreakdown) -> ScoreBreakdown {
         var score = score
         score.text *= weights.typoFactor
         score.matchQuality *= weights.typoFactor
@@ -230,7 +229,7 @@ struct RankedScoring: Sendable {
     /// Identifies the weights that shape stored values (column weights and
     /// caps, the title part, the static factor): a segment built with
     /// others is rebuilt.
-    var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for value in [weights.titleWeight, weights.keywordsWeight, weights.descriptionWeight, weights.otherTextWeight,
                       Double(weights.titleCap), Double(weights.keywordsCap), Double(weights.descriptionCap), Double(weights.otherTextCap),

@@ -8,17 +8,17 @@ import Synchronization
 /// dictionaries are merged in byte order. No text is tokenized again:
 /// blocks are decoded straight into the output's arrays, and terms are
 /// compared in place in the inputs' bytes.
-enum SegmentMerger {
+package enum SegmentMerger {
     /// - Parameter parallelPostings: postings past which the term merge is
     ///   split over two threads (the result is the same either way).
-    static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
+    package static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
         try mergeWithMaps(inputs, parallelPostings: parallelPostings).contents
     }
 
     /// ``merge(_:parallelPostings:)`` and, per input, each document's new
     /// doc id (-1 when it was deleted): what installing a merge that ran
     /// beside other writes needs to carry their deletions over.
-    static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
+    package static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
         -> (contents: SegmentContents, docMaps: [[Int32]]) {
         var out = SegmentContents()
         // New doc ids: -1 for a deleted document.
@@ -78,7 +78,7 @@ enum SegmentMerger {
         // halves of the term space on two threads when there is enough.
         let postings = inputs.reduce(0) { $0 + $1.segment.blockCount * SegmentFormat.blockSize }
         var ranges = [inputs.map { 0..<$0.segment.termCount }]
-        if postings >= parallelPostings, ItemPreparation.cores > 1,
+        if postings >= parallelPostings, Parallelism.cores > 1,
            let widest = inputs.max(by: { $0.segment.termCount < $1.segment.termCount }), widest.segment.termCount > 1 {
             let key = Array(try widest.segment.term(widest.segment.termCount / 2))
             var first: [Range<Int>] = [], second: [Range<Int>] = []

@@ -16,13 +16,13 @@
 /// var bytes: [UInt8] = []
 /// PostingBlock.append(docs: [3, 4, 9], frequencies: [16, 32, 16], columns: [1, 1, 4], to: &bytes)
 /// ```
-enum PostingBlock {
+package enum PostingBlock {
     static let headerSize = 8
     /// Zero bytes after the last block, so the last value's 8-byte load stays inside.
-    static let padding = 8
+    package static let padding = 8
 
     /// Appends a block of ascending `docs` with their frequencies and columns.
-    static func append(docs: ArraySlice<UInt32>, frequencies: ArraySlice<UInt32>, columns: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    package static func append(docs: ArraySlice<UInt32>, frequencies: ArraySlice<UInt32>, columns: ArraySlice<UInt8>, to out: inout [UInt8]) {
         docs.withUnsafeBufferPointer { docs in
             frequencies.withUnsafeBufferPointer { frequencies in
                 columns.withUnsafeBufferPointer { columns in
@@ -96,7 +96,7 @@ enum PostingBlock {
     /// nil when the bytes are damaged (a width over 32, a length that does
     /// not add up, a doc id not below `documentCount`).
     @inline(__always)
-    static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
+    package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
                        docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
                        columns: UnsafeMutablePointer<UInt8>?) -> Int? {
         guard length >= headerSize else { return nil }

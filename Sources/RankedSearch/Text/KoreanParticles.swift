@@ -2,7 +2,7 @@
 /// them: `학교에서` is `학교` + `에서`. The tokenizer indexes a Hangul word
 /// both whole and without its particle, and searches a typed word by its
 /// stem, so `학교` finds `학교에서`, and `학교를` finds `학교에서` too.
-enum KoreanParticles {
+package enum KoreanParticles {
     /// Longest first, so `에서부터` wins over `부터`.
     static let particles: [[Unicode.Scalar]] = [
         "에서부터", "으로부터", "에게서", "한테서", "으로써", "으로서", "이라고", "이라는",
@@ -13,14 +13,14 @@ enum KoreanParticles {
     ].map { Array($0.unicodeScalars) }.sorted { $0.count > $1.count }
 
     @inline(__always)
-    static func isHangul(_ value: UInt32) -> Bool {
+    package static func isHangul(_ value: UInt32) -> Bool {
         (0xAC00...0xD7A3).contains(value) || (0x1100...0x11FF).contains(value) || (0x3130...0x318F).contains(value)
     }
 
     /// The word without its trailing particles, one at a time: `패키지에는`
     /// gives `패키지에`, then `패키지`. Empty for a word without one (or
     /// whose particle is the whole word).
-    static func stems(of word: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
+    package static func stems(of word: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
         var stems: [[Unicode.Scalar]] = []
         var current = word
         while stems.count < 3, let next = stem(of: current) {
@@ -32,7 +32,7 @@ enum KoreanParticles {
 
     /// The word without one trailing particle, or nil when it has none (or
     /// when the particle is the whole word).
-    static func stem(of word: [Unicode.Scalar]) -> [Unicode.Scalar]? {
+    package static func stem(of word: [Unicode.Scalar]) -> [Unicode.Scalar]? {
         guard let last = word.last, isHangul(last.value) else { return nil }
         for particle in particles where word.count > particle.count {
             if word.suffix(particle.count).elementsEqual(particle) {

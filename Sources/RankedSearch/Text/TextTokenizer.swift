@@ -20,32 +20,38 @@
 /// joined by single spaces, stored in an FTS5 table with the `ascii`
 /// tokenizer, which keeps each of them whole (the differential tests'
 /// reference, ``FullTextIndex/buildReference(_:)``).
-enum TextTokenizer {
+package enum TextTokenizer {
     /// Bump when tokens change: stores re-derive their full-text index then.
-    static let version = 4
+    package static let version = 4
 
     /// One thing a user typed, to match in any text field.
-    struct QueryTerm: Sendable, Hashable {
+    package struct QueryTerm: Sendable, Hashable {
         /// One token, or several that must appear in a row (a CJK phrase).
-        var tokens: [String]
+        package var tokens: [String]
         /// The last token matches as a prefix.
-        var isPrefix: Bool
+        package var isPrefix: Bool
         /// Other whole tokens that also satisfy the term: a Korean word's
         /// stems without its particles (`학교를` is also `학교`).
-        var alternatives: [String] = []
+        package var alternatives: [String] = []
+
+        package init(tokens: [String], isPrefix: Bool, alternatives: [String] = []) {
+            self.tokens = tokens
+            self.isPrefix = isPrefix
+            self.alternatives = alternatives
+        }
     }
 
     /// Most parts of a word for which every run of parts is indexed.
     static let maxPartRuns = 8
 
     /// Most terms taken from one query; the rest is ignored.
-    static let maxQueryTerms = 32
+    package static let maxQueryTerms = 32
 
     /// Hands the index tokens of `text` to `sink`, in order, as UTF-8
     /// bytes (valid only during the call): the one definition of what is
     /// indexed, for the ranked index (``DocumentTokens``) and the
     /// space-joined text of the reference table (``appendIndexTokens(of:to:)``).
-    static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
+    package static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
         var text = text
         text.withUTF8 { bytes in
             // The common case, byte by byte, when every byte is ASCII.
@@ -80,7 +86,7 @@ enum TextTokenizer {
 
     /// Any text: folded (``TextFolding``), split into words and CJK runs,
     /// Korean stems and the parts of words with transitions added.
-    static func unicodeTokens<Sink: IndexTokenSink>(_ text: String, into sink: inout Sink) {
+    package static func unicodeTokens<Sink: IndexTokenSink>(_ text: String, into sink: inout Sink) {
         var scratch: [UInt8] = []
         let parts = partsAtTransitions(text)
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
@@ -97,7 +103,7 @@ enum TextTokenizer {
     }
 
     /// Appends the index tokens of `text` to `out`, space-separated.
-    static func appendIndexTokens(of text: String, to out: inout String) {
+    package static func appendIndexTokens(of text: String, to out: inout String) {
         var joined = JoinedTokens(text: out)
         out = ""
         forEachIndexToken(of: text, into: &joined)
@@ -105,14 +111,14 @@ enum TextTokenizer {
     }
 
     /// The index tokens of `text`, for tests and explanations.
-    static func indexTokens(of text: String) -> [String] {
+    package static func indexTokens(of text: String) -> [String] {
         var out = ""
         appendIndexTokens(of: text, to: &out)
         return out.split(separator: " ").map(String.init)
     }
 
     /// What a user typed, as terms that must all match; the last word is a prefix.
-    static func queryTerms(_ text: String) -> [QueryTerm] {
+    package static func queryTerms(_ text: String) -> [QueryTerm] {
         var terms: [QueryTerm] = []
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
             if isCJK {
@@ -304,7 +310,7 @@ enum TextTokenizer {
 }
 
 /// Receives index tokens one at a time (``TextTokenizer/forEachIndexToken(of:into:)``).
-protocol IndexTokenSink {
+package protocol IndexTokenSink {
     /// One token's UTF-8 bytes, valid only during the call.
     mutating func take(_ token: UnsafeBufferPointer<UInt8>)
     /// The same, with at least 8 readable bytes after the token (so that
@@ -313,14 +319,16 @@ protocol IndexTokenSink {
 }
 
 extension IndexTokenSink {
-    mutating func take(padded token: UnsafeBufferPointer<UInt8>) { take(token) }
+    package mutating func take(padded token: UnsafeBufferPointer<UInt8>) { take(token) }
 }
 
 /// Tokens joined by single spaces: a column of the reference FTS5 table.
-struct JoinedTokens: IndexTokenSink {
-    var text: String
+package struct JoinedTokens: IndexTokenSink {
+    package var text: String
 
-    mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
+    package init(text: String) { self.text = text }
+
+    package mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
         if !text.isEmpty { text.append(" ") }
         text += String(decoding: token, as: UTF8.self)
     }

@@ -3,10 +3,10 @@ import Synchronization
 
 /// Writes ``SegmentContents`` in the layout of ``SegmentFormat``, computing
 /// the static bounds and the per-term and per-block maxima on the way.
-enum SegmentEncoder {
+package enum SegmentEncoder {
     /// - Parameter parallelPostings: postings past which the work is split
     ///   over two threads (the bytes are the same either way).
-    static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
+    package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
                        parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
         let n = contents.documentCount
         let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
@@ -193,7 +193,7 @@ enum SegmentEncoder {
     /// half the postings are) encoded at once.
     static func postingsInParts(_ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
         let total = contents.postingDocs.count, t = contents.termCount
-        guard total >= threshold, ItemPreparation.cores > 1, t > 1 else {
+        guard total >= threshold, Parallelism.cores > 1, t > 1 else {
             return [postings(of: 0..<t, contents, scoring: scoring, norms: norms, bounds: bounds)]
         }
         // The first term whose postings start at or after the middle.

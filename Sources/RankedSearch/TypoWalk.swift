@@ -23,8 +23,8 @@ import Foundation
 /// ```swift
 /// let ids = try TypoWalk.matches(typo, in: segment)   // ranges of term ids
 /// ```
-enum TypoWalk {
-    static func matches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+package enum TypoWalk {
+    package static func matches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         guard typo.firstLetter else { return try walk(typo, in: segment) }
         return try walk(typo, in: segment) + firstLetterMatches(typo, in: segment)
     }
@@ -34,7 +34,7 @@ enum TypoWalk {
     /// edits left), a first letter typed wrong or left out (the rest exact:
     /// one lookup per first letter the dictionary holds, so no walk runs
     /// per letter). Digits are never the edited letter.
-    static func firstLetterMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
+    package static func firstLetterMatches(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         let word = typo.word
         guard word.count >= 2, !RankedQuery.isDigit(word[0]) else { return [] }
         var out: [Range<Int>] = []

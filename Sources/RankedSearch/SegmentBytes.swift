@@ -7,13 +7,13 @@ import Darwin
 
 /// The immutable bytes of one segment: a file mapped read-only, or a copy
 /// of a blob held in memory. Shared by every query that reads the segment.
-final class SegmentBytes: @unchecked Sendable {
+package final class SegmentBytes: @unchecked Sendable {
     /// Valid for the life of the object; never written.
-    let buffer: UnsafeRawBufferPointer
+    package let buffer: UnsafeRawBufferPointer
     private let mapped: Bool
 
     /// Copies `bytes` into memory of its own.
-    init(copying bytes: some Collection<UInt8>) {
+    package init(copying bytes: some Collection<UInt8>) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         _ = memory.initializeMemory(as: UInt8.self, from: bytes)
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<bytes.count])
@@ -21,7 +21,7 @@ final class SegmentBytes: @unchecked Sendable {
     }
 
     /// Maps `path` read-only.
-    init(mapping path: String) throws {
+    package init(mapping path: String) throws {
         // Never through a link: a segment file is one the store wrote itself.
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw SegmentError.corrupt("cannot open \(path): \(String(cString: strerror(errno)))") }

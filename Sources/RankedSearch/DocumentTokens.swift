@@ -13,45 +13,41 @@ import Foundation
 /// (``SegmentContents``).
 ///
 /// ```swift
-/// let tokens = DocumentTokens(attributes: ["title": .string("Pear tart")], weights: .standard)
+/// let builder = DocumentTokens.Builder(weights: .standard)
+/// builder.add("Pear tart", column: 0)
+/// let tokens = builder.finish()
 /// tokens.count    // 2: "pear" and "tart", each in the title column
 /// ```
-struct DocumentTokens: Sendable {
+package struct DocumentTokens: Sendable {
     /// The distinct tokens' bytes, end to end.
     private(set) var bytes: [UInt8] = []
-    private(set) var tokens: [Token] = []
+    package private(set) var tokens: [Token] = []
     /// Token occurrences in all columns.
-    private(set) var length: UInt32 = 0
+    package private(set) var length: UInt32 = 0
     /// Words of the longest title attribute (`title`, `displayName`).
-    private(set) var titleLength: UInt32 = 0
+    package private(set) var titleLength: UInt32 = 0
     /// The metadata factor: complete metadata lifts, stuffed keywords demote.
     private(set) var quality: Double = 1
 
-    struct Token: Sendable {
-        var hash: UInt64
-        var start: UInt32
-        var count: UInt32
+    package struct Token: Sendable {
+        package var hash: UInt64
+        package var start: UInt32
+        package var count: UInt32
         /// Σ column weight × occurrences (at most the column's cap), in sixteenths.
-        var frequency: UInt32
+        package var frequency: UInt32
         /// Occurrences per column, a byte each (saturating).
-        var counts: UInt32
+        package var counts: UInt32
         /// Bits of ``TextColumns/bit(of:)``.
-        var columns: UInt8
+        package var columns: UInt8
     }
 
-    var count: Int { tokens.count }
+    package var count: Int { tokens.count }
 
-    init() {}
+    package init() {}
 
-    /// The tokens of every searched text attribute.
-    init(attributes: [String: AttributeValue], weights: ColumnWeights) {
-        let builder = Builder(weights: weights)
-        builder.add(attributes)
-        self = builder.finish()
-    }
 
     /// The bytes of token `index`.
-    func withToken<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    package func withToken<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         let token = tokens[index]
         return bytes.withUnsafeBufferPointer { all in
             body(UnsafeBufferPointer(rebasing: all[Int(token.start)..<Int(token.start + token.count)]))
@@ -62,14 +58,14 @@ struct DocumentTokens: Sendable {
     /// four column weights in sixteenths (title, keywords, description,
     /// other), each column's cap on counted occurrences, and the metadata
     /// factor's parameters.
-    struct ColumnWeights: Sendable, Hashable {
+    package struct ColumnWeights: Sendable, Hashable {
         var values: (UInt32, UInt32, UInt32, UInt32)
         var caps: (UInt32, UInt32, UInt32, UInt32)
         var metadataLift: Double
         var stuffingRatio: Double
         var stuffingFloor: Double
 
-        init(_ weights: RankingWeights) {
+        package init(_ weights: RankingWeights) {
             func sixteenths(_ weight: Double) -> UInt32 { UInt32(max(0, min(4_096, (weight * SegmentFormat.tfScale).rounded()))) }
             func cap(_ count: Int) -> UInt32 { UInt32(max(1, min(255, count))) }
             values = (sixteenths(weights.titleWeight), sixteenths(weights.keywordsWeight),
@@ -80,7 +76,7 @@ struct DocumentTokens: Sendable {
             stuffingFloor = weights.stuffingFloor
         }
 
-        static let standard = ColumnWeights(RankingWeights())
+        package static let standard = ColumnWeights(RankingWeights())
 
         func weight(_ column: Int) -> UInt32 {
             switch column {
@@ -119,11 +115,11 @@ struct DocumentTokens: Sendable {
             return factor
         }
 
-        static func == (a: Self, b: Self) -> Bool {
+        package static func == (a: Self, b: Self) -> Bool {
             a.values == b.values && a.caps == b.caps && a.metadataLift == b.metadataLift
                 && a.stuffingRatio == b.stuffingRatio && a.stuffingFloor == b.stuffingFloor
         }
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(values.0); hasher.combine(values.1); hasher.combine(values.2); hasher.combine(values.3)
             hasher.combine(caps.0); hasher.combine(caps.1); hasher.combine(caps.2); hasher.combine(caps.3)
             hasher.combine(metadataLift); hasher.combine(stuffingRatio); hasher.combine(stuffingFloor)
@@ -135,7 +131,7 @@ struct DocumentTokens: Sendable {
     /// generation stamp, so one builder serves a whole chunk of items. Its
     /// storage is managed by hand (no copy-on-write or bounds checks in the
     /// per-token path); one thread uses a builder at a time.
-    final class Builder: IndexTokenSink {
+    package final class Builder: IndexTokenSink {
         // Stored properties skip the runtime's exclusivity checks: a
         // builder is used by one thread, and the checks were a third of
         // the per-token cost.
@@ -158,7 +154,7 @@ struct DocumentTokens: Sendable {
         @exclusivity(unchecked) private var titleLength: UInt32 = 0
         @exclusivity(unchecked) private var hasThumbnail = false
 
-        init(weights: ColumnWeights) {
+        package init(weights: ColumnWeights) {
             self.weights = weights
             weight = weights.weight(3)
             cap = weights.cap(3)
@@ -176,7 +172,7 @@ struct DocumentTokens: Sendable {
         }
 
         /// The column (0 title, 1 keywords, 2 description, 3 other) the next tokens belong to.
-        @exclusivity(unchecked) var column: Int = 3 {
+        @exclusivity(unchecked) package var column: Int = 3 {
             didSet {
                 weight = weights.weight(column)
                 cap = weights.cap(column)
@@ -185,31 +181,28 @@ struct DocumentTokens: Sendable {
             }
         }
 
-        /// Adds the tokens of every searched text attribute, each to its column.
-        func add(_ attributes: [String: AttributeValue]) {
+        /// Adds the tokens of one text of an attribute in `column` (0
+        /// title, 1 keywords, 2 description, 3 other; ``TextColumns/column(of:)``);
+        /// `countsTitleWords`: the text is a title whose words set the
+        /// title's length (a URL in the title column is not).
+        package func add(_ text: String, column: Int, countsTitleWords: Bool = true) {
             var sink = self
-            for (name, value) in attributes {
-                if name == "thumbnailURL" || name == "thumbnailData" { hasThumbnail = true }
-                guard let column = TextColumns.column(of: name) else { continue }
-                self.column = column
-                let before = length
-                switch value {
-                case .string(let text): TextTokenizer.forEachIndexToken(of: text, into: &sink)
-                case .strings(let texts): for text in texts { TextTokenizer.forEachIndexToken(of: text, into: &sink) }
-                case .url(let url): TextTokenizer.forEachIndexToken(of: url.absoluteString, into: &sink)
-                default: continue
-                }
-                let added = length &- before
-                switch column {
-                case 0:
-                    occurrences.0 &+= added
-                    titleLength = max(titleLength, UInt32(clamping: value.texts?.map(Self.words(in:)).max() ?? 0))
-                case 1: occurrences.1 &+= added
-                case 2: occurrences.2 &+= added
-                default: occurrences.3 &+= added
-                }
+            if self.column != column { self.column = column }
+            let before = length
+            TextTokenizer.forEachIndexToken(of: text, into: &sink)
+            let added = length &- before
+            switch column {
+            case 0:
+                occurrences.0 &+= added
+                if countsTitleWords { titleLength = max(titleLength, UInt32(clamping: Self.words(in: text))) }
+            case 1: occurrences.1 &+= added
+            case 2: occurrences.2 &+= added
+            default: occurrences.3 &+= added
             }
         }
+
+        /// The item has a thumbnail (it counts toward complete metadata).
+        package func noteThumbnail() { hasThumbnail = true }
 
         /// Words of a title: runs of word characters (`python3-requests`
         /// is two, though its tokens are four: camelCase and digit parts
@@ -224,11 +217,11 @@ struct DocumentTokens: Sendable {
             return words
         }
 
-        func take(_ token: UnsafeBufferPointer<UInt8>) {
+        package func take(_ token: UnsafeBufferPointer<UInt8>) {
             add(token, hash: TokenHash.of(token), padded: false)
         }
 
-        func take(padded token: UnsafeBufferPointer<UInt8>) {
+        package func take(padded token: UnsafeBufferPointer<UInt8>) {
             add(token, hash: TokenHash.of(padded: token), padded: true)
         }
 
@@ -302,7 +295,7 @@ struct DocumentTokens: Sendable {
         }
 
         /// The document so far; the builder starts the next one empty.
-        func finish() -> DocumentTokens {
+        package func finish() -> DocumentTokens {
             var out = DocumentTokens()
             out.bytes = Array(UnsafeBufferPointer(start: bytes, count: byteCount))
             out.tokens = Array(UnsafeBufferPointer(start: tokens, count: tokenCount))

@@ -3,7 +3,7 @@ import Foundation
 /// What the ranked index looks for: terms that must all match, each one
 /// or more whole tokens and at most one prefix; CJK phrases whose bigrams
 /// are among the terms are checked on the item afterwards.
-struct RankedQuery: Sendable {
+package struct RankedQuery: Sendable {
     struct Term: Sendable, Hashable {
         /// Whole tokens, any of which satisfies the term.
         var exact: [[UInt8]] = []
@@ -18,7 +18,7 @@ struct RankedQuery: Sendable {
     /// two adjacent letters is one edit; over Unicode scalars, the first
     /// scalar kept); as a prefix, by tokens that start with something
     /// within `edits` edits of it.
-    struct Typo: Sendable, Hashable {
+    package struct Typo: Sendable, Hashable {
         var word: [Unicode.Scalar]
         var edits: Int
         var isPrefix: Bool
@@ -28,6 +28,14 @@ struct RankedQuery: Sendable {
         /// The first letter may be the typo too (``TypoWalk/firstLetterMatches(_:in:)``):
         /// tried only when the other typos find (almost) nothing.
         var firstLetter = false
+
+        package init(word: [Unicode.Scalar], edits: Int, isPrefix: Bool, lockDigits: Bool = false, firstLetter: Bool = false) {
+            self.word = word
+            self.edits = edits
+            self.isPrefix = isPrefix
+            self.lockDigits = lockDigits
+            self.firstLetter = firstLetter
+        }
     }
 
     /// Words of this many letters or more get one typo…
@@ -38,7 +46,7 @@ struct RankedQuery: Sendable {
     var terms: [Term]
     /// Runs of CJK text longer than two characters: the item must hold
     /// each as one run (the terms hold their bigrams).
-    var phrases: [String]
+    package var phrases: [String]
 
     /// Positions in ``terms``, those without a typo first (each in its order).
     var termsTyposLast: [Int] {
@@ -46,7 +54,7 @@ struct RankedQuery: Sendable {
     }
 
     /// The terms a user typed (``TextTokenizer/queryTerms(_:)``).
-    init(_ queryTerms: [TextTokenizer.QueryTerm]) {
+    package init(_ queryTerms: [TextTokenizer.QueryTerm]) {
         terms = []
         phrases = []
         for term in queryTerms {
@@ -73,7 +81,7 @@ extension RankedQuery {
     /// (`pyhton3` finds `python3`).
     /// - Parameter firstLetter: the first letter of a word may be wrong
     ///   too (``Typo/firstLetter``).
-    func allowingTypos(firstLetter: Bool = false) -> RankedQuery? {
+    package func allowingTypos(firstLetter: Bool = false) -> RankedQuery? {
         var copy = self
         var any = false
         for index in copy.terms.indices {
@@ -92,18 +100,18 @@ extension RankedQuery {
 
     /// A digit as typo walks lock them: ASCII only (other digits are rare
     /// in what is typed and walked like letters).
-    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value &- 0x30 < 10 }
+    package static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value &- 0x30 < 10 }
 }
 
 /// Damerau–Levenshtein distance (optimal string alignment) bounded by a
 /// maximum, column by column over the candidate's scalars so that it stops
 /// as soon as no prefix can come back under the bound: what ``TypoWalk``
 /// computes along a dictionary, for one candidate.
-enum TypoDistance {
+package enum TypoDistance {
     /// Whether `candidate` (a prefix of it, for `isPrefix`) is within
     /// `maximum` edits of `word`.
     /// `lockDigits`: no edit inserts, deletes, replaces or swaps an ASCII digit.
-    static func matches(_ word: [Unicode.Scalar], _ candidate: some Sequence<Unicode.Scalar>, maximum: Int,
+    package static func matches(_ word: [Unicode.Scalar], _ candidate: some Sequence<Unicode.Scalar>, maximum: Int,
                         isPrefix: Bool, lockDigits: Bool = false, column: inout [Int], next: inout [Int]) -> Bool {
         let m = word.count
         let never = m + maximum + 2
@@ -143,11 +151,11 @@ enum TypoDistance {
 }
 
 /// Documents of a segment that a later write replaced or deleted.
-struct DeletionSet: Sendable {
+package struct DeletionSet: Sendable {
     private(set) var words: [UInt64]
-    private(set) var count: Int
+    package private(set) var count: Int
 
-    init(documentCount: Int, deleted: some Sequence<UInt32>) {
+    package init(documentCount: Int, deleted: some Sequence<UInt32>) {
         words = [UInt64](repeating: 0, count: (documentCount + 63) / 64)
         count = 0
         for doc in deleted where Int(doc) < documentCount {
@@ -157,10 +165,10 @@ struct DeletionSet: Sendable {
     }
 
     @inline(__always)
-    func contains(_ doc: Int) -> Bool { words[doc / 64] & (UInt64(1) << UInt64(doc % 64)) != 0 }
+    package func contains(_ doc: Int) -> Bool { words[doc / 64] & (UInt64(1) << UInt64(doc % 64)) != 0 }
 
     /// The deleted doc ids, ascending.
-    var documents: [UInt32] {
+    package var documents: [UInt32] {
         var out: [UInt32] = []
         for (index, word) in words.enumerated() where word != 0 {
             for bit in 0..<64 where word & (UInt64(1) << UInt64(bit)) != 0 { out.append(UInt32(index * 64 + bit)) }
@@ -169,7 +177,7 @@ struct DeletionSet: Sendable {
     }
 
     /// Packs doc ids as varint deltas, for the `ranked_segments.deleted` column.
-    static func encode(_ docs: [UInt32]) -> [UInt8] {
+    package static func encode(_ docs: [UInt32]) -> [UInt8] {
         var writer = ByteWriter()
         var previous: UInt32 = 0
         for doc in docs.sorted() {
@@ -179,7 +187,7 @@ struct DeletionSet: Sendable {
         return writer.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws(SegmentError) -> [UInt32] {
+    package static func decode(_ bytes: [UInt8]) throws(SegmentError) -> [UInt32] {
         var out: [UInt32] = []
         var failure: SegmentError?
         bytes.withUnsafeBytes { raw in

@@ -3,23 +3,37 @@ import Synchronization
 
 /// One item as the ranked index sees it: its rowid, its tokens, the
 /// signals of its static factor, its identifier's hash and its typed values.
-struct RankedDocument: Sendable {
-    var rowid: Int64
-    var expires: Double
-    var hint: Double
-    var recency: Double?
-    var engagement: Double
-    var engagedAt: Double
+package struct RankedDocument: Sendable {
+    package var rowid: Int64
+    package var expires: Double
+    package var hint: Double
+    package var recency: Double?
+    package var engagement: Double
+    package var engagedAt: Double
     /// Impressions, decayed to `engagedAt` (``SpotlightStore/recordImpressions(itemIdentifiers:at:)``).
-    var impressions: Double = 0
-    var tokens: DocumentTokens
+    package var impressions: Double = 0
+    package var tokens: DocumentTokens
     /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
-    var uidHash: UInt64
+    package var uidHash: UInt64
     /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute (``NumericIndex/entries(_:)``).
-    var numbers: [(String, Double)]
+    package var numbers: [(String, Double)]
+
+    package init(rowid: Int64, expires: Double, hint: Double, recency: Double?, engagement: Double, engagedAt: Double,
+                 impressions: Double = 0, tokens: DocumentTokens, uidHash: UInt64, numbers: [(String, Double)]) {
+        self.rowid = rowid
+        self.expires = expires
+        self.hint = hint
+        self.recency = recency
+        self.engagement = engagement
+        self.engagedAt = engagedAt
+        self.impressions = impressions
+        self.tokens = tokens
+        self.uidHash = uidHash
+        self.numbers = numbers
+    }
 
     /// The hash segments hold for a unique identifier.
-    static func uidHash(_ uid: String) -> UInt64 {
+    package static func uidHash(_ uid: String) -> UInt64 {
         var uid = uid
         return uid.withUTF8 { TokenHash.of($0) }
     }
@@ -36,8 +50,8 @@ struct NumberEntry: Sendable {
 /// A segment before encoding: documents in doc-id order, terms in byte
 /// order, postings as flat arrays. Made from documents
 /// (``init(documents:scoring:)``) or by merging segments (``SegmentMerger``).
-struct SegmentContents {
-    var rowids: [Int64] = []
+package struct SegmentContents {
+    package var rowids: [Int64] = []
     var expires: [Double] = []
     var hints: [Double] = []
     var recency: [Double] = []      // NaN: none
@@ -60,13 +74,13 @@ struct SegmentContents {
     var postingColumns: [UInt8] = []
 
     /// Per document: the hash of its unique identifier.
-    var uidHashes: [UInt64] = []
+    package var uidHashes: [UInt64] = []
     /// Typed attribute names, by id (any order), and every typed value.
     var numberNames: [String] = []
     var numberEntries: [NumberEntry] = []
 
-    var documentCount: Int { rowids.count }
-    var termCount: Int { termStart.count - 1 }
+    package var documentCount: Int { rowids.count }
+    package var termCount: Int { termStart.count - 1 }
 
     init() {}
 
@@ -77,7 +91,7 @@ struct SegmentContents {
     /// initials (``SegmentInitials``) (``TokenTable``), then
     /// term ids are renumbered in byte order and the postings laid out by
     /// counting.
-    init(documents: [RankedDocument]) {
+    package init(documents: [RankedDocument]) {
         var documents = documents
         if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
         self.init(sorted: documents[...])
@@ -89,10 +103,10 @@ struct SegmentContents {
     /// The same contents as ``init(documents:)``, built in two halves on
     /// two threads when there are many documents (a flush has the cores
     /// to itself), then joined (``concatenating(_:_:)``).
-    static func building(_ documents: [RankedDocument], parallelDocuments: Int = SegmentContents.parallelDocuments) -> SegmentContents {
+    package static func building(_ documents: [RankedDocument], parallelDocuments: Int = SegmentContents.parallelDocuments) -> SegmentContents {
         var documents = documents
         if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
-        guard documents.count >= max(2, parallelDocuments), ItemPreparation.cores > 1 else { return SegmentContents(sorted: documents[...]) }
+        guard documents.count >= max(2, parallelDocuments), Parallelism.cores > 1 else { return SegmentContents(sorted: documents[...]) }
         let middle = documents.count / 2
         let halves = [documents[..<middle], documents[middle...]]
         let built = Mutex<[SegmentContents?]>([nil, nil])

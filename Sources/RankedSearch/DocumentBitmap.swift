@@ -6,23 +6,23 @@
 /// bits.insert(7)
 /// bits.isEmpty(from: 0, through: 127)   // false
 /// ```
-struct DocumentBitmap {
+package struct DocumentBitmap {
     var words: [UInt64]
 
-    init(documentCount: Int) {
+    package init(documentCount: Int) {
         words = [UInt64](repeating: 0, count: (documentCount + 63) / 64)
     }
 
     @inline(__always)
-    mutating func insert(_ doc: Int) { words[doc >> 6] |= 1 << UInt64(doc & 63) }
+    package mutating func insert(_ doc: Int) { words[doc >> 6] |= 1 << UInt64(doc & 63) }
 
     @inline(__always)
-    func contains(_ doc: Int) -> Bool { words[doc >> 6] & (1 << UInt64(doc & 63)) != 0 }
+    package func contains(_ doc: Int) -> Bool { words[doc >> 6] & (1 << UInt64(doc & 63)) != 0 }
 
     /// True when no document from `first` through `last` is in the set (a
     /// block's documents, after the previous block's last): its postings
     /// need not be read.
-    func isEmpty(from first: Int, through last: Int) -> Bool {
+    package func isEmpty(from first: Int, through last: Int) -> Bool {
         guard first <= last, first >= 0, last >> 6 < words.count else { return false }
         for index in (first >> 6)...(last >> 6) {
             var word = words[index]

@@ -1,0 +1,44 @@
+/// The ranked index's four text columns (title, keywords, description,
+/// other) and which attributes go to which: postings record a token's
+/// columns as bits, so a query can ask for one attribute's column.
+///
+/// ```swift
+/// TextColumns.column(of: "displayName")   // 0: the title column
+/// TextColumns.bit(of: "keywords")         // 2
+/// TextColumns.column(of: "contentType")   // nil: not searched
+/// ```
+package enum TextColumns {
+    /// The column an attribute's tokens go to, as a bit (title 1,
+    /// keywords 2, description 4, other 8): what the ranked index's
+    /// postings record, so that a query can ask for one attribute's column.
+    package static func bit(of name: String) -> UInt8 {
+        switch name {
+        case "title", "displayName": 1
+        case "keywords", "alternateNames": 2
+        case "contentDescription": 4
+        default: 8
+        }
+    }
+
+    /// Every column's bit.
+    package static let allColumns: UInt8 = 0xF
+
+    /// The column of a searched attribute (0 title, 1 keywords, 2
+    /// description, 3 other), nil for one that is not searched.
+    package static func column(of name: String) -> Int? {
+        switch name {
+        case "title", "displayName": 0
+        case "keywords", "alternateNames": 1
+        case "contentDescription": 2
+        default: unsearched.contains(name) ? nil : 3
+        }
+    }
+
+    /// Attributes that hold identifiers, types or paths rather than words.
+    package static let unsearched: Set<String> = [
+        "contentType", "contentTypeTree", "relatedUniqueIdentifier", "weakRelatedUniqueIdentifier",
+        "domainIdentifier", "containerIdentifier", "accountIdentifier", "actionIdentifiers",
+        "providerDataTypeIdentifiers", "providerFileTypeIdentifiers", "providerInPlaceFileTypeIdentifiers",
+        "mailboxIdentifiers", "sharedItemContentType", "path",
+    ]
+}
