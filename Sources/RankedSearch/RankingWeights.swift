@@ -39,7 +39,7 @@ public import Foundation
 ///   keyword occurrences pass ``stuffingRatio`` × the words of title,
 ///   description and other text (stuffing), to at least ``stuffingFloor``.
 /// - **engagement ratio** (at most 1): results shown (impressions,
-///   ``SpotlightStore/recordImpressions(itemIdentifiers:at:)``) and not
+///   `SpotlightStore.recordImpressions(itemIdentifiers:at:)`) and not
 ///   chosen sink. The ratio chosen ÷ shown, smoothed by
 ///   ``impressionPrior`` impressions at ``expectedRatio``, below
 ///   ``expectedRatio`` lowers the score towards ``passedOverFloor``.

@@ -33,7 +33,7 @@ extension SpotlightStore {
     }
 
     /// This store's share of the statistics a search for `text` scores
-    /// with; sum them over stores (``SearchStatistics/add(_:)``) and pass
+    /// with; sum them over stores (``/RankedSearch/SearchStatistics/add(_:)``) and pass
     /// the sum to each store's ``search(_:limit:statistics:)``.
     ///
     /// ```swift
@@ -112,7 +112,7 @@ extension SpotlightStore {
     /// The best `limit` matches' rowids and scores, from the reader's
     /// snapshot: exact matches, then (when they are fewer than `limit` and
     /// `typos` allows) matches with typos in words of four letters or more,
-    /// their text score scaled by ``RankingWeights/typoFactor``.
+    /// their text score scaled by ``/RankedSearch/RankingWeights/typoFactor``.
     /// `statistics` (several stores') score the exact tier; the typo tier
     /// uses this store's own, as its words are not the ones typed.
     func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, statistics: SearchStatistics? = nil,
@@ -209,9 +209,9 @@ extension SpotlightStore {
     }
 }
 
-/// The ranking formula of ``RankingWeights`` in SQL, for the reference
+/// The ranking formula of ``/RankedSearch/RankingWeights`` in SQL, for the reference
 /// FTS5 search; the breakdown is the Swift formula the ranked index uses
-/// (``RankingWeights/breakdown(text:hint:engagement:recency:now:matchQuality:quality:impressions:)``).
+/// (``/RankedSearch/RankingWeights/breakdown(text:hint:engagement:recency:now:matchQuality:quality:impressions:)``).
 struct ScoringSQL {
     var weights: RankingWeights
 

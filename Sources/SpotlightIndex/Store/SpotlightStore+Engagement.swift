@@ -4,7 +4,7 @@ import GRDB
 extension SpotlightStore {
     /// Records that the user viewed or selected an item; engagement lifts
     /// its rank, halving in weight every
-    /// ``RankingWeights/engagementHalfLife``. It survives re-indexing the
+    /// ``/RankedSearch/RankingWeights/engagementHalfLife``. It survives re-indexing the
     /// item and goes when the item is deleted.
     ///
     /// ```swift
@@ -40,9 +40,9 @@ extension SpotlightStore {
     /// Records that items were shown to the user in results (impressions),
     /// all in one transaction; identifiers of no live item are ignored, and
     /// an identifier given twice counts once. An item shown often and
-    /// rarely chosen sinks (``RankingWeights/passedOverFactor(engagement:impressions:)``),
+    /// rarely chosen sinks (``/RankedSearch/RankingWeights/passedOverFactor(engagement:impressions:)``),
     /// gradually, and rises again as impressions decay (they halve with
-    /// engagement, every ``RankingWeights/engagementHalfLife``) or when it
+    /// engagement, every ``/RankedSearch/RankingWeights/engagementHalfLife``) or when it
     /// is chosen; the store's totals weigh its app in system search.
     ///
     /// ```swift
@@ -81,7 +81,7 @@ extension SpotlightStore {
 
     /// The store's engagement and impressions over all its items, decayed
     /// to now: what its app's factor in system search is made of
-    /// (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
+    /// (``/RankedSearch/RankingWeights/appPassedOverFactor(engagement:impressions:)``).
     public func engagementTotals() throws -> (engagement: Double, impressions: Double) {
         let halfLife = options.ranking.engagementHalfLife
         let now = self.now.timeIntervalSince1970
