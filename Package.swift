@@ -52,7 +52,7 @@ let package = Package(
     targets: [
         // The query language: parser, printer, reference evaluator. No dependencies.
         .target(name: "SpotlightQuery", swiftSettings: strictSettings),
-        .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery"], swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery", "TestSupport"], swiftSettings: strictSettings),
         // The engine: durable per-app stores, items, batches, expiration,
         // engagement, free-text search and ranking. SQLite through GRDB.
         // Apple's UTType, for code that imports UniformTypeIdentifiers. No dependencies.
@@ -61,6 +61,8 @@ let package = Package(
         // walks, merging and scoring. Bytes and memory only: no SQLite, no files' names, no engine types.
         // The engine's adapter (SpotlightIndex/Ranked) uses its `package` API. Not a product.
         .target(name: "RankedSearch", exclude: ["README.md"], swiftSettings: strictSettings),
+        // Its tests use its package API only (no @testable).
+        .testTarget(name: "RankedSearchTests", dependencies: ["RankedSearch", "TestSupport", "Corpora"], swiftSettings: strictSettings),
         .target(
             name: "SpotlightIndex",
             dependencies: [

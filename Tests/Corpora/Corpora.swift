@@ -70,6 +70,24 @@ public enum Corpora {
         return process.terminationStatus == 0 ? nil : "\(buildCommand) failed (status \(process.terminationStatus)): \(said.suffix(2_000))"
     }
 
+    /// The lines of a gzipped corpus file (`gzip -dc`).
+    ///
+    /// ```swift
+    /// let packages = try Corpora.lines(ofGzipped: Corpora.file("debian-packages.jsonl.gz"))
+    /// ```
+    public static func lines(ofGzipped file: URL) throws -> [Data] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["gzip", "-dc", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Missing(file: file, why: "gzip -dc \(file.path) failed") }
+        return data.split(separator: 0x0A)
+    }
+
     /// A corpus file that is not there.
     public struct Missing: Error, CustomStringConvertible {
         public let file: URL

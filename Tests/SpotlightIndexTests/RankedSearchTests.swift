@@ -300,43 +300,6 @@ import TestSupport
         #expect(try store.search("libraty").map(\.score.typos) == [false, true, true])
     }
 
-    /// The trie walk over the sorted dictionary finds exactly the tokens the
-    /// plain bounded distance accepts, for words and prefixes, one and two
-    /// edits, on ~6,000 Debian descriptions plus accented words.
-    @Test func dictionaryWalkFindsWhatTheDistanceAccepts() throws {
-        let lines = try gunzipLines(corpusFile("debian-packages.jsonl.gz"))
-        var documents: [RankedDocument] = []
-        for (index, line) in lines.enumerated() where index % 10 == 0 {
-            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-            documents.append(RankedSegmentTests.document(Int64(index + 1), title: object["title"] as? String ?? "",
-                                                         description: object["summary"] as? String ?? ""))
-        }
-        documents.append(RankedSegmentTests.document(1_000_000, title: "élan électrique", description: "libraríes librarïan"))
-        let segment = try RankedSegmentTests.segment(documents)
-        let tokens = try (0..<segment.termCount).map { Array(String(decoding: try segment.term($0), as: UTF8.self).unicodeScalars) }
-        var column: [Int] = [], next: [Int] = []
-        let words = ["library", "libary", "librari", "libraries", "pythn", "python", "documentation", "documantation",
-                     "lybrary", "electric", "elektrique", "compression", "kompression", "zzzzzz", "serveur", "libraríe",
-                     "pyhton", "libarry", "docuemntation", "lirbary", "pyhton3", "libxlm2", "lib32", "python2"]
-        var checked = 0
-        for word in words {
-            let scalars = Array(word.unicodeScalars)
-            for (edits, isPrefix) in [(1, false), (1, true), (2, false), (2, true)] {
-                let lock = scalars.contains(where: RankedQuery.isDigit)
-                let typo = RankedQuery.Typo(word: scalars, edits: edits, isPrefix: isPrefix, lockDigits: lock)
-                let walked = try TypoWalk.matches(typo, in: segment).flatMap { Array($0) }
-                let expected = tokens.indices.filter { id in
-                    tokens[id].first == scalars.first
-                        && TypoDistance.matches(scalars, tokens[id], maximum: edits, isPrefix: isPrefix, lockDigits: lock,
-                                                column: &column, next: &next)
-                }
-                #expect(walked == expected, "\(word) edits \(edits) prefix \(isPrefix)")
-                checked += expected.count
-            }
-        }
-        #expect(checked > 200)   // the words do have neighbours: the comparison is not of empty lists
-    }
-
     @Test func distanceIsBoundedAndStopsEarly() {
         var column: [Int] = [], next: [Int] = []
         func check(_ word: String, _ candidate: String, _ maximum: Int, prefix: Bool = false) -> Bool {

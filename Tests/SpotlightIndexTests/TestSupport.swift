@@ -21,16 +21,7 @@ func corpusFile(_ name: String) throws -> URL {
 
 /// The lines of a gzipped corpus file (`gzip -dc`).
 func gunzipLines(_ file: URL) throws -> [Data] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-dc", file.path]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "gzip -dc \(file.path) failed")
-    return data.split(separator: 0x0A)
+    try Corpora.lines(ofGzipped: file)
 }
 
 func options(clock: TestClock? = nil, _ configure: (inout StoreOptions) -> Void = { _ in }) -> StoreOptions {

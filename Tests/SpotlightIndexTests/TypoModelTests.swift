@@ -64,46 +64,6 @@ import Testing
         #expect(missed.isEmpty, "\(name): \(missed)")
     }
 
-    /// The walk with the first letter as the typo finds exactly what the
-    /// definition says, on ~6,000 Debian titles and summaries.
-    @Test func firstLetterTyposAreWhatTheyClaim() throws {
-        let lines = try gunzipLines(corpusFile("debian-packages.jsonl.gz"))
-        var documents: [RankedDocument] = []
-        for (index, line) in lines.enumerated() where index % 10 == 0 {
-            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-            documents.append(RankedSegmentTests.document(Int64(index + 1), title: object["title"] as? String ?? "",
-                                                         description: object["summary"] as? String ?? ""))
-        }
-        let segment = try RankedSegmentTests.segment(documents)
-        let tokens = try (0..<segment.termCount).map { Array(String(decoding: try segment.term($0), as: UTF8.self).unicodeScalars) }
-        var column: [Int] = [], next: [Int] = []
-        func within(_ word: [Unicode.Scalar], _ token: [Unicode.Scalar], _ edits: Int, _ prefix: Bool) -> Bool {
-            if edits == 0 { return prefix ? token.starts(with: word) : token == word }
-            return token.first == word.first && TypoDistance.matches(word, token, maximum: edits, isPrefix: prefix, column: &column, next: &next)
-        }
-        var checked = 0
-        for text in ["ibrary", "ylibrary", "ilbrary", "xibrary", "ython", "yphton", "tython", "ocumentation", "pdocumentation",
-                     "dcoumentation", "ompression", "xompression", "erver"] {
-            let word = Array(text.unicodeScalars)
-            for (edits, isPrefix) in [(1, false), (1, true), (2, false), (2, true)] {
-                let typo = RankedQuery.Typo(word: word, edits: edits, isPrefix: isPrefix)
-                let found = Set(try TypoWalk.firstLetterMatches(typo, in: segment).flatMap { Array($0) })
-                let expected = Set(tokens.indices.filter { id in
-                    let token = tokens[id]
-                    guard let first = token.first, !RankedQuery.isDigit(first) else { return false }
-                    let swapped = [word[1], word[0]] + word.dropFirst(2)
-                    return (word[1] != word[0] && within(swapped, token, edits - 1, isPrefix))              // first two swapped
-                        || within(Array(word.dropFirst()), token, edits - 1, isPrefix)                       // a letter typed before
-                        || (first != word[0] && within([first] + word.dropFirst(), token, 0, isPrefix))     // another first letter
-                        || (first != word[0] && within([first] + word, token, 0, isPrefix))                 // the first left out
-                })
-                #expect(found == expected, "\(text) edits \(edits) prefix \(isPrefix): \(found.symmetricDifference(expected).map { String(String.UnicodeScalarView(tokens[$0])) })")
-                checked += expected.count
-            }
-        }
-        #expect(checked > 50)
-    }
-
     /// Exact title, whole word in a title, a title word begun, the
     /// description (weighing 4), other text (1): in that order.
     @Test func matchQualityOrdersOtherwiseEqualItems() throws {

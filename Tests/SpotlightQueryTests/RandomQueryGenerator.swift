@@ -1,5 +1,6 @@
 import Foundation
 import SpotlightQuery
+import TestSupport
 
 /// Seeded random ASTs, query strings and mutations for property tests.
 ///

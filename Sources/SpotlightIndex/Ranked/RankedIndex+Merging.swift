@@ -5,7 +5,7 @@ import Synchronization
 
 /// Merging segments off the write lock.
 ///
-/// A write transaction ends by planning merges (``RankedIndex/mergePlan(_:)``)
+/// A write transaction ends by planning merges (``MergePolicy``)
 /// among the segments no merge is working on, and hands each to a
 /// background queue with the inputs as the transaction saw them (segments
 /// are immutable; only their deletion sets change). The merge is encoded,
@@ -78,8 +78,8 @@ extension RankedIndex {
             let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
             let busy = merges.state.withLock { $0.inFlight }
             let sizes = rows.filter { !busy.contains($0["id"] as Int64) }
-                .map { SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
-            guard let plan = Self.mergePlan(sizes) else { return }
+                .map { MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+            guard let plan = MergePolicy.plan(sizes) else { return }
             var inputs: [MergeScheduler.Input] = []
             for row in rows where plan.contains(row["id"] as Int64) {
                 let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])

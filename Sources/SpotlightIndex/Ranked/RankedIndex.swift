@@ -23,7 +23,7 @@ import Synchronization
 /// first, and cost 70 µs per item). At the end of each write transaction (``flush(_:)``) those rowids' old documents are
 /// marked deleted in their segments and their current versions go into one
 /// new segment; then segments are merged, eight of a size at a time
-/// (``mergePlan(_:)``), off the write lock (``MergeScheduler``), so a
+/// (``MergePolicy``), off the write lock (``MergeScheduler``), so a
 /// store has a few dozen segments at most.
 ///
 /// **Rebuilding.** `meta.ranked_format` records the segment format, the
@@ -52,10 +52,8 @@ final class RankedIndex: Sendable {
     let backgroundChecks: Bool
     /// Documents per segment while rebuilding (then merged).
     static let rebuildChunk = 50_000
-    /// Segments of one size class merged together.
-    static let mergeFactor = 8
 
-    private struct Loaded {
+    struct Loaded {
         var segment: Segment
         var deletedVersion: Int64
         var deleted: DeletionSet
@@ -96,7 +94,7 @@ final class RankedIndex: Sendable {
         var numbers: [(String, Double)]
     }
 
-    private let cache = Mutex<[Int64: Loaded]>([:])
+    let cache = Mutex<[Int64: Loaded]>([:])
     /// Segments whose background check failed: the next read rebuilds.
     private let failedChecks = Mutex<Set<Int64>>([])
     let writeState = Mutex(WriteState())
@@ -209,48 +207,6 @@ final class RankedIndex: Sendable {
             }
         }
         return segment
-    }
-
-    /// One background queue checks every large segment of the process, one
-    /// at a time: the check never takes more than one core from queries.
-    static let verifier = DispatchQueue(label: "openspotlight.ranked.verify", qos: .background)
-
-    /// The checksum of a segment file read in chunks (header excluded), with
-    /// `pread` into one buffer: never mapped, so no page of it counts as the
-    /// process's memory.
-    static func checksumOfFile(_ path: String) throws -> UInt64 {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SegmentError.corrupt("cannot open \(path)") }
-        defer { close(descriptor) }
-        var hasher = SegmentFormat.Checksum()
-        let chunk = 1 << 20
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset = off_t(SegmentFormat.headerSize)
-        while true {
-            let count = pread(descriptor, buffer.baseAddress, chunk, offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SegmentError.corrupt("cannot read \(path)")
-            }
-            if count == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            offset += off_t(count)
-        }
-        // Read in bulk, the file is in the page cache as large folios (2 MB
-        // on ext4), and a query that maps one byte of a folio maps all of
-        // it: pages nobody has mapped yet are dropped, so that queries bring
-        // them back a page at a time (the maps are MADV_RANDOM).
-        _ = posix_fadvise(descriptor, 0, 0, Int32(POSIX_FADV_DONTNEED))
-        return hasher.value
-    }
-
-    /// A name the index gives its files: a token in hexadecimal, `.seg`.
-    /// Nothing else in the folder is ever removed.
-    static func isSegmentFileName(_ name: String) -> Bool {
-        guard name.hasSuffix(".seg") else { return false }
-        let token = name.utf8.dropLast(4)
-        return (1...16).contains(token.count) && token.allSatisfy { ("0"..."9").contains(UnicodeScalar($0)) || ("a"..."f").contains(UnicodeScalar($0)) }
     }
 
     // MARK: - Writing (inside the store's write transactions)
@@ -464,7 +420,7 @@ final class RankedIndex: Sendable {
     }
 
     /// Encodes `contents` and names it in `ranked_segments`.
-    private func add(_ contents: SegmentContents, _ db: Database) throws {
+    func add(_ contents: SegmentContents, _ db: Database) throws {
         guard contents.documentCount > 0 else { return }
         let bytes = WriteProfile.measure("encode") { SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970) }
         let token = Int64.random(in: 1...Int64.max)
@@ -497,207 +453,5 @@ final class RankedIndex: Sendable {
         if let file, let directory, Self.isSegmentFileName(file) {
             writeState.withLock { $0.droppedFiles.append(directory.appendingPathComponent(file)) }
         }
-    }
-
-    // MARK: - Merging
-
-    struct SegmentSize: Equatable {
-        var id: Int64
-        var live: Int
-        var deleted: Int
-    }
-
-    /// Which segments to merge now: eight (``mergeFactor``) whose live
-    /// documents fall in the same power-of-eight class, or a segment more
-    /// than a third deleted. Nil when nothing needs merging.
-    static func mergePlan(_ sizes: [SegmentSize]) -> [Int64]? {
-        if let worn = sizes.first(where: { $0.deleted * 3 > $0.live + $0.deleted && $0.live + $0.deleted > 1_000 }) {
-            return [worn.id]
-        }
-        var classes: [Int: [SegmentSize]] = [:]
-        for size in sizes {
-            var level = 0, capacity = 1_000
-            while size.live > capacity { capacity *= mergeFactor; level += 1 }
-            classes[level, default: []].append(size)
-        }
-        for level in classes.keys.sorted() {
-            if let members = classes[level], members.count >= mergeFactor {
-                return members.sorted { $0.id < $1.id }.prefix(mergeFactor).map(\.id)
-            }
-        }
-        return nil
-    }
-
-    // MARK: - Building from the store
-
-    /// True when the store's segments were built as this code builds them.
-    func isCurrent(_ db: Database) throws -> Bool {
-        try db.meta("ranked_format", as: String.self) == formatTag
-    }
-
-    /// Derives every segment again from `items`, in one transaction. What
-    /// this transaction wrote before is in `items` and so in the new
-    /// segments: the changes noted so far are dropped.
-    ///
-    /// Two rows with one identifier (which only a lost identifier lookup
-    /// could have written, as from segment bytes damaged before their
-    /// checksum was read) are settled first: the later row is the item.
-    func rebuild(_ db: Database) throws {
-        writeState.withLock { $0.forgetChanges() }
-        try Self.removeDuplicateIdentifiers(db)
-        let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
-        for row in old { try drop(id: row["id"], file: row["file"], db) }
-        cache.withLock { $0.removeAll() }
-        if let directory {
-            try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())
-        }
-        // Files of a lost or moved-aside store's index, or of a crash.
-        try removeOrphanFiles(db)
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
-                   i.eng AS eng, i.eng_at AS eng_at, i.imp AS imp, a.attributes AS attributes
-            FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid
-            """)
-        var chunk: [RankedDocument] = []
-        var built: [SegmentContents] = []
-        let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
-        func finishChunk() {
-            guard !chunk.isEmpty else { return }
-            built.append(SegmentContents.building(chunk))
-            chunk.removeAll(keepingCapacity: true)
-        }
-        while let row = try rows.next() {
-            let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
-            chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
-                                        engagement: row["eng"], engagedAt: row["eng_at"], impressions: row["imp"],
-                                        tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))
-            if chunk.count >= Self.rebuildChunk { finishChunk() }
-        }
-        finishChunk()
-        if built.count > 1 {
-            let now = clock().timeIntervalSince1970
-            let parts = try built.map { contents in
-                SegmentSnapshot(segment: try Segment(SegmentBytes(copying: SegmentEncoder.encode(contents, scoring: scoring, buildTime: now)),
-                                                     verifyChecksum: false),
-                                deleted: DeletionSet(documentCount: contents.documentCount, deleted: []))
-            }
-            built = [try SegmentMerger.merge(parts)]
-        }
-        for contents in built { try add(contents, db) }
-        try db.setMeta("ranked_format", formatTag)
-    }
-
-    /// Deletes all but the last row of each identifier held by several.
-    static func removeDuplicateIdentifiers(_ db: Database) throws {
-        let duplicates = try Row.fetchAll(db, sql: "SELECT uid, max(rowid) AS keep FROM items GROUP BY uid HAVING count(*) > 1")
-        guard !duplicates.isEmpty else { return }
-        var removed = 0
-        for row in duplicates {
-            let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM items WHERE uid = ? AND rowid < ?", arguments: [row["uid"] as String, row["keep"] as Int64])
-            for rowid in rowids {
-                try db.execute(sql: "DELETE FROM items WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "DELETE FROM item_attributes WHERE rowid = ?", arguments: [rowid])
-            }
-            removed += rowids.count
-        }
-        try db.execute(sql: "UPDATE meta SET value = max(0, value - ?) WHERE key = 'item_count'", arguments: [removed])
-    }
-
-    /// Removes segment files no row names (left by a crash between writing
-    /// a file and committing). Call inside a write transaction: no other
-    /// writer can be between those two steps then.
-    func removeOrphanFiles(_ db: Database) throws {
-        guard let directory else { return }
-        var named = Set(try String.fetchAll(db, sql: "SELECT file FROM ranked_segments WHERE file IS NOT NULL"))
-        // Written by a merge still running or waiting to be installed.
-        named.formUnion(pendingMergeFiles)
-        // Dropped by this transaction but named again if it rolls back.
-        named.formUnion(writeState.withLock { $0.droppedFiles.map(\.lastPathComponent) })
-        // Only in the store's own folder, and only regular files with a segment's name.
-        guard StorePath.kind(directory.path) == .directory else { return }
-        let present = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in present where Self.isSegmentFileName(name) && !named.contains(name) {
-            let file = directory.appendingPathComponent(name)
-            if StorePath.isFile(file.path) { try? FileManager.default.removeItem(at: file) }
-        }
-        for name in present {
-            guard let segment = SegmentVerification.segmentName(ofRecord: name), Self.isSegmentFileName(segment), !named.contains(segment) else { continue }
-            SegmentVerification.remove(for: directory.appendingPathComponent(segment))
-        }
-    }
-
-    /// Writes `bytes` to a new file and syncs it (and the directory), so a
-    /// committed row never names a file that a power loss could truncate.
-    static func writeSynced(_ bytes: [UInt8], to url: URL, directory: URL) throws {
-        try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw SpotlightIndexError(.storeUnavailable, "cannot create \(url.path): \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var written = 0
-        try bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw SpotlightIndexError(.storeUnavailable, "cannot write \(url.path): \(String(cString: strerror(errno)))")
-                }
-                written += result
-            }
-        }
-        guard fsync(descriptor) == 0 else {
-            throw SpotlightIndexError(.storeUnavailable, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
-        }
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
-    }
-}
-
-/// The size and shape of a store's ranked index.
-///
-/// ```swift
-/// let stats = try store.rankedIndexStatistics()
-/// print("\(stats.segments) segments, \(stats.bytes / 1_048_576) MB")
-/// ```
-public struct RankedIndexStatistics: Sendable, Hashable, Codable {
-    /// Live segments.
-    public var segments: Int
-    /// Segments held in files of their own (the rest are inside the SQLite file).
-    public var fileSegments: Int
-    /// Documents in all segments, including replaced or deleted ones not yet merged away.
-    public var documents: Int
-    /// Of those, the replaced or deleted.
-    public var deletedDocuments: Int
-    /// Bytes of all segments.
-    public var bytes: Int64
-}
-
-extension RankedIndex {
-    func statistics(_ db: Database) throws -> RankedIndexStatistics {
-        let rows = try Row.fetchAll(db, sql: "SELECT file, length(data) AS size, documents, deleted_count FROM ranked_segments")
-        var stats = RankedIndexStatistics(segments: rows.count, fileSegments: 0, documents: 0, deletedDocuments: 0, bytes: 0)
-        for row in rows {
-            stats.documents += row["documents"] as Int
-            stats.deletedDocuments += row["deleted_count"] as Int
-            if let file = row["file"] as String?, let directory {
-                stats.fileSegments += 1
-                let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(file).path)
-                stats.bytes += (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-            } else {
-                stats.bytes += row["size"] as Int64? ?? 0
-            }
-        }
-        return stats
-    }
-}
-
-extension SpotlightStore {
-    /// How big the ranked index that answers ``search(_:limit:statistics:)`` is.
-    public func rankedIndexStatistics() throws -> RankedIndexStatistics {
-        try read { db in try ranked.statistics(db) }
     }
 }

@@ -1,5 +1,5 @@
+import RankedSearch
 import Testing
-@testable import SpotlightIndex
 
 @Suite struct TextTokenizerTests {
     @Test(arguments: [
@@ -80,51 +80,5 @@ import Testing
     @Test func longQueriesAreCapped() {
         let text = (0..<100).map { "w\($0)" }.joined(separator: " ")
         #expect(TextTokenizer.queryTerms(text).count == TextTokenizer.maxQueryTerms)
-    }
-}
-
-/// An item's tokens aggregated for the ranked index: each distinct token
-/// once, however it was read (the ASCII path reads words a machine word
-/// at a time, the Unicode path byte by byte), with its weighted frequency
-/// and its columns.
-@Suite struct DocumentTokensTests {
-    static func summary(_ tokens: DocumentTokens) -> [String: String] {
-        var out: [String: String] = [:]
-        for index in 0..<tokens.count {
-            let text = tokens.withToken(index) { String(decoding: $0, as: UTF8.self) }
-            out[text] = "\(tokens.tokens[index].frequency)/\(tokens.tokens[index].columns)"
-        }
-        return out
-    }
-
-    @Test func tokensFromEveryPathAggregate() {
-        let tokens = DocumentTokens(attributes: [
-            "title": .string("Café cafe CAFE"),                     // Unicode run, then ASCII runs
-            "contentDescription": .string("CAFE résumé averyveryverylongword"),
-            "keywords": .strings(["resume", "AVERYVERYVERYLONGWORD", "resume", "resume"]),
-            "contentType": .string("public.item"),                  // not searched
-        ], weights: .standard)
-        // Sixteenths: title 160 (counted twice at most), keywords 80 (once), description 64 (once);
-        // columns: title 1, keywords 2, description 4.
-        #expect(Self.summary(tokens) == [
-            "cafe": "384/5", "resume": "144/6", "averyveryverylongword": "144/6",
-        ])
-        #expect(tokens.length == 10)
-        #expect(tokens.titleLength == 3)
-    }
-
-    @Test func manyDistinctTokensGrowTheTableAndKeepTheirCounts() {
-        // Letters only (digits would add parts): "waa", "wab", …
-        let words = (0..<500).map { index in "w" + String(UnicodeScalar(97 + index / 26 % 26)!) + String(UnicodeScalar(97 + index % 26)!) + "x" }
-        let text = (words + words.prefix(100)).joined(separator: " ")
-        let builder = DocumentTokens.Builder(weights: .standard)
-        builder.add(["textContent": .string(text)])
-        let first = builder.finish()
-        builder.add(["title": .string("wabx")])                        // the next document starts empty
-        let second = builder.finish()
-        let summary = Self.summary(first)
-        #expect(summary.count == 500 && summary["waax"] == "32/8" && summary[words[499]] == "16/8")
-        #expect(Self.summary(second) == ["wabx": "160/1"])
-        #expect(first.length == 600 && second.length == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
+import RankedSearch
+import TestSupport
 import Testing
-@testable import SpotlightIndex
 
 /// The two ways a segment answers a query of several terms, a driving
 /// term with cursors and intersecting first (``RankedSearcher/Plan``),

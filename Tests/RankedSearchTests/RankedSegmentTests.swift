@@ -1,24 +1,12 @@
 import Foundation
-import GRDB
+import RankedSearch
+import TestSupport
 import Testing
-@testable import SpotlightIndex
 
-/// The ranked index: its segment format, top-k retrieval against the
-/// full-text table (membership must be identical), and how it keeps in step
-/// with writes and recovers from damage.
-/// A seeded generator of 64-bit values (SplitMix64), the same in every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
+/// The segment format: the dictionary, term groups, postings, initials,
+/// typed values and identifier hashes as written and read back; bounds
+/// never below exact scores; encoding and merging in parts or whole give
+/// the same bytes; the merge policy.
 @Suite struct RankedSegmentTests {
     static let scoring = RankedScoring(weights: RankingWeights())
 
@@ -461,11 +449,11 @@ struct SplitMix {
         #expect(whole.termCount == split.termCount && whole.documentCount == 797)
     }
 
-    static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [RankedIndex.SegmentSize] {
-        live.enumerated().map { RankedIndex.SegmentSize(id: Int64($0.offset + 1), live: $0.element, deleted: deleted?[$0.offset] ?? 0) }
+    static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [MergePolicy.SegmentSize] {
+        live.enumerated().map { MergePolicy.SegmentSize(id: Int64($0.offset + 1), live: $0.element, deleted: deleted?[$0.offset] ?? 0) }
     }
 
-    static let mergeCases: [([RankedIndex.SegmentSize], [Int64]?)] = [
+    static let mergeCases: [([MergePolicy.SegmentSize], [Int64]?)] = [
         ([], nil),
         (sizes(Array(repeating: 900, count: 7)), nil),
         (sizes(Array(repeating: 900, count: 9)), [1, 2, 3, 4, 5, 6, 7, 8]),
@@ -475,32 +463,7 @@ struct SplitMix {
     ]
 
     @Test(arguments: mergeCases)
-    func mergePlan(sizes: [RankedIndex.SegmentSize], expected: [Int64]?) {
-        #expect(RankedIndex.mergePlan(sizes) == expected)
-    }
-}
-
-@Suite struct RankedScoreTests {
-    /// The text score as ``RankingWeights`` documents it, worked by hand:
-    /// IDF with the prior, BM25 over column-weighted counts, the title part.
-    @Test func aSingleWordScoresByTheDocumentedFormula() throws {
-        let store = try memoryStore()
-        try store.index([
-            item("apple", title: "Apple", ["contentDescription": .string("Crisp Normandy pears, sweet and tart")]),
-            item("sauce", title: "Pear sauce", ["contentDescription": .string("Stewed apple with cinnamon, no added sugar")]),
-            item("kiwi", title: "Kiwi", ["contentDescription": .string("Green and fuzzy")]),
-        ])
-        let ranked = try store.search("apple", limit: 10)
-        #expect(ranked.map(\.item.uniqueIdentifier) == ["apple", "sauce"])
-        // 3 items (+ 1,000 of the prior), 2 with "apple" (+ 1); lengths 7, 9 and 4 tokens.
-        let idf = log((1_003.0 - 3 + 0.5) / (3 + 0.5))
-        let average = 20.0 / 3
-        func g(_ tf: Double, _ length: Double) -> Double { tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / average)) }
-        let apple = idf * (g(10, 7) + 1 + 1.0 / 1)          // in the title, a one-word title
-        let sauce = idf * g(4, 9)                           // in the description (weight 4)
-        #expect(abs(ranked[0].score.text - apple) < 1e-9 * apple, "\(ranked[0].score.text) vs \(apple)")
-        #expect(abs(ranked[0].score.matchQuality - idf * 2) < 1e-9 * apple)
-        #expect(abs(ranked[1].score.text - sauce) < 1e-9 * sauce, "\(ranked[1].score.text) vs \(sauce)")
-        #expect(ranked[1].score.matchQuality == 0)
+    func mergePlan(sizes: [MergePolicy.SegmentSize], expected: [Int64]?) {
+        #expect(MergePolicy.plan(sizes) == expected)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import RankedSearch
 import Testing
-@testable import SpotlightIndex
 
 /// Bit-packed posting blocks: every width from 0 to 32 bits comes back
 /// exactly, and damaged bytes are refused without reading out of bounds.
