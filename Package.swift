@@ -13,6 +13,7 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenSpotlight",
     products: [
+        .library(name: "SpotlightErrors", targets: ["SpotlightErrors"]),
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
         .library(name: "SpotlightSystem", targets: ["SpotlightSystem"]),
@@ -50,6 +51,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The one shape of the package's errors (`CodedError`, `ErrorCode`) that each module's error is
+        // an alias of. No dependencies.
+        .target(name: "SpotlightErrors", swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightErrorsTests", dependencies: ["SpotlightErrors"], swiftSettings: strictSettings),
         // The query language: parser, printer, reference evaluator. No dependencies.
         .target(name: "SpotlightQuery", swiftSettings: strictSettings),
         .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery"], swiftSettings: strictSettings),
