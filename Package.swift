@@ -65,6 +65,7 @@ let package = Package(
         .target(
             name: "SpotlightIndex",
             dependencies: [
+                "SpotlightErrors",
                 "SpotlightQuery",
                 "UniformTypeIdentifiers",
                 .product(name: "GRDB", package: "GRDB.swift"),
