@@ -78,7 +78,7 @@ let package = Package(
         ),
         // The system layer over the engine: the app registry and how apps are run (AppProcess), the
         // requests the system sends apps (index, import), the public web store. No HTTP, no Apple names.
-        .target(name: "SpotlightSystem", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        .target(name: "SpotlightSystem", dependencies: ["SpotlightErrors", "SpotlightIndex"], swiftSettings: strictSettings),
         // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine and the system layer.
         .target(
             name: "OpenCoreSpotlight",
@@ -186,7 +186,7 @@ let package = Package(
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
+                "SpotlightErrors", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -222,7 +222,7 @@ let package = Package(
         // donations, content, search results. Shared by devices and the service; swift-crypto only.
         .target(
             name: "PublicIndexProtocol",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SpotlightErrors", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // The public index on PostgreSQL (postgres-nio): distinct donors per hash, content past the
@@ -230,7 +230,7 @@ let package = Package(
         .target(
             name: "PublicIndex",
             dependencies: [
-                "PublicIndexProtocol",
+                "SpotlightErrors", "PublicIndexProtocol",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
