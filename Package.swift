@@ -118,7 +118,7 @@ let package = Package(
         // robots.txt and sitemaps. No dependency on the engine; libxml2 and zlib from Debian.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
+        .target(name: "WebMarkup", dependencies: ["SpotlightErrors", "CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
         // The one strict JSON reader (members in order, numbers as written, line and column of errors). No dependencies.
         .target(name: "StrictJSON", swiftSettings: strictSettings),
         .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup", "StrictJSON", "TestSupport"], swiftSettings: strictSettings),
@@ -126,7 +126,7 @@ let package = Package(
         .target(
             name: "SpotlightCrawler",
             dependencies: [
-                "WebMarkup", "SpotlightIndex", "SpotlightSystem",
+                "SpotlightErrors", "WebMarkup", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
