@@ -13,6 +13,7 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "OpenSpotlight",
     products: [
+        .library(name: "SpotlightErrors", targets: ["SpotlightErrors"]),
         .library(name: "SpotlightQuery", targets: ["SpotlightQuery"]),
         .library(name: "SpotlightIndex", targets: ["SpotlightIndex"]),
         .library(name: "SpotlightSystem", targets: ["SpotlightSystem"]),
@@ -50,6 +51,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The one shape of the package's errors (`CodedError`, `ErrorCode`) that each module's error is
+        // an alias of. No dependencies.
+        .target(name: "SpotlightErrors", swiftSettings: strictSettings),
+        .testTarget(name: "SpotlightErrorsTests", dependencies: ["SpotlightErrors"], swiftSettings: strictSettings),
         // The query language: parser, printer, reference evaluator. No dependencies.
         .target(name: "SpotlightQuery", swiftSettings: strictSettings),
         .testTarget(name: "SpotlightQueryTests", dependencies: ["SpotlightQuery", "TestSupport"], swiftSettings: strictSettings),
@@ -67,6 +72,7 @@ let package = Package(
             name: "SpotlightIndex",
             dependencies: [
                 "RankedSearch",
+                "SpotlightErrors",
                 "SpotlightQuery",
                 "UniformTypeIdentifiers",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -78,7 +84,7 @@ let package = Package(
         ),
         // The system layer over the engine: the app registry and how apps are run (AppProcess), the
         // requests the system sends apps (index, import), the public web store. No HTTP, no Apple names.
-        .target(name: "SpotlightSystem", dependencies: ["SpotlightIndex"], swiftSettings: strictSettings),
+        .target(name: "SpotlightSystem", dependencies: ["SpotlightErrors", "SpotlightIndex"], swiftSettings: strictSettings),
         // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine and the system layer.
         .target(
             name: "OpenCoreSpotlight",
@@ -118,7 +124,7 @@ let package = Package(
         // robots.txt and sitemaps. No dependency on the engine; libxml2 and zlib from Debian.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "WebMarkup", dependencies: ["CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
+        .target(name: "WebMarkup", dependencies: ["SpotlightErrors", "CLibXML2", "CZlib", "StrictJSON"], swiftSettings: strictSettings),
         // The one strict JSON reader (members in order, numbers as written, line and column of errors). No dependencies.
         .target(name: "StrictJSON", swiftSettings: strictSettings),
         .testTarget(name: "WebMarkupTests", dependencies: ["WebMarkup", "StrictJSON", "TestSupport"], swiftSettings: strictSettings),
@@ -126,7 +132,7 @@ let package = Package(
         .target(
             name: "SpotlightCrawler",
             dependencies: [
-                "WebMarkup", "SpotlightIndex", "SpotlightSystem",
+                "SpotlightErrors", "WebMarkup", "SpotlightIndex", "SpotlightSystem",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -186,7 +192,7 @@ let package = Package(
         .target(
             name: "SpotlightServer",
             dependencies: [
-                "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
+                "SpotlightErrors", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "SpotlightDBus", "PublicIndexProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -222,7 +228,7 @@ let package = Package(
         // donations, content, search results. Shared by devices and the service; swift-crypto only.
         .target(
             name: "PublicIndexProtocol",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SpotlightErrors", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         // The public index on PostgreSQL (postgres-nio): distinct donors per hash, content past the
@@ -230,7 +236,7 @@ let package = Package(
         .target(
             name: "PublicIndex",
             dependencies: [
-                "PublicIndexProtocol",
+                "SpotlightErrors", "PublicIndexProtocol",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

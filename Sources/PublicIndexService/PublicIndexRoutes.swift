@@ -119,7 +119,7 @@ struct PublicIndexRoutes: Sendable {
             return refusal.response
         } catch let error as PublicIndexProtocolError {
             let status: HTTPResponse.Status = error.code == .hashMismatch ? .unprocessableContent : .badRequest
-            return Refusal(status, error.code.rawValue, error.message).response
+            return Refusal(status, error.code.name, error.message).response
         } catch let error as PublicIndexError {
             switch error.code {
             case .notWanted: return Refusal(.conflict, "notWanted", error.message).response
@@ -127,7 +127,7 @@ struct PublicIndexRoutes: Sendable {
             case .shardUnavailable: return Refusal(.serviceUnavailable, "shardUnavailable", error.message, retryAfter: 5).response
             default:
                 server.logger.error("request failed: \(error.message)")
-                return Refusal(.internalServerError, error.code.rawValue, "the index failed; the error is in the service's log").response
+                return Refusal(.internalServerError, error.code.name, "the index failed; the error is in the service's log").response
             }
         } catch {
             server.logger.error("request failed: \(error)")

@@ -194,10 +194,10 @@ struct CrawlRun {
             if remaining < configuration.fetcher.maximumBodyBytes { budgetExhausted = true }  // cleared below if the page fits
             response = try await fetcher.fetch(url, maximumBytes: min(configuration.fetcher.maximumBodyBytes, remaining), deadline: deadline) { next in
                 if !Site.allows(next, sites: sites, sameSiteOnly: sameSite) {
-                    return CrawlError(.unsupportedURL, "\(url.absoluteString) redirects off the site, to \(next.absoluteString)")
+                    return CrawlError(.unsupportedURL, "\(url.absoluteString) redirects off the site, to \(next.absoluteString)", subject: url.absoluteString)
                 }
                 if obeys, Site.origin(next) == Site.origin(url), !robots.isAllowed(next) {
-                    return CrawlError(.blockedByRobots, "\(url.absoluteString) redirects to \(next.absoluteString), which robots.txt disallows")
+                    return CrawlError(.blockedByRobots, "\(url.absoluteString) redirects to \(next.absoluteString), which robots.txt disallows", subject: url.absoluteString)
                 }
                 return nil
             }

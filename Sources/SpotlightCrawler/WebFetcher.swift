@@ -62,7 +62,7 @@ public final class WebFetcher: WebFetching {
         public var userAgent = "Mozilla/5.0 (compatible; OpenSpotlight/1.0; Applebot/0.1; +https://github.com/openspotlight)"
         /// Most redirects followed for a page (the spec's 5).
         public var maximumRedirects = 5
-        /// Largest body read; a larger one fails with ``CrawlError/Code/tooLarge``.
+        /// Largest body read; a larger one fails with ``CrawlErrorCode/tooLarge``.
         public var maximumBodyBytes = 5 << 20
         /// Time allowed for one request, body included.
         public var timeout: TimeInterval = 15
@@ -101,23 +101,24 @@ public final class WebFetcher: WebFetching {
         do {
             response = try await client.execute(request, timeout: .seconds(Int64(max(1, configuration.timeout))))
         } catch {
-            throw CrawlError(.unreachable, "\(url.absoluteString) could not be fetched: \(error)")
+            throw CrawlError(.unreachable, "\(url.absoluteString) could not be fetched: \(error)", subject: url.absoluteString)
         }
         if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maximumBytes {
-            throw CrawlError(.tooLarge, "\(url.absoluteString) is \(length) bytes; at most \(maximumBytes) are read")
+            throw CrawlError(.tooLarge, "\(url.absoluteString) is \(length) bytes; at most \(maximumBytes) are read", subject: url.absoluteString)
         }
         var body = Data()
         do {
             for try await chunk in response.body {
                 body.append(contentsOf: chunk.readableBytesView)
                 if body.count > maximumBytes {
-                    throw CrawlError(.tooLarge, "\(url.absoluteString) is larger than \(maximumBytes) bytes; at most \(maximumBytes) are read")
+                    throw CrawlError(.tooLarge, "\(url.absoluteString) is larger than \(maximumBytes) bytes; at most \(maximumBytes) are read",
+                                     subject: url.absoluteString)
                 }
             }
         } catch let error as CrawlError {
             throw error
         } catch {
-            throw CrawlError(.unreachable, "\(url.absoluteString): the body could not be read: \(error)")
+            throw CrawlError(.unreachable, "\(url.absoluteString): the body could not be read: \(error)", subject: url.absoluteString)
         }
         return FetchResponse(url: url, statusCode: Int(response.status.code), contentType: response.headers.first(name: "content-type"),
                              body: body, location: response.headers.first(name: "location"))

@@ -37,7 +37,7 @@ extension WebFetching {
     /// - Throws: ``CrawlError``: `.unsupportedURL`, `.tooManyRedirects`, `.redirectLoop`, `.tooLarge`, `.unreachable`.
     /// - Parameter deadline: when the fetch must have ended, whatever the
     ///   server does (a slow trickle of bytes included); past it,
-    ///   ``CrawlError/Code/timeLimit``.
+    ///   ``CrawlErrorCode/timeLimit``.
     public func fetch(_ url: URL, maximumRedirects: Int? = nil, maximumBytes: Int? = nil, deadline: Date? = nil,
                       redirectCheck: (@Sendable (URL) -> CrawlError?)? = nil) async throws -> FetchResponse {
         let allowed = maximumRedirects ?? configuration.maximumRedirects
@@ -46,7 +46,7 @@ extension WebFetching {
         var visited: Set<String> = [url.absoluteString]
         while true {
             guard let scheme = current.scheme?.lowercased(), scheme == "http" || scheme == "https", current.host != nil else {
-                throw CrawlError(.unsupportedURL, "\(current.absoluteString) is not an http or https address")
+                throw CrawlError(.unsupportedURL, "\(current.absoluteString) is not an http or https address", subject: current.absoluteString)
             }
             let limit = maximumBytes ?? configuration.maximumBodyBytes
             let address = current
@@ -54,15 +54,16 @@ extension WebFetching {
             let status = response.statusCode
             if (300..<400).contains(status), status != 304, let location = response.location {
                 guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                    throw CrawlError(.unsupportedURL, "\(current.absoluteString) redirects to an unreadable address \(location.debugDescription)")
+                    throw CrawlError(.unsupportedURL, "\(current.absoluteString) redirects to an unreadable address \(location.debugDescription)",
+                                     subject: current.absoluteString)
                 }
                 if redirects.count >= allowed {
                     throw CrawlError(.tooManyRedirects, allowed == 0
                         ? "\(current.absoluteString) redirects (\(status)) to \(next.absoluteString); no redirect is allowed here"
-                        : "\(url.absoluteString) redirected more than \(allowed) times (last to \(next.absoluteString))")
+                        : "\(url.absoluteString) redirected more than \(allowed) times (last to \(next.absoluteString))", subject: url.absoluteString)
                 }
                 guard visited.insert(next.absoluteString).inserted else {
-                    throw CrawlError(.redirectLoop, "\(url.absoluteString) redirects in a loop back to \(next.absoluteString)")
+                    throw CrawlError(.redirectLoop, "\(url.absoluteString) redirects in a loop back to \(next.absoluteString)", subject: url.absoluteString)
                 }
                 if let refusal = redirectCheck?(next) { throw refusal }
                 redirects.append(next)
@@ -81,7 +82,7 @@ extension WebFetching {
 func withDeadline<T: Sendable>(_ deadline: Date?, url: URL, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     guard let deadline else { return try await body() }
     let left = deadline.timeIntervalSinceNow
-    let expired = CrawlError(.timeLimit, "\(url.absoluteString) was still being fetched when the crawl's time limit came")
+    let expired = CrawlError(.timeLimit, "\(url.absoluteString) was still being fetched when the crawl's time limit came", subject: url.absoluteString)
     guard left > 0 else { throw expired }
     return try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }

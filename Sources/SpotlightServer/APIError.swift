@@ -79,6 +79,7 @@ public struct APIError: HTTPResponseError, Sendable, Hashable {
             case .launchFailed: .launchFailed
             case .notHandled: .notHandled
             case .actionFailed: .actionFailed
+            default: .internalError  // a code added to the system layer and not yet to the API
             }
             self.init(code, error.message)
         case let error as SpotlightIndexError:

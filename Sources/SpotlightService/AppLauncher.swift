@@ -22,7 +22,7 @@ public import SpotlightSystem
 ///   `CSSearchQueryString`.
 ///
 /// Exit status 0 means the app handled it; anything else is
-/// ``SystemSearchError/Code/notHandled`` and no selection is recorded.
+/// ``SystemSearchErrorCode/notHandled`` and no selection is recorded.
 public struct AppLauncher: Sendable {
     /// Where apps and stores are.
     public let registry: AppRegistry

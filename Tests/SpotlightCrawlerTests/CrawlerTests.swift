@@ -224,12 +224,14 @@ struct CrawlerTests {
             Issue.record("an 8-hop chain was followed")
         } catch let error as CrawlError {
             #expect(error.code == .tooManyRedirects)
+            #expect(error.subject == server.url("/r1").absoluteString, "the error is about the address asked for")
         }
         do {
             _ = try await fetcher.fetch(server.url("/a"))
             Issue.record("a loop was followed")
         } catch let error as CrawlError {
             #expect(error.code == .redirectLoop)
+            #expect(error.subject == server.url("/a").absoluteString)
         }
         let fine = try await fetcher.fetch(server.url("/r5"))
         #expect(fine.statusCode == 200 && fine.redirects.count == 4)

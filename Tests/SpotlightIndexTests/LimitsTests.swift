@@ -47,7 +47,7 @@ import Testing
         #expect(refusal.itemIdentifier == bad.uniqueIdentifier)
         #expect(refusal.error.code == code)
         #expect(refusal.error.message.contains(words), "\(refusal.error.message)")
-        #expect(refusal.error.itemIdentifier == bad.uniqueIdentifier)
+        #expect(refusal.error.subject == bad.uniqueIdentifier)
         #expect(refusal.error.message.hasPrefix("item \""), "the message names the item")
         #expect(try store.identifiers() == ["after", "before", "keep"])
     }

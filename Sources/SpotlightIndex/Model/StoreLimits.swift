@@ -1,5 +1,5 @@
 /// The documented limits of a store. Going over one refuses the item (or
-/// the call) with ``SpotlightIndexError/Code/limitExceeded`` and a message
+/// the call) with ``SpotlightIndexErrorCode/limitExceeded`` and a message
 /// naming the item and the limit; nothing already stored is touched.
 ///
 /// ```swift

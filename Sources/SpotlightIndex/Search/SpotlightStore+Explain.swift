@@ -47,7 +47,7 @@ extension SpotlightStore {
     /// - Throws: `.itemNotFound` when no live item has the identifier.
     public func explain(itemIdentifier: String, text: String, statistics: SearchStatistics? = nil) throws -> SearchExplanation {
         guard let stored = try item(withIdentifier: itemIdentifier) else {
-            throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store (deleted or expired?)", itemIdentifier: itemIdentifier)
+            throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store (deleted or expired?)", subject: itemIdentifier)
         }
         let queryTerms = TextTokenizer.queryTerms(text)
         var tokensByAttribute: [(String, [String])] = stored.item.attributes.keys.sorted().compactMap { name in

@@ -49,7 +49,7 @@ enum StoredRow {
             return try AttributeCodec.decode(try BlobCompression.unpack(data))
         } catch {
             let uid = uid() ?? "?"
-            throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", itemIdentifier: uid)
+            throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", subject: uid)
         }
     }
 

@@ -48,7 +48,7 @@ enum ItemPreparation {
         } catch let error as SpotlightIndexError {
             return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: error))
         } catch {
-            return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: SpotlightIndexError(.invalidItem, "\(error)")))
+            return .failure(ItemRefusal(itemIdentifier: item.uniqueIdentifier, error: SpotlightIndexError(.invalidItem, "\(error)", subject: item.uniqueIdentifier)))
         }
     }
 

@@ -97,7 +97,7 @@ struct ItemValidator: Sendable {
     // MARK: - Checks
 
     private func refuse(_ uid: String, _ code: SpotlightIndexError.Code, _ message: String) -> SpotlightIndexError {
-        SpotlightIndexError(code, "item \(StoreName.quoted(uid)) refused: \(message)", itemIdentifier: uid)
+        SpotlightIndexError(code, "item \(StoreName.quoted(uid)) refused: \(message)", subject: uid)
     }
 
     private func checkIdentifier(_ value: String, what: String, uid: String) throws {

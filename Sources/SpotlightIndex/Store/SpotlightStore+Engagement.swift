@@ -20,7 +20,7 @@ extension SpotlightStore {
             guard let rowid = try fetchStoredRowid(uid: itemIdentifier, db),
                   let row = try Row.fetchOne(db, sql: "SELECT rowid, eng, imp, eng_at FROM items WHERE rowid = ? AND expires > ?",
                                              arguments: [rowid, storeNow]) else {
-                throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store; index it before recording engagement", itemIdentifier: itemIdentifier)
+                throw SpotlightIndexError(.itemNotFound, "no item \(StoreName.quoted(itemIdentifier)) in this store; index it before recording engagement", subject: itemIdentifier)
             }
             let signals = Self.accumulate(EngagementSignals(engagement: row["eng"], impressions: row["imp"], at: row["eng_at"]),
                                           adding: EngagementSignals(engagement: weight, impressions: 0, at: at),

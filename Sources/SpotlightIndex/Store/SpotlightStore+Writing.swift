@@ -175,7 +175,7 @@ extension SpotlightStore {
         let expiration = item.expiration?.timeIntervalSinceReferenceDate
         guard let rowid = existing else {
             if count >= options.limits.maxItemsPerStore {
-                throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", itemIdentifier: item.uid)
+                throw SpotlightIndexError(.limitExceeded, "item \(StoreName.quoted(item.uid)) refused: the store holds \(count) items, its limit (StoreLimits.maxItemsPerStore); delete items first", subject: item.uid)
             }
             let rowid = try WriteProfile.measure("apply.insert") {
                 try inserts.insert(item, expiration: expiration, expires: expires, indexedAt: now)

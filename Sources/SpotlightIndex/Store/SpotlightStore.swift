@@ -26,7 +26,7 @@ import Synchronization
 /// writer (SQLite WAL), writes apply in the order they were submitted, and
 /// two processes writing the same store take turns, each waiting up to
 /// ``StoreOptions/busyTimeout`` before failing with
-/// ``SpotlightIndexError/Code/storeBusy``.
+/// ``SpotlightIndexErrorCode/storeBusy``.
 ///
 /// ## Topics
 ///

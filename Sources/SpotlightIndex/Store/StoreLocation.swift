@@ -64,7 +64,7 @@ public enum StoreName {
     /// public web index): no app's stores may be opened under them.
     public static let reservedBundleIdentifiers: Set<String> = ["public.web"]
 
-    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is
+    /// Throws ``SpotlightIndexErrorCode/invalidStoreName`` saying what is
     /// wrong; a reserved identifier (``reservedBundleIdentifiers``) is refused.
     public static func validateBundleIdentifier(_ value: String) throws {
         try validateBundleIdentifier(value, allowingReserved: false)
@@ -90,7 +90,7 @@ public enum StoreName {
         }
     }
 
-    /// Throws ``SpotlightIndexError/Code/invalidStoreName`` saying what is wrong.
+    /// Throws ``SpotlightIndexErrorCode/invalidStoreName`` saying what is wrong.
     public static func validateIndexName(_ value: String) throws {
         func fail(_ why: String) -> SpotlightIndexError {
             SpotlightIndexError(.invalidStoreName, "invalid index name \(quoted(value)): \(why)")

@@ -25,7 +25,7 @@ public struct StoreOptions: Sendable {
     /// The first day of the week for `$time.this_week`: 1 = Sunday (Apple's en_US default), 2 = Monday.
     public var firstWeekday = 1
     /// How long one query string may run, in seconds, before it stops with
-    /// ``SpotlightIndexError/Code/queryTooExpensive`` (planning and checking
+    /// ``SpotlightIndexErrorCode/queryTooExpensive`` (planning and checking
     /// items included): no pattern or query can hold a reader longer.
     public var queryTimeBudget: TimeInterval = 10
     /// How long an item lives when it has no expiration date: 30 days, as Apple's.

@@ -24,7 +24,7 @@ public enum AppProcess {
     }
 
     /// Runs `arguments` (the program first: a path, or a name looked up on `PATH`).
-    /// - Throws: ``SystemSearchError/Code/launchFailed`` when it cannot start or runs past `timeout`.
+    /// - Throws: ``SystemSearchErrorCode/launchFailed`` when it cannot start or runs past `timeout`.
     public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval, what: String) throws -> Result {
         guard let program = arguments.first else {
             throw SystemSearchError(.launchFailed, "\(what) has an empty launch command")

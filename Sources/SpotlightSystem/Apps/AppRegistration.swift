@@ -88,7 +88,7 @@ public struct AppRegistration: Sendable, Hashable, Codable {
             || (activityType == UserActivityRecord.browsingWebActivityType && (applicationIdentifier != nil || appStoreID != nil))
     }
 
-    /// Throws ``SystemSearchError/Code/invalidRegistration`` saying what is wrong.
+    /// Throws ``SystemSearchErrorCode/invalidRegistration`` saying what is wrong.
     public func validate() throws {
         func fail(_ why: String) -> SystemSearchError {
             SystemSearchError(.invalidRegistration, "app \(bundleIdentifier.debugDescription) cannot be registered: \(why)")

@@ -17,7 +17,7 @@ public import Foundation
 public protocol ProcessRunning: Sendable {
     /// Runs `arguments` (the program first) with exactly `environment`, stopping
     /// it past `timeout` seconds; `what` names it in errors.
-    /// - Throws: ``SystemSearchError/Code/launchFailed`` when it cannot start or runs past `timeout`.
+    /// - Throws: ``SystemSearchErrorCode/launchFailed`` when it cannot start or runs past `timeout`.
     func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval, what: String) throws -> AppProcess.Result
 }
 

@@ -62,9 +62,9 @@ public struct AppSiteAssociation: Sendable {
 
     /// Parses an association file as served: JSON, or JSON wrapped in CMS SignedData.
     ///
-    /// - Throws: ``WebMarkupError`` — ``WebMarkupError/Code/pageTooLarge`` over 128 KB,
-    ///   ``WebMarkupError/Code/invalidJSON`` for text that is not UTF-8 JSON with a
-    ///   dictionary at the root, ``WebMarkupError/Code/invalidFormat`` for a broken
+    /// - Throws: ``WebMarkupError`` — ``WebMarkupErrorCode/pageTooLarge`` over 128 KB,
+    ///   ``WebMarkupErrorCode/invalidJSON`` for text that is not UTF-8 JSON with a
+    ///   dictionary at the root, ``WebMarkupErrorCode/invalidFormat`` for a broken
     ///   signed wrapper. The message says what is wrong and where.
     public init(data: Data) throws {
         var diagnostics = AssociationDiagnostics()

@@ -39,7 +39,7 @@ public enum SignedAssociation {
 
     /// The content wrapped by a CMS *SignedData* blob, without verifying the signature.
     ///
-    /// - Throws: ``WebMarkupError`` with code ``WebMarkupError/Code/invalidFormat``
+    /// - Throws: ``WebMarkupError`` with code ``WebMarkupErrorCode/invalidFormat``
     ///   when the blob is not SignedData, is truncated, wraps something other
     ///   than `id-data`, or is detached (carries no content).
     public static func content(of data: Data) throws(WebMarkupError) -> Data {

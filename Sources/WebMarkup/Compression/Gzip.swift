@@ -10,7 +10,7 @@ public import Foundation
 /// ```
 ///
 /// Never inflates past `maximumBytes` (a small "zip bomb" is refused with
-/// ``WebMarkupError/Code/pageTooLarge`` once its output passes the limit, having
+/// ``WebMarkupErrorCode/pageTooLarge`` once its output passes the limit, having
 /// used at most the limit plus 64 KiB of memory). Concatenated gzip members, which
 /// `gzip` itself accepts, are decompressed one after another; bytes after the last
 /// member that do not start another member are ignored, as `gzip -d` does.
@@ -25,8 +25,8 @@ public enum Gzip {
 
     /// The decompressed bytes of gzip `data`.
     ///
-    /// - Throws: ``WebMarkupError/Code/invalidCompression`` when `data` is not gzip,
-    ///   is corrupt or ends early; ``WebMarkupError/Code/pageTooLarge`` when it would
+    /// - Throws: ``WebMarkupErrorCode/invalidCompression`` when `data` is not gzip,
+    ///   is corrupt or ends early; ``WebMarkupErrorCode/pageTooLarge`` when it would
     ///   inflate to more than `maximumBytes`.
     public static func decompress(_ data: Data, maximumBytes: Int) throws -> Data {
         guard isGzip(data) else {

@@ -16,7 +16,7 @@ public import Foundation
 /// ```
 ///
 /// Bounded on hostile input: pages over ``Limits/maximumBytes`` are refused with
-/// ``WebMarkupError/Code/pageTooLarge``; elements nested deeper than
+/// ``WebMarkupErrorCode/pageTooLarge``; elements nested deeper than
 /// ``Limits/maximumDepth`` are dropped (``isTruncated`` says so), which also bounds
 /// every recursive walk of the tree.
 public struct HTMLDocument: Sendable {

@@ -55,10 +55,10 @@ public enum Sitemap: Sendable, Equatable {
     ///   - maximumBytes: the largest document read, after decompression (sitemaps.org
     ///     allows 50 MiB, the default).
     /// - Throws: ``WebMarkupError`` with
-    ///   ``WebMarkupError/Code/pageTooLarge`` when the document (or what it inflates to)
-    ///   is over `maximumBytes`; ``WebMarkupError/Code/invalidCompression`` for corrupt
-    ///   gzip; ``WebMarkupError/Code/invalidXML`` for XML that is not well-formed;
-    ///   ``WebMarkupError/Code/invalidFormat`` for well-formed XML whose root is neither
+    ///   ``WebMarkupErrorCode/pageTooLarge`` when the document (or what it inflates to)
+    ///   is over `maximumBytes`; ``WebMarkupErrorCode/invalidCompression`` for corrupt
+    ///   gzip; ``WebMarkupErrorCode/invalidXML`` for XML that is not well-formed;
+    ///   ``WebMarkupErrorCode/invalidFormat`` for well-formed XML whose root is neither
     ///   `<urlset>` nor `<sitemapindex>`, or text in which no line is a URL.
     public static func parse(_ data: Data, maximumURLs: Int = 50_000, maximumBytes: Int = 52_428_800) throws -> Sitemap {
         let body: Data
