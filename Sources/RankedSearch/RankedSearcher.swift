@@ -220,48 +220,83 @@ package struct RankedSearcher {
         return SearchStatistics(documents: Double(liveDocuments), totalLength: totalLength, matching: matching.map(Double.init))
     }
 
-    /// The `limit` best documents, best first (ties by rowid).
+    /// The `limit` best documents, best first (ties by rowid), in four
+    /// steps: the collection's numbers (``scales(matching:liveDocuments:collection:)``),
+    /// how each segment is read (``readPlan(_:termCount:)``), the driving
+    /// terms' lists and the other terms' cursors (``driverLists(_:plan:scales:)``,
+    /// ``cursors(_:plan:)``), then the lists read best bound first
+    /// (``read(_:lists:cursors:plan:scales:query:excluding:top:verify:)``).
+    /// Segments intersected first are answered in between (``searchConjunction``).
     /// - Parameter verify: checks a candidate against ``RankedQuery/phrases``; called only when there are phrases.
     /// - Parameter excluding: rowids never returned (the exact tier, when this is the typo tier).
     /// - Parameter collection: statistics over every store searched with
     ///   this one (system search), for IDF and the average length; nil:
     ///   this store's own.
     package mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
-                         verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+                                 verify: (Int64) throws -> Bool) throws -> [RankedHit] {
         statistics = Statistics()
         guard limit > 0, !query.terms.isEmpty else { return [] }
         let termCount = query.terms.count
         let (resolved, localMatching, liveDocuments) = try resolve(query)
-        // BM25's average length over every segment, as FTS5's over its table.
-        // A segment's stored maxima used its own average: when that is
-        // shorter, G grows, by at most avgLength / (the segment's) (the
-        // cursors' scale) and by much less near G's ceiling, which is where
-        // the top is (``RankedScoring/rescaled(maxGS:maxS:ratio:)``).
+        let scales = scales(matching: localMatching, liveDocuments: liveDocuments, collection: collection)
+        let plan = readPlan(resolved, termCount: termCount)
+        var lists = driverLists(resolved, plan: plan, scales: scales)
+        statistics.lists = lists.count
+        var cursors = try cursors(resolved, plan: plan)
+        var top = TopHits(limit: limit)
+        for (position, entry) in resolved.enumerated() where plan.intersected[position] {
+            try searchConjunction(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
+                                  postings: entry.documents, idf: scales.idf,
+                                  avgLength: scales.avgLength, query: query, excluding: excluding, top: &top, verify: verify)
+        }
+        try read(resolved, lists: &lists, cursors: &cursors, plan: plan, scales: scales, query: query,
+                 excluding: excluding, top: &top, verify: verify)
+        return top.sorted
+    }
+
+    /// What scores are computed with: each term's IDF and BM25's average
+    /// length, over this store or the whole collection searched.
+    struct Scales {
+        var idf: [Double]
+        var avgLength: Double
+        /// How much a score can grow in each segment at that average (``RankedScoring/growth(ratio:)``).
+        var growths: [Double]
+    }
+
+    /// BM25's average length over every segment, as FTS5's over its table.
+    /// A segment's stored maxima used its own average: when that is
+    /// shorter, G grows, by at most avgLength / (the segment's) (the
+    /// cursors' scale) and by much less near G's ceiling, which is where
+    /// the top is (``RankedScoring/rescaled(maxGS:maxS:ratio:growth:)``).
+    func scales(matching localMatching: [Int], liveDocuments: Int, collection: SearchStatistics?) -> Scales {
         var totalLength = 0.0
         for snapshot in segments {
             totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
         }
         var n = Double(liveDocuments)
         var matching = localMatching.map(Double.init)
-        if let collection, collection.matching.count == termCount, collection.documents >= 1 {
+        if let collection, collection.matching.count == localMatching.count, collection.documents >= 1 {
             n = collection.documents
             matching = collection.matching
             totalLength = collection.totalLength
         }
         let avgLength = n > 0 ? max(totalLength / n, 1e-9) : 1
-        func boundScale(_ segment: Segment) -> Double { max(1, avgLength / segment.avgLength) }
-        // How much a score can grow in each segment at the store's average (``RankedScoring/growth(ratio:)``).
-        let growths = segments.map { RankedScoring.growth(ratio: $0.segment.avgLength / avgLength) }
-        let idf = matching.map { scoring.idf(documents: n, matching: min($0, n)) }
+        return Scales(idf: matching.map { scoring.idf(documents: n, matching: min($0, n)) }, avgLength: avgLength,
+                      growths: segments.map { RankedScoring.growth(ratio: $0.segment.avgLength / avgLength) })
+    }
 
-        // Posting lists of the driving terms, with their bounds. A list of
-        // `span` 64 stands for a whole term group, bounded by its maxima:
-        // a short prefix's thousands of tokens cost a heap entry per group,
-        // and only a group that can reach the top is opened into its terms.
-        struct List { var bound: Double; var resolved: Int; var term: Int; var span: Int; var others: Double }
-        var lists: [List] = []
+    /// How each resolved segment is read.
+    struct ReadPlan {
+        /// Per resolved segment, the term whose postings drive (``Resolved/driver(documentCount:)``).
+        var drivers: [Int]
+        /// Per resolved segment, whether its terms are intersected first (``searchConjunction``).
+        var intersected: [Bool]
+        /// Per resolved segment, the other terms by postings, fewest first.
+        var checkOrder: [[Int]]
+    }
+
+    func readPlan(_ resolved: [Resolved], termCount: Int) -> ReadPlan {
         let drivers = resolved.map { $0.driver(documentCount: segments[$0.index].segment.documentCount) }
-        // Segments whose terms are intersected first (``searchConjunction``).
         let intersected = resolved.indices.map { position -> Bool in
             guard termCount > 1 else { return false }
             switch plan {
@@ -272,66 +307,89 @@ package struct RankedSearcher {
                                                documentCount: segments[resolved[position].index].segment.documentCount)
             }
         }
-        // Per segment, the other terms by postings, fewest first.
         let checkOrder = resolved.indices.map { position in
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
         }
-        /// The most a document of `maxGS` and `maxS` (a term's, or a group's) can score.
-        /// A token's own maxima are with the exact-title share for a whole word
-        /// typed, without it otherwise (``Segment/termMaxGS(_:wholeWord:)``).
-        func listBound(_ position: Int, maxGS: Double, maxS: Double, others: Double) -> Double {
-            let segment = segments[resolved[position].index].segment
-            guard now >= segment.buildTime else { return .infinity }
-            return idf[drivers[position]] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / avgLength,
-                                                                   growth: growths[resolved[position].index])
-                + maxS * others
-        }
-        func isWholeWord(_ position: Int, _ id: Int) -> Bool {
-            RankedScoring.isWholeWord(id, wholeWord: resolved[position].wholeWord[drivers[position]])
-        }
-        for (position, entry) in resolved.enumerated() where !intersected[position] {
+        return ReadPlan(drivers: drivers, intersected: intersected, checkOrder: checkOrder)
+    }
+
+    /// A posting list of a driving term, with its bound. A list of `span`
+    /// 64 stands for a whole term group, bounded by its maxima: a short
+    /// prefix's thousands of tokens cost a heap entry per group, and only a
+    /// group that can reach the top is opened into its terms.
+    struct DriverList {
+        var bound: Double
+        /// Into the resolved segments.
+        var resolved: Int
+        var term: Int
+        var span: Int
+        /// The other terms' most, G×S at S = 1, scaled by the document's S.
+        var others: Double
+    }
+
+    /// The most a document of `maxGS` and `maxS` (a term's, or a group's) can score.
+    /// A token's own maxima are with the exact-title share for a whole word
+    /// typed, without it otherwise (``Segment/termMaxGS(_:wholeWord:)``).
+    func listBound(_ entry: Resolved, driver: Int, maxGS: Double, maxS: Double, others: Double, scales: Scales) -> Double {
+        let segment = segments[entry.index].segment
+        guard now >= segment.buildTime else { return .infinity }
+        return scales.idf[driver] * RankedScoring.rescaled(maxGS: maxGS, maxS: maxS, ratio: segment.avgLength / scales.avgLength,
+                                                           growth: scales.growths[entry.index])
+            + maxS * others
+    }
+
+    /// The driving terms' lists of every segment not intersected first.
+    func driverLists(_ resolved: [Resolved], plan: ReadPlan, scales: Scales) -> [DriverList] {
+        var lists: [DriverList] = []
+        for (position, entry) in resolved.enumerated() where !plan.intersected[position] {
+            let termCount = entry.documents.count
             let segment = segments[entry.index].segment
-            let driver = drivers[position]
-            let ratio = segment.avgLength / avgLength
+            let driver = plan.drivers[position]
+            let ratio = segment.avgLength / scales.avgLength
             var others = 0.0
             for term in 0..<termCount where term != driver {
-                others += idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio, growth: growths[entry.index])
+                others += scales.idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio, growth: scales.growths[entry.index])
             }
             lists.reserveCapacity(lists.count + entry.ranges[driver].reduce(0) { $0 + min($1.count, 2 * SegmentFormat.termGroupSize) })
             for range in entry.ranges[driver] {
                 var id = range.lowerBound
                 while id < range.upperBound {
                     if let group = Self.wholeGroup(at: id, in: range) {
-                        let entry = segment.termGroup(group)
-                        let whole = entry.wholeWord(for: resolved[position].wholeWord[driver], in: id..<(id + SegmentFormat.termGroupSize))
-                        lists.append(List(bound: listBound(position, maxGS: entry.maxGS(wholeWord: whole), maxS: entry.maxS, others: others),
-                                          resolved: position, term: id, span: SegmentFormat.termGroupSize, others: others))
+                        let groupEntry = segment.termGroup(group)
+                        let whole = groupEntry.wholeWord(for: entry.wholeWord[driver], in: id..<(id + SegmentFormat.termGroupSize))
+                        let bound = listBound(entry, driver: driver, maxGS: groupEntry.maxGS(wholeWord: whole), maxS: groupEntry.maxS,
+                                              others: others, scales: scales)
+                        lists.append(DriverList(bound: bound, resolved: position, term: id, span: SegmentFormat.termGroupSize, others: others))
                         id += SegmentFormat.termGroupSize
                     } else {
-                        let maxGS = segment.termMaxGS(id, wholeWord: isWholeWord(position, id))
-                        lists.append(List(bound: listBound(position, maxGS: maxGS, maxS: segment.termMaxS(id), others: others),
-                                          resolved: position, term: id, span: 1, others: others))
+                        let maxGS = segment.termMaxGS(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
+                        let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: segment.termMaxS(id), others: others, scales: scales)
+                        lists.append(DriverList(bound: bound, resolved: position, term: id, span: 1, others: others))
                         id += 1
                     }
                 }
             }
         }
-        statistics.lists = lists.count
-        var heap = BoundHeap(lists.map(\.bound))
+        return lists
+    }
 
-        // Per segment: every other term is checked, and its frequency found,
-        // by a cursor over its tokens' postings (``TermCursor``).
+    /// Per segment not intersected first: every other term is checked, and
+    /// its frequency found, by a cursor over its tokens' postings
+    /// (``TermCursor``). The driver's place holds an empty cursor:
+    /// optionals would be copied out to be mutated, and their arrays with them.
+    func cursors(_ resolved: [Resolved], plan: ReadPlan) throws -> [[TermCursor]] {
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         docs.reserveCapacity(SegmentFormat.blockSize)
         frequencies.reserveCapacity(SegmentFormat.blockSize)
         var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
-            guard !intersected[position] else {
+            guard !plan.intersected[position] else {
                 cursors.append([])
                 continue
             }
             let segment = segments[entry.index].segment
-            let driver = drivers[position]
+            let driver = plan.drivers[position]
+            let termCount = entry.documents.count
             // A term of many tokens is read whole, but only in the blocks
             // that can hold one of the driver's documents (when these are
             // few enough to leave blocks out).
@@ -349,13 +407,11 @@ package struct RankedSearcher {
                 }
                 candidates = bits
             }
-            // The driver's place holds an empty cursor: optionals would be
-            // copied out to be mutated, and their arrays with them.
             // A term is asked about the driver's documents that the terms
             // checked before it kept (as if terms were independent).
             var asked = [Int](repeating: 0, count: termCount)
             var share = Double(entry.documents[driver])
-            for term in checkOrder[position] {
+            for term in plan.checkOrder[position] {
                 asked[term] = Int(share.rounded(.up))
                 share *= min(1, Double(entry.documents[term]) / Double(max(segment.documentCount, 1)))
             }
@@ -367,119 +423,150 @@ package struct RankedSearcher {
             }
             cursors.append(row)
         }
+        return cursors
+    }
 
-        var top = TopHits(limit: limit)
-        for (position, entry) in resolved.enumerated() where intersected[position] {
-            try searchConjunction(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
-                                  postings: entry.documents, idf: idf,
-                                  avgLength: avgLength, query: query, excluding: excluding, top: &top, verify: verify)
-        }
-        var accumulated: [Int: Double] = [:]
-        var best = [UInt32](repeating: 0, count: termCount)
-
+    /// Reads the driving lists in decreasing order of their bound until no
+    /// list can reach the k-th best score: a group's list is opened into
+    /// its terms' lists; a term's list is read block by block
+    /// (``readBlocks(of:entry:driver:cursors:order:scales:query:excluding:scratch:top:verify:)``).
+    mutating func read(_ resolved: [Resolved], lists: inout [DriverList], cursors: inout [[TermCursor]],
+                       plan: ReadPlan, scales: Scales, query: RankedQuery, excluding: Set<Int64>, top: inout TopHits,
+                       verify: (Int64) throws -> Bool) throws {
+        var heap = BoundHeap(lists.map(\.bound))
+        var scratch = Scratch(termCount: query.terms.count)
         while let next = heap.pop() {
             let list = lists[next]
             if let threshold = top.threshold, list.bound < threshold { break }
+            let entry = resolved[list.resolved]
+            let driver = plan.drivers[list.resolved]
             if list.span > 1 {
-                let segment = segments[resolved[list.resolved].index].segment
+                let segment = segments[entry.index].segment
                 for id in list.term..<(list.term + list.span) {
-                    let bound = listBound(list.resolved, maxGS: segment.termMaxGS(id, wholeWord: isWholeWord(list.resolved, id)),
-                                          maxS: segment.termMaxS(id), others: list.others)
+                    let maxGS = segment.termMaxGS(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
+                    let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: segment.termMaxS(id), others: list.others, scales: scales)
                     heap.push(bound, index: lists.count)
-                    lists.append(List(bound: bound, resolved: list.resolved, term: id, span: 1, others: list.others))
+                    lists.append(DriverList(bound: bound, resolved: list.resolved, term: id, span: 1, others: list.others))
                 }
                 statistics.lists += list.span - 1
                 continue
             }
             statistics.listsRead += 1
-            let entry = resolved[list.resolved]
-            let snapshot = segments[entry.index]
-            let segment = snapshot.segment
-            let driver = drivers[list.resolved]
-            let trustsBounds = now >= segment.buildTime
-            let scale = boundScale(segment)
-            let ratio = segment.avgLength / avgLength
             for index in cursors[list.resolved].indices { cursors[list.resolved][index].rewind() }
-            let termBlocks = try segment.blocks(of: list.term)
-            let flag = RankedScoring.flag(list.term, wholeWord: entry.wholeWord[driver])
-            let whole = flag != 0
-            let order = checkOrder[list.resolved]
             // Taken out while this list is read, and walked through a buffer:
             // each document asks its cursors in place (no uniqueness checks).
             var taken: [TermCursor] = []
             swap(&taken, &cursors[list.resolved])
             defer { swap(&taken, &cursors[list.resolved]) }
             try taken.withUnsafeMutableBufferPointer { row in
-                blocks: for block in termBlocks {
-                    // The other terms' most in this block, G×S (∞: unknown).
-                    var othersGS = Double.infinity
-                    if trustsBounds, let threshold = top.threshold {
-                        let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block, wholeWord: whole),
-                                                                            maxS: segment.blockMaxS(block), ratio: ratio, growth: growths[entry.index])
-                        var bound = driverGS + segment.blockMaxS(block) * list.others
-                        if termCount > 1 {
-                            // Block-max WAND: the other terms' blocks over the same documents.
-                            let first = segment.blockFirstDoc(block, of: termBlocks)
-                            var others = 0.0
-                            for term in 0..<termCount where term != driver {
-                                guard let gs = try row[term].maxGS(from: first, through: segment.blockLastDoc(block)) else {
-                                    statistics.blocksSkipped += 1
-                                    continue blocks
-                                }
-                                others += idf[term] * gs
-                            }
-                            othersGS = scale * others
-                            bound = min(bound, driverGS + othersGS)
-                        }
-                        if bound < threshold {
-                            statistics.blocksSkipped += 1
-                            continue
-                        }
-                    }
-                    statistics.blocksRead += 1
-                    try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                    documents: for (position, doc32) in docs.enumerated() {
-                        let doc = Int(doc32)
-                        if snapshot.deleted.contains(doc) { continue }
-                        let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
-                        // What this document can score at most, before the
-                        // cursors are asked: the driver's exact share, the
-                        // others' block maxima.
-                        if othersGS.isFinite, let threshold = top.threshold {
-                            let driverG = scoring.termBound(frequency: frequencies[position] | flag, norm: norm,
-                                                            titleLength: segment.titleLength(doc))
-                            if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
-                        }
-                        // Expired documents are never returned (checked after
-                        // the bound, which drops most documents first).
-                        if segment.expires(doc) <= now { continue }
-                        // The driver's frequency here (this token's), then the
-                        // cursors', rarest term first: most documents fail there.
-                        best[driver] = frequencies[position] | flag
-                        for term in order {
-                            guard let frequency = try row[term].frequency(at: doc32) else { continue documents }
-                            best[term] = frequency
-                        }
-                        statistics.documentsScored += 1
-                        let (text, title) = scoring.text(best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
-                        let rowid = segment.rowid(doc)
-                        if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
-                        let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
-                        // A document may hold several of the driver's tokens: it
-                        // scores by the best, so keep the highest seen.
-                        let key = entry.index << 32 | doc
-                        let previous = accumulated[key]
-                        if let previous, previous >= breakdown.total { continue }
-                        accumulated[key] = breakdown.total
-                        if previous != nil { top.remove(rowid: rowid) }
-                        guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
-                        if !query.phrases.isEmpty, try !verify(rowid) { continue }
-                        top.insert(RankedHit(rowid: rowid, score: breakdown))
-                    }
-                }
+                try readBlocks(of: list, entry: entry, driver: driver, cursors: row, order: plan.checkOrder[list.resolved], scales: scales,
+                               query: query, excluding: excluding, scratch: &scratch, top: &top, verify: verify)
             }
         }
-        return top.sorted
+    }
+
+    /// What reading lists reuses: a block's documents and frequencies, the
+    /// best frequency of each term in the document being scored, and each
+    /// document's best total so far (a document reached through several of
+    /// the driver's tokens scores by the best).
+    struct Scratch {
+        var docs: [UInt32] = []
+        var frequencies: [UInt32] = []
+        var best: [UInt32]
+        var accumulated: [Int: Double] = [:]
+
+        init(termCount: Int) {
+            best = [UInt32](repeating: 0, count: termCount)
+            docs.reserveCapacity(SegmentFormat.blockSize)
+            frequencies.reserveCapacity(SegmentFormat.blockSize)
+        }
+    }
+
+    /// One term's list, block by block: a block whose bound (the driver's
+    /// block maxima plus the other terms' over the same documents,
+    /// block-max WAND) cannot reach the k-th best is skipped; in a block
+    /// read, each live document is bounded, checked by the cursors rarest
+    /// term first, scored, and offered to the top.
+    mutating func readBlocks(of list: DriverList, entry: Resolved, driver: Int, cursors row: UnsafeMutableBufferPointer<TermCursor>,
+                             order: [Int], scales: Scales, query: RankedQuery, excluding: Set<Int64>, scratch: inout Scratch,
+                             top: inout TopHits, verify: (Int64) throws -> Bool) throws {
+        let termCount = query.terms.count
+        let idf = scales.idf, avgLength = scales.avgLength
+        let snapshot = segments[entry.index]
+        let segment = snapshot.segment
+        let trustsBounds = now >= segment.buildTime
+        let scale = max(1, avgLength / segment.avgLength)
+        let ratio = segment.avgLength / avgLength
+        let termBlocks = try segment.blocks(of: list.term)
+        let flag = RankedScoring.flag(list.term, wholeWord: entry.wholeWord[driver])
+        let whole = flag != 0
+        blocks: for block in termBlocks {
+            // The other terms' most in this block, G×S (∞: unknown).
+            var othersGS = Double.infinity
+            if trustsBounds, let threshold = top.threshold {
+                let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block, wholeWord: whole),
+                                                                    maxS: segment.blockMaxS(block), ratio: ratio, growth: scales.growths[entry.index])
+                var bound = driverGS + segment.blockMaxS(block) * list.others
+                if termCount > 1 {
+                    // Block-max WAND: the other terms' blocks over the same documents.
+                    let first = segment.blockFirstDoc(block, of: termBlocks)
+                    var others = 0.0
+                    for term in 0..<termCount where term != driver {
+                        guard let gs = try row[term].maxGS(from: first, through: segment.blockLastDoc(block)) else {
+                            statistics.blocksSkipped += 1
+                            continue blocks
+                        }
+                        others += idf[term] * gs
+                    }
+                    othersGS = scale * others
+                    bound = min(bound, driverGS + othersGS)
+                }
+                if bound < threshold {
+                    statistics.blocksSkipped += 1
+                    continue
+                }
+            }
+            statistics.blocksRead += 1
+            try segment.decodeBlock(block, docs: &scratch.docs, frequencies: &scratch.frequencies)
+            documents: for (position, doc32) in scratch.docs.enumerated() {
+                let doc = Int(doc32)
+                if snapshot.deleted.contains(doc) { continue }
+                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
+                // What this document can score at most, before the
+                // cursors are asked: the driver's exact share, the
+                // others' block maxima.
+                if othersGS.isFinite, let threshold = top.threshold {
+                    let driverG = scoring.termBound(frequency: scratch.frequencies[position] | flag, norm: norm,
+                                                    titleLength: segment.titleLength(doc))
+                    if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
+                }
+                // Expired documents are never returned (checked after
+                // the bound, which drops most documents first).
+                if segment.expires(doc) <= now { continue }
+                // The driver's frequency here (this token's), then the
+                // cursors', rarest term first: most documents fail there.
+                scratch.best[driver] = scratch.frequencies[position] | flag
+                for term in order {
+                    guard let frequency = try row[term].frequency(at: doc32) else { continue documents }
+                    scratch.best[term] = frequency
+                }
+                statistics.documentsScored += 1
+                let (text, title) = scoring.text(scratch.best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
+                let rowid = segment.rowid(doc)
+                if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
+                let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
+                // A document may hold several of the driver's tokens: it
+                // scores by the best, so keep the highest seen.
+                let key = entry.index << 32 | doc
+                let previous = scratch.accumulated[key]
+                if let previous, previous >= breakdown.total { continue }
+                scratch.accumulated[key] = breakdown.total
+                if previous != nil { top.remove(rowid: rowid) }
+                guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
+                if !query.phrases.isEmpty, try !verify(rowid) { continue }
+                top.insert(RankedHit(rowid: rowid, score: breakdown))
+            }
+        }
     }
 
     /// The term group starting at `id`, when all of it lies in `range`.
