@@ -7,118 +7,126 @@ package enum SegmentEncoder {
     /// - Parameter parallelPostings: postings past which the work is split
     ///   over two threads (the bytes are the same either way).
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
-                       parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
+                               parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
         let n = contents.documentCount
         let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
         let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
-
         var bounds = [Double](repeating: 0, count: n)
         for doc in 0..<n {
             let recency = contents.recency[doc]
             bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
                                               recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
         }
-
-        var out = ByteWriter()
-        out.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize)
+        var out = SectionWriter()
         out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 64 + contents.postingDocs.count * 3 + contents.termBytes.count * 2)
-        var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
-        func begin(_ section: SegmentFormat.Section) {
-            out.align8()
-            sectionOffsets[section.rawValue] = out.bytes.count
-        }
-
-        begin(.rowids); out.append(contentsOf: contents.rowids)
-        var constantSections: UInt32 = 0
-        func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
-            begin(section)
-            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
-                constantSections |= 1 << UInt32(section.rawValue)
-                out.append(first)
-            } else {
-                out.append(contentsOf: values)
-            }
-        }
-        collapsible(.expires, contents.expires)
-        collapsible(.hints, contents.hints)
-        collapsible(.recency, contents.recency)
-        collapsible(.engagement, contents.engagement)
-        collapsible(.engagedAt, contents.engagedAt)
-        begin(.lengths); out.append(contentsOf: contents.lengths)
-        begin(.staticBounds); out.append(contentsOf: bounds.map(RankedScoring.roundedUp))
-        begin(.rowidOrder)
-        out.append(contentsOf: Self.rowidOrder(contents.rowids))
-        begin(.titleLengths); out.append(contentsOf: contents.titleLengths)
-        collapsible(.quality, contents.quality)
-        collapsible(.impressions, contents.impressions)
-
+        writeDocuments(contents, bounds: bounds, into: &out)
         // Dictionary.
-        begin(.termOffsets); out.append(contentsOf: contents.termStart.map { UInt64($0) })
-        begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
-
+        out.begin(.termOffsets); out.writer.append(contentsOf: contents.termStart.map { UInt64($0) })
+        out.begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
         // Postings in blocks, with maxima: the bulk of the work, done in
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
-        let t = contents.termCount
         let norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
         let parts = Self.postingsInParts(contents, scoring: scoring, norms: norms, bounds: bounds, threshold: parallelPostings)
-        var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = [], termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
-        var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
-        var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
-        var postings: [UInt8] = []
-        for part in parts {
-            let blockBase = UInt32(blockLastDoc.count), byteBase = UInt64(postings.count)
-            termFirstBlock += part.termFirstBlock.map { $0 + blockBase }
-            termDocs += part.termDocs
-            termMaxG += part.termMaxG
-            termMaxGS += part.termMaxGS
-            termMaxGSPart += part.termMaxGSPart
-            termMaxGPart += part.termMaxGPart
-            termMaxS += part.termMaxS
-            blockOffsets += part.blockOffsets.map { $0 + byteBase }
-            blockLastDoc += part.blockLastDoc
-            blockMaxGS += part.blockMaxGS
-            blockMaxGSPart += part.blockMaxGSPart
-            blockMaxS += part.blockMaxS
-            postings += part.postings
+        let blockCount = writePostings(PostingsPart(joining: parts), contents: contents, into: &out)
+        let (nameCount, valueCount) = writeNumbers(contents, into: &out)
+        writeIdentifiers(contents, into: &out)
+        out.writer.align8()
+        let header = Header(documents: n, terms: contents.termCount, blocks: blockCount, numberNames: nameCount, numberValues: valueCount,
+                            fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)
+        return finish(out, header: header)
+    }
+
+    /// A segment's bytes as they are written: sections aligned to 8
+    /// bytes, each one's offset noted for the header, and the sections
+    /// whose values are all one value collapsed to it.
+    struct SectionWriter {
+        var writer = ByteWriter()
+        var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
+        var constantSections: UInt32 = 0
+
+        init() { writer.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize) }
+
+        var bytes: [UInt8] {
+            get { writer.bytes }
+            _modify { yield &writer.bytes }
         }
-        assert(termDocs.count == t)
-        blockOffsets.append(UInt64(postings.count))
-        postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-        begin(.termFirstBlock); out.append(contentsOf: termFirstBlock)
-        begin(.termDocs); out.append(contentsOf: termDocs)
-        begin(.termMaxG); out.append(contentsOf: termMaxG)
-        begin(.termMaxGS); out.append(contentsOf: termMaxGS)
-        begin(.termMaxS); out.append(contentsOf: termMaxS)
-        begin(.termGroups)
+
+        mutating func begin(_ section: SegmentFormat.Section) {
+            writer.align8()
+            sectionOffsets[section.rawValue] = writer.bytes.count
+        }
+
+        /// A section of one value per document, stored once when every document has the same.
+        mutating func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
+            begin(section)
+            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
+                constantSections |= 1 << UInt32(section.rawValue)
+                writer.append(first)
+            } else {
+                writer.append(contentsOf: values)
+            }
+        }
+    }
+
+    /// The per-document sections: rowids, signals, lengths, static bounds.
+    static func writeDocuments(_ contents: SegmentContents, bounds: [Double], into out: inout SectionWriter) {
+        out.begin(.rowids); out.writer.append(contentsOf: contents.rowids)
+        out.collapsible(.expires, contents.expires)
+        out.collapsible(.hints, contents.hints)
+        out.collapsible(.recency, contents.recency)
+        out.collapsible(.engagement, contents.engagement)
+        out.collapsible(.engagedAt, contents.engagedAt)
+        out.begin(.lengths); out.writer.append(contentsOf: contents.lengths)
+        out.begin(.staticBounds); out.writer.append(contentsOf: bounds.map(RankedScoring.roundedUp))
+        out.begin(.rowidOrder); out.writer.append(contentsOf: Self.rowidOrder(contents.rowids))
+        out.begin(.titleLengths); out.writer.append(contentsOf: contents.titleLengths)
+        out.collapsible(.quality, contents.quality)
+        out.collapsible(.impressions, contents.impressions)
+    }
+
+    /// The postings' sections and the term groups; returns the block count.
+    static func writePostings(_ all: PostingsPart, contents: SegmentContents, into out: inout SectionWriter) -> Int {
+        let t = contents.termCount
+        assert(all.termDocs.count == t)
+        out.begin(.termFirstBlock); out.writer.append(contentsOf: all.termFirstBlock)
+        out.begin(.termDocs); out.writer.append(contentsOf: all.termDocs)
+        out.begin(.termMaxG); out.writer.append(contentsOf: all.termMaxG)
+        out.begin(.termMaxGS); out.writer.append(contentsOf: all.termMaxGS)
+        out.begin(.termMaxS); out.writer.append(contentsOf: all.termMaxS)
+        out.begin(.termGroups)
         for start in stride(from: 0, to: t, by: SegmentFormat.termGroupSize) {
             let group = start..<min(start + SegmentFormat.termGroupSize, t)
-            out.append(group.reduce(UInt64(0)) { $0 + UInt64(termDocs[$1]) })
-            out.append(group.reduce(UInt32(0)) { max($0, termDocs[$1]) })
-            out.append(group.reduce(Float(0)) { max($0, termMaxG[$1]) })
-            out.append(group.reduce(Float(0)) { max($0, termMaxGS[$1]) })
-            out.append(group.reduce(Float(0)) { max($0, termMaxS[$1]) })
+            out.writer.append(group.reduce(UInt64(0)) { $0 + UInt64(all.termDocs[$1]) })
+            out.writer.append(group.reduce(UInt32(0)) { max($0, all.termDocs[$1]) })
+            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxG[$1]) })
+            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGS[$1]) })
+            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxS[$1]) })
             // The group's first term: its length, then its first 16 bytes (zero-padded).
             let first = contents.termStart[start]..<contents.termStart[start + 1]
-            out.append(UInt32(first.count))
-            out.append(UInt32(0))
+            out.writer.append(UInt32(first.count))
+            out.writer.append(UInt32(0))
             let key = contents.termBytes[first.lowerBound..<min(first.upperBound, first.lowerBound + SegmentFormat.termGroupKeySize)]
             out.bytes.append(contentsOf: key)
             out.bytes.append(contentsOf: repeatElement(0, count: SegmentFormat.termGroupKeySize - key.count))
             // Bytes 48 and 52: the maxima without the exact-title share.
-            out.append(group.reduce(Float(0)) { max($0, termMaxGSPart[$1]) })
-            out.append(group.reduce(Float(0)) { max($0, termMaxGPart[$1]) })
+            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGSPart[$1]) })
+            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGPart[$1]) })
         }
-        begin(.blockOffsets); out.append(contentsOf: blockOffsets)
-        begin(.blockLastDoc); out.append(contentsOf: blockLastDoc)
-        begin(.blockMaxGS); out.append(contentsOf: blockMaxGS)
-        begin(.blockMaxS); out.append(contentsOf: blockMaxS)
-        begin(.postingsData); out.bytes.append(contentsOf: postings)
-        begin(.termMaxGSPart); out.append(contentsOf: termMaxGSPart)
-        begin(.blockMaxGSPart); out.append(contentsOf: blockMaxGSPart)
-        begin(.termMaxGPart); out.append(contentsOf: termMaxGPart)
+        out.begin(.blockOffsets); out.writer.append(contentsOf: all.blockOffsets)
+        out.begin(.blockLastDoc); out.writer.append(contentsOf: all.blockLastDoc)
+        out.begin(.blockMaxGS); out.writer.append(contentsOf: all.blockMaxGS)
+        out.begin(.blockMaxS); out.writer.append(contentsOf: all.blockMaxS)
+        out.begin(.postingsData); out.bytes.append(contentsOf: all.postings)
+        out.begin(.termMaxGSPart); out.writer.append(contentsOf: all.termMaxGSPart)
+        out.begin(.blockMaxGSPart); out.writer.append(contentsOf: all.blockMaxGSPart)
+        out.begin(.termMaxGPart); out.writer.append(contentsOf: all.termMaxGPart)
+        return all.blockLastDoc.count
+    }
 
-        // Typed values: names in byte order, values ascending within each.
+    /// Typed values: names in byte order, values ascending within each.
+    /// Returns the count of names and of values.
+    static func writeNumbers(_ contents: SegmentContents, into out: inout SectionWriter) -> (names: Int, values: Int) {
         let nameOrder = contents.numberNames.indices.sorted { contents.numberNames[$0].utf8.lexicographicallyPrecedes(contents.numberNames[$1].utf8) }
         var nameRank = [Int32](repeating: 0, count: contents.numberNames.count)
         for (rank, id) in nameOrder.enumerated() { nameRank[id] = Int32(rank) }
@@ -136,35 +144,52 @@ package enum SegmentEncoder {
             while index < entries.count, nameRank[Int(entries[index].name)] == Int32(rank) { index += 1 }
             nameStarts.append(UInt64(index))
         }
-        begin(.numberNameOffsets); out.append(contentsOf: nameOffsets)
-        begin(.numberNameBytes); out.bytes.append(contentsOf: nameBytes)
-        begin(.numberNameStarts); out.append(contentsOf: nameStarts)
-        begin(.numberValues); out.append(contentsOf: entries.map(\.value))
-        begin(.numberDocs); out.append(contentsOf: entries.map(\.doc))
+        out.begin(.numberNameOffsets); out.writer.append(contentsOf: nameOffsets)
+        out.begin(.numberNameBytes); out.bytes.append(contentsOf: nameBytes)
+        out.begin(.numberNameStarts); out.writer.append(contentsOf: nameStarts)
+        out.begin(.numberValues); out.writer.append(contentsOf: entries.map(\.value))
+        out.begin(.numberDocs); out.writer.append(contentsOf: entries.map(\.doc))
+        return (nameOrder.count, entries.count)
+    }
 
-        // Unique identifiers: hashes ascending, each with its doc.
+    /// Unique identifiers: hashes ascending, each with its doc.
+    static func writeIdentifiers(_ contents: SegmentContents, into out: inout SectionWriter) {
         var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
-        begin(.uidHashes); out.append(contentsOf: uids.map(\.hash))
-        begin(.uidDocs); out.append(contentsOf: uids.map(\.doc))
+        out.begin(.uidHashes); out.writer.append(contentsOf: uids.map(\.hash))
+        out.begin(.uidDocs); out.writer.append(contentsOf: uids.map(\.doc))
+    }
 
-        out.align8()
+    /// What the header says besides the sections' offsets.
+    struct Header {
+        var documents: Int
+        var terms: Int
+        var blocks: Int
+        var numberNames: Int
+        var numberValues: Int
+        var fingerprint: UInt64
+        var buildTime: Double
+        var avgLength: Double
+    }
 
+    /// The header, then the checksums: the body's, and the header's own.
+    static func finish(_ written: SectionWriter, header: Header) -> [UInt8] {
+        var out = written.writer
         out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
         out.set(SegmentFormat.version, at: SegmentFormat.versionOffset)
         out.set(UInt32(TextTokenizer.version), at: SegmentFormat.tokenizerOffset)
-        out.set(UInt32(n), at: SegmentFormat.docCountOffset)
-        out.set(UInt32(t), at: SegmentFormat.termCountOffset)
-        out.set(UInt32(blockLastDoc.count), at: SegmentFormat.blockCountOffset)
-        out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
-        out.set(UInt32(nameOrder.count), at: SegmentFormat.numberNameCountOffset)
-        out.set(UInt32(entries.count), at: SegmentFormat.numberValueCountOffset)
-        out.set(scoring.fingerprint, at: SegmentFormat.weightsHashOffset)
-        out.set(buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
-        out.set(avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
+        out.set(UInt32(header.documents), at: SegmentFormat.docCountOffset)
+        out.set(UInt32(header.terms), at: SegmentFormat.termCountOffset)
+        out.set(UInt32(header.blocks), at: SegmentFormat.blockCountOffset)
+        out.set(written.constantSections, at: SegmentFormat.constantSectionsOffset)
+        out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
+        out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
+        out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
+        out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
+        out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
         out.set(UInt64(out.bytes.count), at: SegmentFormat.totalLengthOffset)
         for section in SegmentFormat.Section.allCases {
-            out.set(UInt64(sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
+            out.set(UInt64(written.sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
         }
         let sum = out.bytes.withUnsafeBytes { raw in
             SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
@@ -184,6 +209,32 @@ package enum SegmentEncoder {
         /// Without the exact-title share (a prefix's completions).
         var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
         var postings: [UInt8] = []
+
+        init() {}
+
+        /// The parts end to end, their blocks and bytes rebased, with the
+        /// postings' end offset and the padding a block decoder reads past
+        /// the last block.
+        init(joining parts: [PostingsPart]) {
+            for part in parts {
+                let blockBase = UInt32(blockLastDoc.count), byteBase = UInt64(postings.count)
+                termFirstBlock += part.termFirstBlock.map { $0 + blockBase }
+                termDocs += part.termDocs
+                termMaxG += part.termMaxG
+                termMaxGS += part.termMaxGS
+                termMaxGSPart += part.termMaxGSPart
+                termMaxGPart += part.termMaxGPart
+                termMaxS += part.termMaxS
+                blockOffsets += part.blockOffsets.map { $0 + byteBase }
+                blockLastDoc += part.blockLastDoc
+                blockMaxGS += part.blockMaxGS
+                blockMaxGSPart += part.blockMaxGSPart
+                blockMaxS += part.blockMaxS
+                postings += part.postings
+            }
+            blockOffsets.append(UInt64(postings.count))
+            postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
+        }
     }
 
     /// Postings past which encoding is split over two threads.
