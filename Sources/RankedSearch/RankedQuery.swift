@@ -155,7 +155,13 @@ package struct DeletionSet: Sendable {
     private(set) var words: [UInt64]
     package private(set) var count: Int
 
+    /// From any sequence of doc ids (copied to an array first: called from
+    /// other modules, a generic loop is not specialized).
     package init(documentCount: Int, deleted: some Sequence<UInt32>) {
+        self.init(documentCount: documentCount, deleted: Array(deleted))
+    }
+
+    package init(documentCount: Int, deleted: [UInt32]) {
         words = [UInt64](repeating: 0, count: (documentCount + 63) / 64)
         count = 0
         for doc in deleted where Int(doc) < documentCount {

@@ -13,9 +13,16 @@ package final class SegmentBytes: @unchecked Sendable {
     private let mapped: Bool
 
     /// Copies `bytes` into memory of its own.
+    ///
+    /// Called from other modules this is not specialized: contiguous bytes
+    /// (an array, `Data`) are copied at once, not a byte at a time through
+    /// the generic collection.
     package init(copying bytes: some Collection<UInt8>) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        _ = memory.initializeMemory(as: UInt8.self, from: bytes)
+        let copied = bytes.withContiguousStorageIfAvailable { source in
+            if let base = source.baseAddress { memory.baseAddress!.copyMemory(from: base, byteCount: source.count) }
+        }
+        if copied == nil { _ = memory.initializeMemory(as: UInt8.self, from: bytes) }
         buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<bytes.count])
         mapped = false
     }

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Runs two builds of spotlight-bench one after the other, alternating, so that
+# a change is measured against what it changes in one run on one machine.
+#
+#   Benchmarks/ab/ab.sh BEFORE_BINARY AFTER_BINARY OUT_DIR [scales] [rounds]
+#
+# scales default "63666 1m"; each scale runs `rounds` times per build (default 2;
+# 1M once), alternating before/after, engine only. Then:
+#
+#   python3 Benchmarks/ab/compare.py OUT_DIR
+#
+# prints each figure's median per build and the ratio after ÷ before.
+set -euo pipefail
+before=$1 after=$2 out=$3
+scales=${4:-"63666 1m"}
+rounds=${5:-2}
+mkdir -p "$out/work"
+for scale in $scales; do
+  n=$rounds
+  [ "$scale" = 1m ] && n=1
+  for round in $(seq 1 "$n"); do
+    for which in before after; do
+      binary=$before
+      [ "$which" = after ] && binary=$after
+      echo "== $which, $scale items, round $round"
+      "$binary" --scales "$scale" --engines engine --work-dir "$out/work" \
+        --json "$out/$which-$scale-$round.json" > "$out/$which-$scale-$round.log" 2>&1
+    done
+  done
+done
