@@ -66,12 +66,7 @@ extension RankedSearcher {
         // Blocks are unpacked into fixed buffers: most of a typo's tokens
         // hold a few postings, and sizing arrays per block cost more than
         // unpacking them.
-        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        defer {
-            docs.deallocate()
-            frequencies.deallocate()
-        }
+        let buffers = BlockBuffers()
 
         // The conjunction, rarest term first: a later term reads only the
         // blocks that can hold a document still in it.
@@ -85,11 +80,11 @@ extension RankedSearcher {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: conjunction) {
-                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
+                        let count = try segment.unpack(block, into: buffers, columns: false)
                         statistics.blocksRead += 1
                         termBits.words.withUnsafeMutableBufferPointer { words in
                             for index in 0..<count {
-                                let doc = Int(docs[index])
+                                let doc = Int(buffers.docs[index])
                                 words[doc >> 6] |= 1 << UInt64(doc & 63)
                             }
                         }
@@ -136,10 +131,10 @@ extension RankedSearcher {
                     let blocks = try segment.blocks(of: id)
                     let flag = RankedScoring.flag(id, wholeWord: wholeWord[term])
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: matches) {
-                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
-                        for index in 0..<count where matches.contains(Int(docs[index])) {
-                            let slot = rank(Int(docs[index])) * termCount + term
-                            if frequencies[index] | flag > best[slot] { best[slot] = frequencies[index] | flag }
+                        let count = try segment.unpack(block, into: buffers, columns: false)
+                        for index in 0..<count where matches.contains(Int(buffers.docs[index])) {
+                            let slot = rank(Int(buffers.docs[index])) * termCount + term
+                            if buffers.frequencies[index] | flag > best[slot] { best[slot] = buffers.frequencies[index] | flag }
                         }
                     }
                 }

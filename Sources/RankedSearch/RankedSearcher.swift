@@ -787,24 +787,19 @@ package struct TermCursor {
         windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
         // Unpacked into fixed buffers: a tail is mostly tokens of a few
         // postings, for which sizing arrays per block cost more than unpacking.
-        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        defer {
-            docs.deallocate()
-            frequencies.deallocate()
-        }
+        let buffers = BlockBuffers()
         try dense.withUnsafeMutableBufferPointer { dense throws(SegmentError) in
             try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
                 for id in tail {
                     let blocks = try segment.blocks(of: id)
                     let flag = RankedScoring.flag(id, wholeWord: wholeWord)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
-                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: nil)
+                        let count = try segment.unpack(block, into: buffers, columns: false)
                         // The block's own maximum bounds its windows: no per-document score.
                         let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
                         var window = -1
                         for index in 0..<count {
-                            let doc = Int(docs[index]), frequency = frequencies[index] | flag
+                            let doc = Int(buffers.docs[index]), frequency = buffers.frequencies[index] | flag
                             if frequency > dense[doc] { dense[doc] = frequency }
                             if doc >> Self.windowShift != window {
                                 window = doc >> Self.windowShift

@@ -140,11 +140,7 @@ package enum SegmentMerger {
         var cursors = ranges.map(\.lowerBound)
         var heads: [UnsafeRawBufferPointer?] = []
         for (input, range) in zip(inputs, ranges) { heads.append(range.isEmpty ? nil : try input.segment.term(range.lowerBound)) }
-        let capacity = SegmentFormat.blockSize
-        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
-        let columns = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { docs.deallocate(); frequencies.deallocate(); columns.deallocate() }
+        let buffers = BlockBuffers()
         var holders: [Int] = []
         holders.reserveCapacity(inputs.count)
         while true {
@@ -174,20 +170,20 @@ package enum SegmentMerger {
                 try docMaps[index].withUnsafeBufferPointer { map throws(SegmentError) in
                     let shift = unchanged && !map.isEmpty ? UInt32(bitPattern: map[0]) : 0
                     for block in try segment.blocks(of: cursors[index]) {
-                        let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: columns)
+                        let count = try segment.unpack(block, into: buffers, columns: true)
                         if unchanged {
                             for posting in 0..<count {
-                                out.docs.append(docs[posting] &+ shift)
-                                out.frequencies.append(frequencies[posting])
-                                out.columns.append(columns[posting])
+                                out.docs.append(buffers.docs[posting] &+ shift)
+                                out.frequencies.append(buffers.frequencies[posting])
+                                out.columns.append(buffers.columns[posting])
                             }
                         } else {
                             for posting in 0..<count {
-                                let mapped = map[Int(docs[posting])]
+                                let mapped = map[Int(buffers.docs[posting])]
                                 guard mapped >= 0 else { continue }
                                 out.docs.append(UInt32(bitPattern: mapped))
-                                out.frequencies.append(frequencies[posting])
-                                out.columns.append(columns[posting])
+                                out.frequencies.append(buffers.frequencies[posting])
+                                out.columns.append(buffers.columns[posting])
                             }
                         }
                     }

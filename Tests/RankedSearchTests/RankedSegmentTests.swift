@@ -28,18 +28,11 @@ import Testing
 
     /// A term's postings, decoded.
     static func postings(_ segment: Segment, term: Int) throws -> [(doc: UInt32, frequency: UInt32, columns: UInt8)] {
-        let docs = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        let frequencies = UnsafeMutablePointer<UInt32>.allocate(capacity: SegmentFormat.blockSize)
-        let columns = UnsafeMutablePointer<UInt8>.allocate(capacity: SegmentFormat.blockSize)
-        defer {
-            docs.deallocate()
-            frequencies.deallocate()
-            columns.deallocate()
-        }
+        let buffers = BlockBuffers()
         var out: [(doc: UInt32, frequency: UInt32, columns: UInt8)] = []
         for block in try segment.blocks(of: term) {
-            let count = try segment.unpackBlock(block, docs: docs, frequencies: frequencies, columns: columns)
-            out += (0..<count).map { (docs[$0], frequencies[$0], columns[$0]) }
+            let count = try segment.unpack(block, into: buffers, columns: true)
+            out += (0..<count).map { (buffers.docs[$0], buffers.frequencies[$0], buffers.columns[$0]) }
         }
         return out
     }
