@@ -8,7 +8,7 @@
 /// catch let error as WebMarkupError where error.code == .pageTooLarge { … }
 /// ```
 ///
-/// The package's one error shape (``CodedError``) with WebMarkup's codes.
+/// The package's one error shape (``/SpotlightErrors/CodedError``) with WebMarkup's codes.
 public typealias WebMarkupError = CodedError<WebMarkupErrorCode>
 
 /// The kind of a ``WebMarkupError``; compare with `==`.

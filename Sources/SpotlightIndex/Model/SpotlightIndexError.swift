@@ -10,9 +10,9 @@
 /// }
 /// ```
 ///
-/// The package's one error shape (``CodedError``) with the engine's codes: the message names the
-/// item, the limit or the file involved; ``CodedError/subject`` is the item's identifier when the
-/// error is about one item, and ``CodedError/underlying`` the SQLite or file system error, if any.
+/// The package's one error shape (``/SpotlightErrors/CodedError``) with the engine's codes: the message names the
+/// item, the limit or the file involved; ``/SpotlightErrors/CodedError/subject`` is the item's identifier when the
+/// error is about one item, and ``/SpotlightErrors/CodedError/underlying`` the SQLite or file system error, if any.
 public typealias SpotlightIndexError = CodedError<SpotlightIndexErrorCode>
 
 /// The kind of a ``SpotlightIndexError``. New codes may be added.
