@@ -6,10 +6,8 @@ import Testing
 /// The typo walks over a segment's sorted dictionary find exactly the
 /// tokens the definition accepts, on ~6,000 Debian titles and summaries.
 @Suite struct TypoWalkTests {
-    /// The trie walk over the sorted dictionary finds exactly the tokens the
-    /// plain bounded distance accepts, for words and prefixes, one and two
-    /// edits, on ~6,000 Debian descriptions plus accented words.
-    @Test func dictionaryWalkFindsWhatTheDistanceAccepts() throws {
+    /// Every tenth Debian package: its title and summary.
+    static func corpusDocuments() throws -> [RankedDocument] {
         let lines = try Corpora.lines(ofGzipped: Corpora.file("debian-packages.jsonl.gz"))
         var documents: [RankedDocument] = []
         for (index, line) in lines.enumerated() where index % 10 == 0 {
@@ -17,8 +15,15 @@ import Testing
             documents.append(RankedSegmentTests.document(Int64(index + 1), title: object["title"] as? String ?? "",
                                                          description: object["summary"] as? String ?? ""))
         }
-        documents.append(RankedSegmentTests.document(1_000_000, title: "élan électrique", description: "libraríes librarïan"))
-        let segment = try RankedSegmentTests.segment(documents)
+        return documents
+    }
+
+    /// The trie walk over the sorted dictionary finds exactly the tokens the
+    /// plain bounded distance accepts, for words and prefixes, one and two
+    /// edits, on ~6,000 Debian descriptions plus accented words.
+    @Test func dictionaryWalkFindsWhatTheDistanceAccepts() throws {
+        let segment = try RankedSegmentTests.segment(try Self.corpusDocuments()
+            + [RankedSegmentTests.document(1_000_000, title: "élan électrique", description: "libraríes librarïan")])
         let tokens = try (0..<segment.termCount).map { Array(String(decoding: try segment.term($0), as: UTF8.self).unicodeScalars) }
         var column: [Int] = [], next: [Int] = []
         let words = ["library", "libary", "librari", "libraries", "pythn", "python", "documentation", "documantation",
@@ -46,14 +51,7 @@ import Testing
     /// The walk with the first letter as the typo finds exactly what the
     /// definition says, on ~6,000 Debian titles and summaries.
     @Test func firstLetterTyposAreWhatTheyClaim() throws {
-        let lines = try Corpora.lines(ofGzipped: Corpora.file("debian-packages.jsonl.gz"))
-        var documents: [RankedDocument] = []
-        for (index, line) in lines.enumerated() where index % 10 == 0 {
-            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-            documents.append(RankedSegmentTests.document(Int64(index + 1), title: object["title"] as? String ?? "",
-                                                         description: object["summary"] as? String ?? ""))
-        }
-        let segment = try RankedSegmentTests.segment(documents)
+        let segment = try RankedSegmentTests.segment(try Self.corpusDocuments())
         let tokens = try (0..<segment.termCount).map { Array(String(decoding: try segment.term($0), as: UTF8.self).unicodeScalars) }
         var column: [Int] = [], next: [Int] = []
         func within(_ word: [Unicode.Scalar], _ token: [Unicode.Scalar], _ edits: Int, _ prefix: Bool) -> Bool {
