@@ -205,40 +205,42 @@ package enum TextTokenizer {
     private static func asciiTokens<Sink: IndexTokenSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
         guard let input = text.baseAddress, !text.isEmpty else { return }
         let count = text.count
-        // 8 bytes past the longest word, so that sinks read tokens by words.
-        let word = UnsafeMutablePointer<UInt8>.allocate(capacity: count + 8)
-        word.initialize(repeating: 0, count: count + 8)
-        defer { word.deallocate() }
-        var cuts: [Int] = []      // offsets in the word where a part starts
-        var index = 0
-        while index < count {
-            // A word: letters and digits, lowercased; cuts at transitions.
-            var length = 0
-            var previous: UInt8 = 0   // the previous byte of the word, original case
+        // 8 bytes past the longest word, so that sinks read tokens by words
+        // (a word is never longer than the text: the buffer bounds every write).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 8) { buffer in
+            let word = buffer.baseAddress!
+            word.initialize(repeating: 0, count: count + 8)
+            var cuts: [Int] = []      // offsets in the word where a part starts
+            var index = 0
             while index < count {
-                let byte = input[index]
-                let lowered: UInt8
-                switch byte {
-                case 0x30...0x39, 0x61...0x7A: lowered = byte
-                case 0x41...0x5A: lowered = byte | 0x20
-                default: lowered = 0
-                }
-                if lowered == 0 {
-                    if length > 0 { break }
+                // A word: letters and digits, lowercased; cuts at transitions.
+                var length = 0
+                var previous: UInt8 = 0   // the previous byte of the word, original case
+                while index < count {
+                    let byte = input[index]
+                    let lowered: UInt8
+                    switch byte {
+                    case 0x30...0x39, 0x61...0x7A: lowered = byte
+                    case 0x41...0x5A: lowered = byte | 0x20
+                    default: lowered = 0
+                    }
+                    if lowered == 0 {
+                        if length > 0 { break }
+                        index += 1
+                        continue
+                    }
+                    if length > 0, isTransition(previous, byte) { cuts.append(length) }
+                    previous = byte
+                    word[length] = lowered
+                    length += 1
                     index += 1
-                    continue
                 }
-                if length > 0, isTransition(previous, byte) { cuts.append(length) }
-                previous = byte
-                word[length] = lowered
-                length += 1
-                index += 1
-            }
-            guard length > 0 else { continue }
-            sink.take(padded: UnsafeBufferPointer(start: word, count: length))
-            if !cuts.isEmpty {
-                emitParts(of: word, length: length, cuts: cuts, into: &sink)
-                cuts.removeAll(keepingCapacity: true)
+                guard length > 0 else { continue }
+                sink.take(padded: UnsafeBufferPointer(start: word, count: length))
+                if !cuts.isEmpty {
+                    emitParts(of: word, length: length, cuts: cuts, into: &sink)
+                    cuts.removeAll(keepingCapacity: true)
+                }
             }
         }
     }
