@@ -188,8 +188,11 @@ package struct Segment: @unchecked Sendable {
         let at = at(.termGroups) + SegmentFormat.termGroupStride * group
         func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)) }
         func f32(_ offset: Int) -> Double { Double(Float(bitPattern: u32(offset))) }
-        let documents = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-        return TermGroup(documents: Int(truncatingIfNeeded: documents), mostDocuments: Int(u32(8)), maxG: f32(12), maxGS: f32(16), maxS: f32(20),
+        // At most every document for each of the group's terms: a damaged
+        // sum is clamped, so that adding groups up cannot overflow.
+        let stored = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        let documents = Int(min(stored, UInt64(SegmentFormat.termGroupSize) * UInt64(documentCount)))
+        return TermGroup(documents: documents, mostDocuments: Int(u32(8)), maxG: f32(12), maxGS: f32(16), maxS: f32(20),
                          maxGPart: f32(52), maxGSPart: f32(48))
     }
 
