@@ -9,7 +9,9 @@
 #
 #   python3 Benchmarks/ab/compare.py OUT_DIR
 #
-# prints each figure's median per build and the ratio after ÷ before.
+# prints each figure's median per build and the ratio after ÷ before. BENCH_ARGS adds arguments to
+# every run (for example BENCH_ARGS="--ql-workloads titleWord,dateRange": at 1M the infix workload
+# runs close to the 10 s query budget and can fail a run on a busy machine).
 set -euo pipefail
 before=$1 after=$2 out=$3
 scales=${4:-"63666 1m"}
@@ -23,7 +25,8 @@ for scale in $scales; do
       binary=$before
       [ "$which" = after ] && binary=$after
       echo "== $which, $scale items, round $round"
-      "$binary" --scales "$scale" --engines engine --work-dir "$out/work" \
+      # shellcheck disable=SC2086
+      "$binary" --scales "$scale" --engines engine --work-dir "$out/work" ${BENCH_ARGS:-} \
         --json "$out/$which-$scale-$round.json" > "$out/$which-$scale-$round.log" 2>&1
     done
   done

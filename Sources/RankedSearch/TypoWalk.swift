@@ -230,6 +230,10 @@ struct TypoRows: ~Copyable {
     /// the previous one's, until it matches, dies, ends (nil) or takes a
     /// letter that cannot follow.
     mutating func extend(to count: Int) -> (depth: Int, reason: Stop)? {
+        // Locals, not fields: a write through a pointer of the rows could
+        // alias a field of `self`, which the loops would then reload.
+        let scalars = scalars, smallest = smallest, path = path, rows = rows
+        let k = k, m = m, width = width, isPrefix = isPrefix
         var depth = pathCount
         while depth < count {
             let scalar = scalars[depth]
@@ -255,6 +259,7 @@ struct TypoRows: ~Copyable {
     /// otherwise the smallest letter above `scalar` that would fit
     /// (`UInt32.max`: none).
     private func letterNeeded(after depth: Int, instead scalar: UInt32) -> UInt32? {
+        let rows = rows, letters = letters, path = path, k = k, m = m, width = width
         let previous = depth * width
         var next = UInt32.max
         var i = max(0, depth - k)
@@ -283,7 +288,10 @@ struct TypoRows: ~Copyable {
 
     /// Computes row `depth + 1` from row `depth` along `scalar` (in the
     /// band, with `outside` just beyond it); returns its smallest cell.
+    @inline(__always)
     private func extendRow(at depth: Int, along scalar: UInt32) -> Int {
+        // Locals, not fields (see ``extend(to:)``).
+        let rows = rows, letters = letters, path = path, k = k, m = m, width = width, outside = outside, lock = lock
         let previous = depth * width, current = previous + width
         let j = depth + 1
         let low = max(1, j - k), high = min(m, j + k)

@@ -1,6 +1,6 @@
 import Foundation
-import RankedSearch
 import GRDB
+import RankedSearch
 import Synchronization
 
 /// Merging segments off the write lock.

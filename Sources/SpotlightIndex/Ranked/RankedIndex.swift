@@ -1,6 +1,6 @@
 import Foundation
-import RankedSearch
 import GRDB
+import RankedSearch
 import Synchronization
 
 /// The ranked text index of a store: immutable segments (``Segment``)
