@@ -69,33 +69,187 @@ package enum TypoWalk {
         return out
     }
 
-    /// The walk over the terms starting with the word's first scalar, in
-    /// dictionary order: each term extends the Levenshtein rows of the
-    /// path it shares with the previous one (``TypoRows``) until it
-    /// matches, dies or needs a letter it does not have; then the walk
-    /// jumps past every term sharing that prefix, or to the first that
-    /// goes on with the letter needed.
+    /// The walk over the terms starting with the word's first scalar.
     static func walk(_ typo: RankedQuery.Typo, in segment: Segment) throws(SegmentError) -> [Range<Int>] {
         guard let first = typo.word.first else { return [] }
+        let word = typo.word.map(\.value)
+        let m = word.count, k = typo.edits, width = m + 1
+        let outside = k + 1
+        // Past this many scalars every cell is more than k: the row is dead.
+        let maxDepth = m + k + 1
         let candidates = try segment.terms(matching: Array(String(first).utf8), prefix: true)
-        var rows = TypoRows(typo)
+
+        // rows[d * width ..< (d + 1) * width]: the Levenshtein row after the
+        // first d scalars of `path`; only the band |i − d| ≤ k is valid,
+        // with `outside` just beyond it.
+        let rows = UnsafeMutablePointer<Int>.allocate(capacity: (maxDepth + 1) * width)
+        // The scalars the rows were computed along, and the current term's
+        // first scalars (at most maxDepth of them).
+        let path = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
+        let scalars = UnsafeMutablePointer<UInt32>.allocate(capacity: maxDepth)
+        // The typed word's scalars.
+        let letters = UnsafeMutablePointer<UInt32>.allocate(capacity: m)
+        // The smallest cell of each row.
+        let smallest = UnsafeMutablePointer<Int>.allocate(capacity: maxDepth + 1)
+        // A prefix's bytes and the letter sought after it.
+        let key = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * (maxDepth + 1))
+        defer {
+            rows.deallocate()
+            path.deallocate()
+            scalars.deallocate()
+            letters.deallocate()
+            smallest.deallocate()
+            key.deallocate()
+        }
+        rows.initialize(repeating: outside, count: (maxDepth + 1) * width)
+        // Digits are never edited (``RankedQuery/Typo/lockDigits``).
+        let lock = typo.lockDigits
+        @inline(__always) func isDigit(_ scalar: UInt32) -> Bool { scalar &- 0x30 < 10 }
+        for i in 0...min(m, k) {
+            if lock, i > 0, isDigit(word[i - 1]) { break }
+            rows[i] = i
+        }
+        smallest[0] = 0
+        letters.initialize(from: word, count: m)
+        var pathCount = 0
         var out: [Range<Int>] = []
+
         var id = candidates.lowerBound
         while id < candidates.upperBound {
             let bytes = try segment.term(id)
-            let (count, ascii) = rows.load(bytes)
-            guard let (depth, reason) = rows.extend(to: count) else {
+            var count = 0
+            var ascii = true
+            for byte in bytes {
+                if byte >= 0x80 { ascii = false; break }
+                if count == maxDepth { break }
+                scalars[count] = UInt32(byte)
+                count += 1
+            }
+            if !ascii {
+                count = 0
+                for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                    if count == maxDepth { break }
+                    scalars[count] = scalar.value
+                    count += 1
+                }
+            }
+            var common = 0
+            let shared = min(pathCount, count)
+            while common < shared, path[common] == scalars[common] { common += 1 }
+            pathCount = common
+
+            // Extend the rows along this term until it matches, dies, ends
+            // or takes a letter that cannot follow.
+            enum Stop { case matchesAll, dies; case needs(UInt32?) }
+            var stop: (depth: Int, reason: Stop)?
+            var depth = common
+            extend: while depth < count {
+                let scalar = scalars[depth]
+                let previous = depth * width, current = previous + width
+                if smallest[depth] == k {
+                    // Every edit is spent: the next letter must be the word's
+                    // letter after a cell at the bound (cells |i − depth| ≤ k),
+                    // or swap back two letters: the word's letter before one
+                    // that the previous letter of the term was, from a cell
+                    // of the row before under the bound.
+                    var fits = false
+                    var next = UInt32.max
+                    var i = max(0, depth - k)
+                    while i < min(m, depth + k + 1) {
+                        if rows[previous + i] == k {
+                            let letter = letters[i]
+                            if letter == scalar { fits = true; break }
+                            if letter > scalar, letter < next { next = letter }
+                        }
+                        i += 1
+                    }
+                    if !fits, depth >= 1 {
+                        let before = previous - width, last = path[depth - 1]
+                        var i = max(0, depth - 1 - k)
+                        while i < min(m - 1, depth + k) {
+                            if rows[before + i] < k, letters[i + 1] == last {
+                                let letter = letters[i]
+                                if letter == scalar { fits = true; break }
+                                if letter > scalar, letter < next { next = letter }
+                            }
+                            i += 1
+                        }
+                    }
+                    if !fits { stop = (depth, .needs(next == .max ? nil : next)); break extend }
+                }
+                let j = depth + 1
+                let low = max(1, j - k), high = min(m, j + k)
+                rows[current] = j <= k && !(lock && (0..<j).contains { isDigit($0 == depth ? scalar : path[$0]) }) ? j : outside
+                if low > 1 { rows[current + low - 1] = outside }
+                var least = rows[current]
+                if low <= high {
+                    // Wrapping arithmetic: values stay within 0...m + k + 1.
+                    var left = rows[current &+ low &- 1], diagonal = rows[previous &+ low &- 1]
+                    // Damerau (optimal string alignment): two adjacent
+                    // letters swapped are one edit, from the row before the
+                    // previous one (in the band, as |i − j| is unchanged).
+                    let swapRow = depth >= 1 ? previous &- width : -1
+                    let last = depth >= 1 ? path[depth &- 1] : UInt32.max
+                    if lock {
+                        // As below, but no edit inserts, deletes, replaces or swaps a digit.
+                        let termDigit = isDigit(scalar)
+                        for i in low...high {
+                            let up = rows[previous &+ i]
+                            let letter = letters[i &- 1]
+                            let wordDigit = isDigit(letter)
+                            let cost = letter == scalar ? 0 : (termDigit || wordDigit ? outside : 1)
+                            var value = min(min(termDigit ? outside : up, wordDigit ? outside : left) &+ 1, diagonal &+ cost)
+                            if swapRow >= 0, i >= 2, letter == last, letters[i &- 2] == scalar, letter != scalar, !termDigit, !wordDigit {
+                                value = min(value, rows[swapRow &+ i &- 2] &+ 1)
+                            }
+                            value = min(value, outside)
+                            rows[current &+ i] = value
+                            least = min(least, value)
+                            left = value
+                            diagonal = up
+                        }
+                    } else {
+                    for i in low...high {
+                        let up = rows[previous &+ i]
+                        let letter = letters[i &- 1]
+                        let cost = letter == scalar ? 0 : 1
+                        var value = min(min(up, left) &+ 1, diagonal &+ cost)
+                        // (`letter == last` first: it is false for almost every cell.)
+                        if letter == last, letter != scalar, i >= 2, swapRow >= 0, letters[i &- 2] == scalar {
+                            value = min(value, rows[swapRow &+ i &- 2] &+ 1)
+                        }
+                        rows[current &+ i] = value
+                        least = min(least, value)
+                        left = value
+                        diagonal = up
+                    }
+                    }
+                }
+                if high < m { rows[current + high + 1] = outside }
+                smallest[j] = least
+                path[depth] = scalar
+                depth = j
+                pathCount = j
+                if typo.isPrefix, abs(m - j) <= k, rows[current + m] <= k { stop = (j, .matchesAll); break extend }
+                if least > k { stop = (j, .dies); break extend }
+            }
+            guard let (depth, reason) = stop else {
                 // The term ended alive (one cut at maxDepth scalars always dies first).
-                if rows.matchesWhole(count: count) { out.append(id..<(id + 1)) }
+                if !typo.isPrefix, abs(m - count) <= k, rows[count * width + m] <= k { out.append(id..<(id + 1)) }
                 id += 1
                 continue
             }
             // The bytes of the term's first `depth` scalars: every term
             // starting with them matches, or none does, or (`needs`) only
             // those going on with a letter not below the one sought.
+            var prefixLength = depth
+            if !ascii {
+                prefixLength = 0
+                for index in 0..<depth { prefixLength += UTF8.width(Unicode.Scalar(scalars[index])!) }
+            }
             // (Damaged bytes decode to replacement characters wider than
             // what they stand for: never past the term.)
-            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<min(rows.byteLength(of: depth, ascii: ascii), bytes.count)])
+            let prefix = UnsafeRawBufferPointer(rebasing: bytes[..<min(prefixLength, bytes.count)])
             switch reason {
             case .matchesAll:
                 // (Each jump moves on by one term at least, even over a damaged dictionary.)
@@ -105,266 +259,12 @@ package enum TypoWalk {
             case .dies, .needs(nil):
                 id = max(id + 1, try segment.prefixEnd(prefix, from: id))
             case .needs(let letter?):
-                id = try rows.withKey(prefix, then: letter) { key throws(SegmentError) in try segment.lowerBound(key, from: id + 1) }
+                var length = prefix.count
+                if length > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: length) }
+                for byte in String(Unicode.Scalar(letter)!).utf8 { key[length] = byte; length += 1 }
+                id = try segment.lowerBound(UnsafeRawBufferPointer(start: key, count: length), from: id + 1)
             }
         }
         return out
-    }
-}
-
-/// The Levenshtein rows of a typo walk (Damerau: two adjacent letters
-/// swapped are one edit), kept along the current term's path so that terms
-/// sharing a prefix share its rows.
-///
-/// It owns its buffers, each sized once from the word and the edits: rows
-/// of the word's length + 1 for up to `maxDepth` + 1 scalars of a term
-/// (past `maxDepth` every cell is over the edits), and every index it uses
-/// stays within them by construction, so the loops read them unchecked.
-///
-/// ```swift
-/// var rows = TypoRows(RankedQuery.Typo(word: Array("pyhton".unicodeScalars), edits: 1, isPrefix: false))
-/// let (count, _) = rows.load(termBytes)      // a term of the dictionary, in order
-/// if rows.extend(to: count) == nil, rows.matchesWhole(count: count) { /* within one edit */ }
-/// ```
-struct TypoRows: ~Copyable {
-    /// Why extending the rows along a term stopped before its end.
-    enum Stop {
-        /// The term's first scalars are within the edits of the whole word, as a prefix.
-        case matchesAll
-        /// Every cell is over the edits: no term with this prefix matches.
-        case dies
-        /// Every edit is spent: only a term going on with this letter (or
-        /// one above it; nil: none) can match.
-        case needs(UInt32?)
-    }
-
-    let isPrefix: Bool
-    /// Digits are never edited (``RankedQuery/Typo/lockDigits``).
-    let lock: Bool
-    /// The word's length in scalars, the edits, a row's width.
-    let m: Int, k: Int, width: Int
-    /// Just over the edits: the value of a cell outside the band |i − depth| ≤ k.
-    let outside: Int
-    /// Past this many scalars every cell is more than k: the row is dead.
-    let maxDepth: Int
-    /// rows[d * width ..< (d + 1) * width]: the row after the first d
-    /// scalars of `path`; only the band |i − d| ≤ k is valid, with
-    /// `outside` just beyond it.
-    private let rows: UnsafeMutablePointer<Int>
-    /// The scalars the rows were computed along, and the current term's
-    /// first scalars (at most maxDepth of each).
-    private let path: UnsafeMutablePointer<UInt32>
-    private let scalars: UnsafeMutablePointer<UInt32>
-    /// The typed word's scalars.
-    private let letters: UnsafeMutablePointer<UInt32>
-    /// The smallest cell of each row.
-    private let smallest: UnsafeMutablePointer<Int>
-    /// A prefix's bytes and the letter sought after it.
-    private let key: UnsafeMutablePointer<UInt8>
-    /// Rows computed along `path`.
-    private var pathCount = 0
-
-    init(_ typo: RankedQuery.Typo) {
-        let word = typo.word.map(\.value)
-        isPrefix = typo.isPrefix
-        lock = typo.lockDigits
-        m = word.count
-        k = typo.edits
-        width = m + 1
-        outside = k + 1
-        maxDepth = m + k + 1
-        rows = .allocate(capacity: (maxDepth + 1) * width)
-        path = .allocate(capacity: maxDepth)
-        scalars = .allocate(capacity: maxDepth)
-        letters = .allocate(capacity: max(m, 1))
-        smallest = .allocate(capacity: maxDepth + 1)
-        key = .allocate(capacity: 4 * (maxDepth + 1))
-        rows.initialize(repeating: outside, count: (maxDepth + 1) * width)
-        for i in 0...min(m, k) {
-            if lock, i > 0, Self.isDigit(word[i - 1]) { break }
-            rows[i] = i
-        }
-        smallest[0] = 0
-        letters.initialize(from: word, count: m)
-    }
-
-    deinit {
-        rows.deallocate()
-        path.deallocate()
-        scalars.deallocate()
-        letters.deallocate()
-        smallest.deallocate()
-        key.deallocate()
-    }
-
-    @inline(__always) static func isDigit(_ scalar: UInt32) -> Bool { scalar &- 0x30 < 10 }
-
-    /// Loads a term's first scalars (at most `maxDepth`), and keeps the rows
-    /// of the path it shares with the previous term. Returns the scalars
-    /// loaded and whether the term is ASCII.
-    mutating func load(_ bytes: UnsafeRawBufferPointer) -> (count: Int, ascii: Bool) {
-        var count = 0
-        var ascii = true
-        for byte in bytes {
-            if byte >= 0x80 { ascii = false; break }
-            if count == maxDepth { break }
-            scalars[count] = UInt32(byte)
-            count += 1
-        }
-        if !ascii {
-            count = 0
-            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
-                if count == maxDepth { break }
-                scalars[count] = scalar.value
-                count += 1
-            }
-        }
-        var common = 0
-        let shared = min(pathCount, count)
-        while common < shared, path[common] == scalars[common] { common += 1 }
-        pathCount = common
-        return (count, ascii)
-    }
-
-    /// Extends the rows along the loaded term from where its path leaves
-    /// the previous one's, until it matches, dies, ends (nil) or takes a
-    /// letter that cannot follow.
-    mutating func extend(to count: Int) -> (depth: Int, reason: Stop)? {
-        // Locals, not fields: a write through a pointer of the rows could
-        // alias a field of `self`, which the loops would then reload.
-        let scalars = scalars, smallest = smallest, path = path, rows = rows
-        let k = k, m = m, width = width, isPrefix = isPrefix
-        var depth = pathCount
-        while depth < count {
-            let scalar = scalars[depth]
-            if smallest[depth] == k, let needed = letterNeeded(after: depth, instead: scalar) {
-                return (depth, .needs(needed == .max ? nil : needed))
-            }
-            let j = depth + 1
-            let least = extendRow(at: depth, along: scalar)
-            smallest[j] = least
-            path[depth] = scalar
-            depth = j
-            pathCount = j
-            if isPrefix, abs(m - j) <= k, rows[j * width + m] <= k { return (j, .matchesAll) }
-            if least > k { return (j, .dies) }
-        }
-        return nil
-    }
-
-    /// When every edit is spent at `depth`: nil when `scalar` fits (the
-    /// word's letter after a cell at the bound, cells |i − depth| ≤ k, or
-    /// a swap back: the word's letter before one that the previous letter
-    /// of the term was, from a cell of the row before under the bound);
-    /// otherwise the smallest letter above `scalar` that would fit
-    /// (`UInt32.max`: none).
-    private func letterNeeded(after depth: Int, instead scalar: UInt32) -> UInt32? {
-        let rows = rows, letters = letters, path = path, k = k, m = m, width = width
-        let previous = depth * width
-        var next = UInt32.max
-        var i = max(0, depth - k)
-        while i < min(m, depth + k + 1) {
-            if rows[previous + i] == k {
-                let letter = letters[i]
-                if letter == scalar { return nil }
-                if letter > scalar, letter < next { next = letter }
-            }
-            i += 1
-        }
-        if depth >= 1 {
-            let before = previous - width, last = path[depth - 1]
-            var i = max(0, depth - 1 - k)
-            while i < min(m - 1, depth + k) {
-                if rows[before + i] < k, letters[i + 1] == last {
-                    let letter = letters[i]
-                    if letter == scalar { return nil }
-                    if letter > scalar, letter < next { next = letter }
-                }
-                i += 1
-            }
-        }
-        return next
-    }
-
-    /// Computes row `depth + 1` from row `depth` along `scalar` (in the
-    /// band, with `outside` just beyond it); returns its smallest cell.
-    @inline(__always)
-    private func extendRow(at depth: Int, along scalar: UInt32) -> Int {
-        // Locals, not fields (see ``extend(to:)``).
-        let rows = rows, letters = letters, path = path, k = k, m = m, width = width, outside = outside, lock = lock
-        let previous = depth * width, current = previous + width
-        let j = depth + 1
-        let low = max(1, j - k), high = min(m, j + k)
-        rows[current] = j <= k && !(lock && (0..<j).contains { Self.isDigit($0 == depth ? scalar : path[$0]) }) ? j : outside
-        if low > 1 { rows[current + low - 1] = outside }
-        var least = rows[current]
-        if low <= high {
-            // Wrapping arithmetic: values stay within 0...m + k + 1.
-            var left = rows[current &+ low &- 1], diagonal = rows[previous &+ low &- 1]
-            // Damerau (optimal string alignment): two adjacent
-            // letters swapped are one edit, from the row before the
-            // previous one (in the band, as |i − j| is unchanged).
-            let swapRow = depth >= 1 ? previous &- width : -1
-            let last = depth >= 1 ? path[depth &- 1] : UInt32.max
-            if lock {
-                // As below, but no edit inserts, deletes, replaces or swaps a digit.
-                let termDigit = Self.isDigit(scalar)
-                for i in low...high {
-                    let up = rows[previous &+ i]
-                    let letter = letters[i &- 1]
-                    let wordDigit = Self.isDigit(letter)
-                    let cost = letter == scalar ? 0 : (termDigit || wordDigit ? outside : 1)
-                    var value = min(min(termDigit ? outside : up, wordDigit ? outside : left) &+ 1, diagonal &+ cost)
-                    if swapRow >= 0, i >= 2, letter == last, letters[i &- 2] == scalar, letter != scalar, !termDigit, !wordDigit {
-                        value = min(value, rows[swapRow &+ i &- 2] &+ 1)
-                    }
-                    value = min(value, outside)
-                    rows[current &+ i] = value
-                    least = min(least, value)
-                    left = value
-                    diagonal = up
-                }
-            } else {
-                for i in low...high {
-                    let up = rows[previous &+ i]
-                    let letter = letters[i &- 1]
-                    let cost = letter == scalar ? 0 : 1
-                    var value = min(min(up, left) &+ 1, diagonal &+ cost)
-                    // (`letter == last` first: it is false for almost every cell.)
-                    if letter == last, letter != scalar, i >= 2, swapRow >= 0, letters[i &- 2] == scalar {
-                        value = min(value, rows[swapRow &+ i &- 2] &+ 1)
-                    }
-                    rows[current &+ i] = value
-                    least = min(least, value)
-                    left = value
-                    diagonal = up
-                }
-            }
-        }
-        if high < m { rows[current + high + 1] = outside }
-        return least
-    }
-
-    /// Whether a term that ended alive after `count` scalars is within
-    /// the edits of the whole word (a word typed whole, not a prefix).
-    func matchesWhole(count: Int) -> Bool {
-        !isPrefix && abs(m - count) <= k && rows[count * width + m] <= k
-    }
-
-    /// The bytes of the loaded term's first `depth` scalars.
-    func byteLength(of depth: Int, ascii: Bool) -> Int {
-        guard !ascii else { return depth }
-        var length = 0
-        for index in 0..<depth { length += UTF8.width(Unicode.Scalar(scalars[index])!) }
-        return length
-    }
-
-    /// `body` with the bytes of `prefix` followed by `letter`.
-    func withKey<T>(_ prefix: UnsafeRawBufferPointer, then letter: UInt32,
-                    _ body: (UnsafeRawBufferPointer) throws(SegmentError) -> T) throws(SegmentError) -> T {
-        var length = prefix.count
-        if length > 0 { UnsafeMutableRawPointer(key).copyMemory(from: prefix.baseAddress!, byteCount: length) }
-        for byte in String(Unicode.Scalar(letter)!).utf8 { key[length] = byte; length += 1 }
-        return try body(UnsafeRawBufferPointer(start: key, count: length))
     }
 }
