@@ -45,7 +45,6 @@ package struct DocumentTokens: Sendable {
 
     package init() {}
 
-
     /// The bytes of token `index`.
     package func withToken<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         let token = tokens[index]

@@ -9,7 +9,6 @@ import Synchronization
 /// SQLite's work overlap instead of adding up. Outcomes keep the order of
 /// the items.
 enum ItemPreparation {
-    static var cores: Int { Parallelism.cores }
     /// Items per chunk; the first chunk of a call is small, so the writer
     /// starts soon, and the rest overlap with writing.
     static let firstChunkSize = 64
@@ -80,7 +79,7 @@ enum ItemPreparation {
                 DispatchQueue.global().async {
                     for index in 0..<self.chunkCount {
                         let slice = self.items[self.bounds[index]..<self.bounds[index + 1]]
-                        let result = WriteProfile.measure("prepare (background)") { ItemPreparation.prepare(slice, validator: self.validator, threads: ItemPreparation.cores) }
+                        let result = WriteProfile.measure("prepare (background)") { ItemPreparation.prepare(slice, validator: self.validator, threads: Parallelism.cores) }
                         self.ready.withLock { $0.append(result) }
                         self.available.signal()
                     }

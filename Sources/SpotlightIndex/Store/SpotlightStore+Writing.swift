@@ -57,7 +57,7 @@ extension SpotlightStore {
     public func index(_ items: [SearchableItem]) throws -> IndexReport {
         if items.isEmpty { return IndexReport() }
         if isBatchOpen {
-            let (prepared, refused) = ItemPreparation.prepare(items[...], validator: validator, threads: ItemPreparation.cores)
+            let (prepared, refused) = ItemPreparation.prepare(items[...], validator: validator, threads: Parallelism.cores)
             var report = IndexReport(refused: refused)
             if !prepared.isEmpty, enqueueInBatch(.index(prepared)) {
                 report.accepted = prepared.count
