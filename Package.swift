@@ -337,7 +337,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SpotlightIndexTests",
-            dependencies: ["SpotlightIndex", "SpotlightQuery", "spotlight-store-helper", "Corpora", "TestSupport",
+            dependencies: ["SpotlightIndex", "RankedSearch", "SpotlightQuery", "spotlight-store-helper", "Corpora", "TestSupport",
                            .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),

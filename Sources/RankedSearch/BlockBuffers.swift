@@ -14,11 +14,11 @@
 ///     for index in 0..<count { seen.insert(Int(buffers.docs[index])) }
 /// }
 /// ```
-package final class BlockBuffers {
+@_spi(Inspection) public final class BlockBuffers {
     /// Doc ids, ascending within a block.
     package let docs: UnsafeMutablePointer<UInt32>
     /// Weighted frequencies (tf × 16, the title bit in bit 0).
-    package let frequencies: UnsafeMutablePointer<UInt32>
+    @_spi(Inspection) public let frequencies: UnsafeMutablePointer<UInt32>
     /// The columns holding the token, a bit each; filled only when asked.
     package let columns: UnsafeMutablePointer<UInt8>
 

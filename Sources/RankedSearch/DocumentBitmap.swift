@@ -6,7 +6,7 @@
 /// bits.insert(7)
 /// bits.isEmpty(from: 0, through: 127)   // false
 /// ```
-package struct DocumentBitmap {
+@_spi(Inspection) public struct DocumentBitmap {
     var words: [UInt64]
 
     package init(documentCount: Int) {

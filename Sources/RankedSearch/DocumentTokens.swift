@@ -25,7 +25,7 @@ package struct DocumentTokens: Sendable {
     /// Token occurrences in all columns.
     package private(set) var length: UInt32 = 0
     /// Words of the longest title attribute (`title`, `displayName`).
-    package private(set) var titleLength: UInt32 = 0
+    @_spi(Inspection) public private(set) var titleLength: UInt32 = 0
     /// The metadata factor: complete metadata lifts, stuffed keywords demote.
     private(set) var quality: Double = 1
 
@@ -34,7 +34,7 @@ package struct DocumentTokens: Sendable {
         package var start: UInt32
         package var count: UInt32
         /// Σ column weight × occurrences (at most the column's cap), in sixteenths.
-        package var frequency: UInt32
+        @_spi(Inspection) public var frequency: UInt32
         /// Occurrences per column, a byte each (saturating).
         package var counts: UInt32
         /// Bits of ``TextColumns/bit(of:)``.
@@ -46,7 +46,7 @@ package struct DocumentTokens: Sendable {
     package init() {}
 
     /// The bytes of token `index`.
-    package func withToken<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    @_spi(Inspection) public func withToken<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         let token = tokens[index]
         return bytes.withUnsafeBufferPointer { all in
             body(UnsafeBufferPointer(rebasing: all[Int(token.start)..<Int(token.start + token.count)]))

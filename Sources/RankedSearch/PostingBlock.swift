@@ -16,7 +16,7 @@
 /// var bytes: [UInt8] = []
 /// PostingBlock.append(docs: [3, 4, 9], frequencies: [16, 32, 16], columns: [1, 1, 4], to: &bytes)
 /// ```
-package enum PostingBlock {
+@_spi(Inspection) public enum PostingBlock {
     static let headerSize = 8
     /// Zero bytes after the last block, so the last value's 8-byte load stays inside.
     package static let padding = 8

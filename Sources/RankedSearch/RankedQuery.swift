@@ -107,7 +107,7 @@ extension RankedQuery {
 /// maximum, column by column over the candidate's scalars so that it stops
 /// as soon as no prefix can come back under the bound: what ``TypoWalk``
 /// computes along a dictionary, for one candidate.
-package enum TypoDistance {
+@_spi(Inspection) public enum TypoDistance {
     /// Whether `candidate` (a prefix of it, for `isPrefix`) is within
     /// `maximum` edits of `word`.
     /// `lockDigits`: no edit inserts, deletes, replaces or swaps an ASCII digit.

@@ -14,7 +14,7 @@ import Foundation
 /// (``idf(documents:matching:)``), and a word's occurrences count up to
 /// each column's cap.
 package struct RankedScoring: Sendable {
-    package static let k1 = 1.2
+    @_spi(Inspection) public static let k1 = 1.2
     static let b = 0.75
 
     package var weights: RankingWeights
@@ -47,7 +47,7 @@ package struct RankedScoring: Sendable {
     }
 
     @inline(__always)
-    package static func norm(length: Double, avgLength: Double) -> Double {
+    @_spi(Inspection) public static func norm(length: Double, avgLength: Double) -> Double {
         k1 * (1 - b + b * length / max(avgLength, 1e-9))
     }
 
@@ -72,7 +72,7 @@ package struct RankedScoring: Sendable {
     /// (with the exact-title share at its largest for a whole word typed).
     /// Segments store maxima of it both ways (`wholeWord` true and false).
     @inline(__always)
-    package func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double, wholeWord: Bool) -> Double {
+    @_spi(Inspection) public func termScore(frequency: UInt32, norm: Double, titleLength: @autoclosure () -> Double, wholeWord: Bool) -> Double {
         let g = Self.g(frequency: frequency, norm: norm)
         guard frequency & Self.titleBit != 0 else { return g }
         return g + max(0, weights.titleMatch) + (wholeWord ? max(0, weights.exactTitle) / max(1, titleLength()) : 0)
@@ -112,7 +112,7 @@ package struct RankedScoring: Sendable {
     /// RankedScoring.rescaled(maxGS: 3.2, maxS: 1, ratio: 0.95, growth: RankedScoring.growth(ratio: 0.95))   // ≈ 3.23
     /// ```
     @inline(__always)
-    package static func rescaled(maxGS: Double, maxS: Double, ratio: Double, growth: Double) -> Double {
+    @_spi(Inspection) public static func rescaled(maxGS: Double, maxS: Double, ratio: Double, growth: Double) -> Double {
         guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
         return min(maxGS / ratio, maxGS + growth * maxS)
     }
@@ -121,7 +121,7 @@ package struct RankedScoring: Sendable {
     /// when the average length grows by 1/`ratio`: h(x) = (1−r)·x(c−x)/(rc +
     /// (1−r)x), c = k1 + 1, is largest at x = (√(a² + (1−r)·c·a) − a)/(1−r),
     /// a = rc. Computed once per segment and search.
-    package static func growth(ratio: Double) -> Double {
+    @_spi(Inspection) public static func growth(ratio: Double) -> Double {
         guard ratio < 1, ratio > 0 else { return 0 }
         let c = k1 + 1, d = 1 - ratio, a = ratio * c
         let x = min(c, max(0, ((a * a + d * c * a).squareRoot() - a) / d))
@@ -134,7 +134,7 @@ package struct RankedScoring: Sendable {
     /// RankedScoring.rescaledG(maxGS: 0.1, maxS: 1, ratio: 0.5)   // ≈ 0.191: almost ×2
     /// ```
     @inline(__always)
-    package static func rescaledG(maxGS: Double, maxS: Double, ratio: Double) -> Double {
+    @_spi(Inspection) public static func rescaledG(maxGS: Double, maxS: Double, ratio: Double) -> Double {
         guard ratio < 1, maxS > 0, maxGS > 0 else { return maxGS }
         let g = maxGS / maxS, ceiling = k1 + 1
         return maxS * g * ceiling / (ratio * ceiling + (1 - ratio) * min(g, ceiling))

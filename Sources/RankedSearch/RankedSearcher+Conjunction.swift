@@ -20,7 +20,7 @@ import Foundation
 /// ``RankedSearcher/Plan``.
 extension RankedSearcher {
     /// How a segment's matches are found.
-    package enum Plan: Sendable {
+    @_spi(Inspection) public enum Plan: Sendable {
         /// Intersecting first where ``prefersConjunction(postings:documentCount:)``.
         case automatic
         /// Always a driving term and cursors.
@@ -43,7 +43,7 @@ extension RankedSearcher {
     /// development` from 96 to 87; `source files` (1,338 expected) and
     /// queries with a term under ~2,000 postings were as fast or faster
     /// through a driver (up to 3× when a term is rare), so they keep it.
-    package static func prefersConjunction(postings: [Int], documentCount: Int) -> Bool {
+    @_spi(Inspection) public static func prefersConjunction(postings: [Int], documentCount: Int) -> Bool {
         guard postings.count > 1 else { return false }
         let sorted = postings.sorted()
         let n = Double(max(documentCount, 1))

@@ -43,7 +43,7 @@ package struct RankedSearcher {
     package var plan = Plan.automatic
     /// Whether a one-letter prefix is checked through its initial
     /// (``SegmentInitials``) rather than its tokens (tests compare both).
-    package var readsInitials = true
+    @_spi(Inspection) public var readsInitials = true
 
     /// Work done by the last search, for tests and the benchmark.
     struct Statistics: Sendable {
@@ -718,7 +718,7 @@ struct PostingCursor {
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
 /// `server` alone would be asked 7,205 times) while `library` stays a
 /// cursor, asked only about the ~900 documents `serde~` keeps.
-package struct TermCursor {
+@_spi(Inspection) public struct TermCursor {
     static let unionLimit = 8
     /// Instructions, roughly, for one posting read densely (decoded and
     /// stored)…

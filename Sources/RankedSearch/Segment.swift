@@ -13,13 +13,13 @@ package struct Segment: @unchecked Sendable {
     package let termCount: Int
     /// The terms that are words: ids below this; the initials follow
     /// (``SegmentInitials``). Lookups of words never reach past it.
-    package private(set) var wordCount: Int
+    @_spi(Inspection) public private(set) var wordCount: Int
     let blockCount: Int
     /// Typed attribute names, and typed values of all of them.
-    package let numberNameCount: Int
+    @_spi(Inspection) public let numberNameCount: Int
     let numberValueCount: Int
     let buildTime: Double
-    package let avgLength: Double
+    @_spi(Inspection) public let avgLength: Double
     package let fingerprint: UInt64
     private let offsets: [Int]
     /// Where the dictionary's sections start and how long `termBytes` is:
@@ -136,32 +136,32 @@ package struct Segment: @unchecked Sendable {
     package func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     package func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
     /// Words of the document's title (at most 255).
-    package func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
+    @_spi(Inspection) public func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
     func quality(_ doc: Int) -> Double { f64(.quality, doc) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
     func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
     package func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
-    package func staticBound(_ doc: Int) -> Double {
+    @_spi(Inspection) public func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
     }
 
-    package func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
-    package func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
-    package func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
+    @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
+    @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
+    @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
     /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
-    package func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
+    @_spi(Inspection) public func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
     /// The bound of a term's list: with the exact-title share for a whole word typed.
     @inline(__always)
     func termMaxGS(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxGS(term) : termMaxGSPart(term) }
-    package func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+    @_spi(Inspection) public func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
     /// ``termMaxG(_:)`` without the exact-title share.
     func termMaxGPart(_ term: Int) -> Double { Double(f32(.termMaxGPart, term)) }
     @inline(__always)
     func termMaxG(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxG(term) : termMaxGPart(term) }
 
     /// Sums and maxima over the terms of one group (``SegmentFormat/termGroupSize`` consecutive ids).
-    package struct TermGroup {
+    @_spi(Inspection) public struct TermGroup {
         /// Postings of all its terms.
         package var documents: Int
         /// Postings of its most frequent term.
@@ -181,10 +181,10 @@ package struct Segment: @unchecked Sendable {
         }
     }
 
-    package static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
+    @_spi(Inspection) public static func groupCount(terms: Int) -> Int { (terms + SegmentFormat.termGroupSize - 1) / SegmentFormat.termGroupSize }
 
     /// Group `group`, which holds term ids `group × 64 ..< (group + 1) × 64`.
-    package func termGroup(_ group: Int) -> TermGroup {
+    @_spi(Inspection) public func termGroup(_ group: Int) -> TermGroup {
         let at = at(.termGroups) + SegmentFormat.termGroupStride * group
         func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at + offset, as: UInt32.self)) }
         func f32(_ offset: Int) -> Double { Double(Float(bitPattern: u32(offset))) }
@@ -266,7 +266,7 @@ package struct Segment: @unchecked Sendable {
     }
 
     /// The unique identifier hash of every document, by doc id (for merges).
-    package func uidHashesByDocument() -> [UInt64] {
+    @_spi(Inspection) public func uidHashesByDocument() -> [UInt64] {
         var out = [UInt64](repeating: 0, count: documentCount)
         for index in 0..<documentCount {
             let doc = Int(u32(.uidDocs, index))
@@ -276,7 +276,7 @@ package struct Segment: @unchecked Sendable {
     }
 
     /// The bytes of typed attribute name `index` (names ascend by bytes).
-    package func numberName(_ index: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
+    @_spi(Inspection) public func numberName(_ index: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
         let start = Int(truncatingIfNeeded: u64(.numberNameOffsets, index)), end = Int(truncatingIfNeeded: u64(.numberNameOffsets, index + 1))
         let size = sectionEnd(.numberNameBytes) - at(.numberNameBytes)
         guard start >= 0, start <= end, end <= size else { throw .corrupt("typed attribute name \(index) out of its section") }
@@ -284,14 +284,14 @@ package struct Segment: @unchecked Sendable {
     }
 
     /// The typed values of name `index`: a range of ``numberValue(_:)`` indexes.
-    package func numberValues(ofName index: Int) throws(SegmentError) -> Range<Int> {
+    @_spi(Inspection) public func numberValues(ofName index: Int) throws(SegmentError) -> Range<Int> {
         let start = Int(truncatingIfNeeded: u64(.numberNameStarts, index)), end = Int(truncatingIfNeeded: u64(.numberNameStarts, index + 1))
         guard start >= 0, start <= end, end <= numberValueCount else { throw .corrupt("typed values of name \(index) out of range") }
         return start..<end
     }
 
-    package func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
-    package func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
+    @_spi(Inspection) public func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
+    @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
 
     /// Drops from resident memory the typed values and docs of indexes
     /// `values` (``SegmentBytes/release(_:)``), after a range read them all.
@@ -526,7 +526,7 @@ package struct Segment: @unchecked Sendable {
     }
 
     /// The block's largest term score × S without the exact-title share (a prefix's completions').
-    package func blockMaxGSPart(_ block: Int) -> Double {
+    @_spi(Inspection) public func blockMaxGSPart(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSPartAt + 4 * block, as: UInt32.self))))
     }
 
@@ -534,7 +534,7 @@ package struct Segment: @unchecked Sendable {
     @inline(__always)
     func blockMaxGS(_ block: Int, wholeWord: Bool) -> Double { wholeWord ? blockMaxGS(block) : blockMaxGSPart(block) }
 
-    package func blockMaxGS(_ block: Int) -> Double {
+    @_spi(Inspection) public func blockMaxGS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSAt + 4 * block, as: UInt32.self))))
     }
     func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
@@ -552,12 +552,12 @@ package struct Segment: @unchecked Sendable {
         guard let candidates else { return true }
         return !candidates.isEmpty(from: Int(blockFirstDoc(block, of: blocks)), through: Int(blockLastDoc(block)))
     }
-    package func blockMaxS(_ block: Int) -> Double {
+    @_spi(Inspection) public func blockMaxS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxSAt + 4 * block, as: UInt32.self))))
     }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
-    package func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
+    @_spi(Inspection) public func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
         var columns: [UInt8] = []
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: false)
     }

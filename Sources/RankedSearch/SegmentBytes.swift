@@ -19,7 +19,7 @@ package final class SegmentBytes: @unchecked Sendable {
     /// the generic collection.
     package init(copying bytes: some Collection<UInt8>) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        let copied = bytes.withContiguousStorageIfAvailable { source in
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
             if let base = source.baseAddress { memory.baseAddress!.copyMemory(from: base, byteCount: source.count) }
         }
         if copied == nil { _ = memory.initializeMemory(as: UInt8.self, from: bytes) }

@@ -79,12 +79,12 @@ package enum SegmentFormat {
     /// the largest stored frequency (title bit included) and every column of
     /// the document's tokens starting with that character: exactly what a
     /// ``TermCursor`` over all those tokens finds.
-    package static let initialMarker: UInt8 = 0xFF
+    @_spi(Inspection) public static let initialMarker: UInt8 = 0xFF
     package static let headerSize = 512
     /// Postings per block.
-    package static let blockSize = 128
+    @_spi(Inspection) public static let blockSize = 128
     /// Consecutive term ids per entry of `termGroups`.
-    package static let termGroupSize = 64
+    @_spi(Inspection) public static let termGroupSize = 64
     /// Bytes per entry of `termGroups`.
     static let termGroupStride = 56
     /// Leading bytes of a group's first term kept in its entry.
@@ -122,7 +122,7 @@ package enum SegmentFormat {
     static let termCountOffset = 20
     static let blockCountOffset = 24
     /// UInt32: bit i set when section i (one of ``collapsibleSections``) holds one value for every document.
-    package static let constantSectionsOffset = 28
+    @_spi(Inspection) public static let constantSectionsOffset = 28
     static let weightsHashOffset = 32
     static let buildTimeOffset = 40
     static let avgLengthOffset = 48

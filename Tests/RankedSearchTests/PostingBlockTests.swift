@@ -1,5 +1,5 @@
 import Foundation
-import RankedSearch
+@_spi(Inspection) import RankedSearch
 import Testing
 
 /// Bit-packed posting blocks: every width from 0 to 32 bits comes back

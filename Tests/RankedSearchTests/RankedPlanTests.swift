@@ -1,5 +1,5 @@
 import Foundation
-import RankedSearch
+@_spi(Inspection) import RankedSearch
 import TestSupport
 import Testing
 

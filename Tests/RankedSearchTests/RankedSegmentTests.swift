@@ -1,5 +1,5 @@
 import Foundation
-import RankedSearch
+@_spi(Inspection) import RankedSearch
 import TestSupport
 import Testing
 
@@ -12,11 +12,9 @@ import Testing
 
     static func document(_ rowid: Int64, title: String = "", description: String = "", hint: Double = 0,
                          numbers: [(String, Double)] = []) -> RankedDocument {
-        var builder = DocumentTokens.Builder(weights: .standard)
-        builder.column = 0
-        TextTokenizer.forEachIndexToken(of: title, into: &builder)
-        builder.column = 2
-        TextTokenizer.forEachIndexToken(of: description, into: &builder)
+        let builder = DocumentTokens.Builder(weights: .standard)
+        builder.add(title, column: 0)
+        builder.add(description, column: 2)
         return RankedDocument(rowid: rowid, expires: .infinity, hint: hint, recency: nil, engagement: 0, engagedAt: 0, tokens: builder.finish(),
                               uidHash: RankedDocument.uidHash("item-\(rowid)"), numbers: numbers)
     }

@@ -1,6 +1,6 @@
 import Corpora
 import Foundation
-import RankedSearch
+@_spi(Inspection) import RankedSearch
 import Testing
 
 /// The typo walks over a segment's sorted dictionary find exactly the

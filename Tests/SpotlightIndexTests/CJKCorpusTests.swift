@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
 /// Real Chinese, Japanese and Korean text from `cjk-manpages.jsonl.gz` (see ``corpusFile(_:)``).

@@ -1,4 +1,5 @@
 import Testing
+@_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
 /// An item's tokens aggregated for the ranked index: each distinct token

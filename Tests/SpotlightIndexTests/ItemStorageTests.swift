@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
 @Suite struct ItemStorageTests {

@@ -3,6 +3,7 @@ import Synchronization
 import GRDB
 import Testing
 import TestSupport
+@_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
 /// The ranked index against the full-text table on real text: the same

@@ -2,7 +2,7 @@
 /// them: `학교에서` is `학교` + `에서`. The tokenizer indexes a Hangul word
 /// both whole and without its particle, and searches a typed word by its
 /// stem, so `학교` finds `학교에서`, and `학교를` finds `학교에서` too.
-package enum KoreanParticles {
+@_spi(Inspection) public enum KoreanParticles {
     /// Longest first, so `에서부터` wins over `부터`.
     static let particles: [[Unicode.Scalar]] = [
         "에서부터", "으로부터", "에게서", "한테서", "으로써", "으로서", "이라고", "이라는",

@@ -45,13 +45,13 @@ package enum TextTokenizer {
     static let maxPartRuns = 8
 
     /// Most terms taken from one query; the rest is ignored.
-    package static let maxQueryTerms = 32
+    @_spi(Inspection) public static let maxQueryTerms = 32
 
     /// Hands the index tokens of `text` to `sink`, in order, as UTF-8
     /// bytes (valid only during the call): the one definition of what is
     /// indexed, for the ranked index (``DocumentTokens``) and the
     /// space-joined text of the reference table (``appendIndexTokens(of:to:)``).
-    package static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
+    static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
         var text = text
         text.withUTF8 { bytes in
             // The common case, byte by byte, when every byte is ASCII.
@@ -86,7 +86,7 @@ package enum TextTokenizer {
 
     /// Any text: folded (``TextFolding``), split into words and CJK runs,
     /// Korean stems and the parts of words with transitions added.
-    package static func unicodeTokens<Sink: IndexTokenSink>(_ text: String, into sink: inout Sink) {
+    static func unicodeTokens<Sink: IndexTokenSink>(_ text: String, into sink: inout Sink) {
         var scratch: [UInt8] = []
         let parts = partsAtTransitions(text)
         forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
@@ -108,6 +108,14 @@ package enum TextTokenizer {
         out = ""
         forEachIndexToken(of: text, into: &joined)
         out = joined.text
+    }
+
+    /// The index tokens of `text` through the general path only (no ASCII
+    /// fast path): what the fast path must agree with.
+    @_spi(Inspection) public static func unicodeIndexTokens(of text: String) -> [String] {
+        var joined = JoinedTokens(text: "")
+        unicodeTokens(text, into: &joined)
+        return joined.text.split(separator: " ").map(String.init)
     }
 
     /// The index tokens of `text`, for tests and explanations.
@@ -312,7 +320,7 @@ package enum TextTokenizer {
 }
 
 /// Receives index tokens one at a time (``TextTokenizer/forEachIndexToken(of:into:)``).
-package protocol IndexTokenSink {
+protocol IndexTokenSink {
     /// One token's UTF-8 bytes, valid only during the call.
     mutating func take(_ token: UnsafeBufferPointer<UInt8>)
     /// The same, with at least 8 readable bytes after the token (so that
@@ -321,16 +329,14 @@ package protocol IndexTokenSink {
 }
 
 extension IndexTokenSink {
-    package mutating func take(padded token: UnsafeBufferPointer<UInt8>) { take(token) }
+    mutating func take(padded token: UnsafeBufferPointer<UInt8>) { take(token) }
 }
 
-/// Tokens joined by single spaces: a column of the reference FTS5 table.
-package struct JoinedTokens: IndexTokenSink {
-    package var text: String
+/// Tokens joined by single spaces (``TextTokenizer/appendIndexTokens(of:to:)``).
+struct JoinedTokens: IndexTokenSink {
+    var text: String
 
-    package init(text: String) { self.text = text }
-
-    package mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
+    mutating func take(_ token: UnsafeBufferPointer<UInt8>) {
         if !text.isEmpty { text.append(" ") }
         text += String(decoding: token, as: UTF8.self)
     }
