@@ -39,7 +39,7 @@ extension Segment {
     /// Decodes block `block` into `buffers` (its columns too when
     /// `columns`); returns how many postings it holds.
     @inline(__always)
-    package func unpack(_ block: Int, into buffers: BlockBuffers, columns: Bool) throws(SegmentError) -> Int {
+    @_spi(Inspection) public func unpack(_ block: Int, into buffers: BlockBuffers, columns: Bool) throws(SegmentError) -> Int {
         try unpackBlock(block, docs: buffers.docs, frequencies: buffers.frequencies, columns: columns ? buffers.columns : nil)
     }
 }

@@ -23,22 +23,22 @@ package struct DocumentTokens: Sendable {
     private(set) var bytes: [UInt8] = []
     package private(set) var tokens: [Token] = []
     /// Token occurrences in all columns.
-    package private(set) var length: UInt32 = 0
+    @_spi(Inspection) public private(set) var length: UInt32 = 0
     /// Words of the longest title attribute (`title`, `displayName`).
     @_spi(Inspection) public private(set) var titleLength: UInt32 = 0
     /// The metadata factor: complete metadata lifts, stuffed keywords demote.
     private(set) var quality: Double = 1
 
     package struct Token: Sendable {
-        package var hash: UInt64
-        package var start: UInt32
+        var hash: UInt64
+        var start: UInt32
         package var count: UInt32
         /// Σ column weight × occurrences (at most the column's cap), in sixteenths.
         @_spi(Inspection) public var frequency: UInt32
         /// Occurrences per column, a byte each (saturating).
-        package var counts: UInt32
+        var counts: UInt32
         /// Bits of ``TextColumns/bit(of:)``.
-        package var columns: UInt8
+        @_spi(Inspection) public var columns: UInt8
     }
 
     package var count: Int { tokens.count }
@@ -216,11 +216,11 @@ package struct DocumentTokens: Sendable {
             return words
         }
 
-        package func take(_ token: UnsafeBufferPointer<UInt8>) {
+        func take(_ token: UnsafeBufferPointer<UInt8>) {
             add(token, hash: TokenHash.of(token), padded: false)
         }
 
-        package func take(padded token: UnsafeBufferPointer<UInt8>) {
+        func take(padded token: UnsafeBufferPointer<UInt8>) {
             add(token, hash: TokenHash.of(padded: token), padded: true)
         }
 

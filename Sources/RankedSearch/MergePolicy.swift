@@ -10,12 +10,12 @@
 /// ```
 package enum MergePolicy {
     /// Segments merged at once, and the ratio between size classes.
-    package static let factor = 8
+    static let factor = 8
 
     /// A segment as the policy sees it: its live and deleted documents.
     package struct SegmentSize: Equatable, Sendable {
-        package var id: Int64
-        package var live: Int
+        var id: Int64
+        var live: Int
         package var deleted: Int
 
         package init(id: Int64, live: Int, deleted: Int) {

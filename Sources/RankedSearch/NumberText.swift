@@ -14,7 +14,7 @@ import Darwin
 /// ```
 package enum NumberText {
     /// `value` formatted by one `printf` conversion of a `Double` (such as `%.4g`, `%.1f`).
-    package static func format(_ conversion: StaticString, _ value: Double) -> String {
+    @_spi(Inspection) public static func format(_ conversion: StaticString, _ value: Double) -> String {
         // 512: `%f` of the largest Double takes 312 bytes.
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer in
             // A string literal's bytes end with a NUL, as vsnprintf needs.

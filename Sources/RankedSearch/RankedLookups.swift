@@ -7,10 +7,10 @@ import Foundation
 /// NumberRange(lower: 0, lowerInclusive: true, upper: 10, upperInclusive: false)   // 0 <= value < 10
 /// ```
 package struct NumberRange: Hashable, Sendable {
-    package var lower: Double?
-    package var lowerInclusive = true
-    package var upper: Double?
-    package var upperInclusive = true
+    @_spi(Inspection) public var lower: Double?
+    @_spi(Inspection) public var lowerInclusive = true
+    @_spi(Inspection) public var upper: Double?
+    @_spi(Inspection) public var upperInclusive = true
 
     package init(lower: Double? = nil, lowerInclusive: Bool = true, upper: Double? = nil, upperInclusive: Bool = true) {
         self.lower = lower

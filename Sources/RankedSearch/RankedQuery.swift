@@ -100,7 +100,7 @@ extension RankedQuery {
 
     /// A digit as typo walks lock them: ASCII only (other digits are rare
     /// in what is typed and walked like letters).
-    package static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value &- 0x30 < 10 }
+    @_spi(Inspection) public static func isDigit(_ scalar: Unicode.Scalar) -> Bool { scalar.value &- 0x30 < 10 }
 }
 
 /// Damerau–Levenshtein distance (optimal string alignment) bounded by a

@@ -8,7 +8,7 @@ import Foundation
 /// variable-length reads check their bounds as they go, so damaged bytes
 /// give a ``SegmentError``, never a crash or a read outside the segment.
 package struct Segment: @unchecked Sendable {
-    package let bytes: SegmentBytes
+    @_spi(Inspection) public let bytes: SegmentBytes
     package let documentCount: Int
     package let termCount: Int
     /// The terms that are words: ids below this; the initials follow
@@ -128,20 +128,20 @@ package struct Segment: @unchecked Sendable {
     }
 
     package func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
-    package func expires(_ doc: Int) -> Double {
+    @_spi(Inspection) public func expires(_ doc: Int) -> Double {
         Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
     }
-    package func hint(_ doc: Int) -> Double { f64(.hints, doc) }
-    package func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
-    package func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
-    package func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    @_spi(Inspection) public func hint(_ doc: Int) -> Double { f64(.hints, doc) }
+    @_spi(Inspection) public func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
+    @_spi(Inspection) public func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
+    @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
     /// Words of the document's title (at most 255).
     @_spi(Inspection) public func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
     func quality(_ doc: Int) -> Double { f64(.quality, doc) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
     func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
-    package func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
+    @_spi(Inspection) public func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
     @_spi(Inspection) public func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
     }
@@ -346,7 +346,7 @@ package struct Segment: @unchecked Sendable {
     /// ~20 pages spread over two sections, and the kernel maps 64 KB around
     /// each page a query faults in (fault-around), so a single prefix query
     /// at 1M items made ~70 MB resident.
-    package func lowerBound(_ key: [UInt8], pastPrefix: Bool = false) throws(SegmentError) -> Int {
+    @_spi(Inspection) public func lowerBound(_ key: [UInt8], pastPrefix: Bool = false) throws(SegmentError) -> Int {
         var failure: SegmentError?
         let found = key.withUnsafeBytes { (keyBytes: UnsafeRawBufferPointer) -> Int in
           do throws(SegmentError) {
@@ -419,7 +419,7 @@ package struct Segment: @unchecked Sendable {
     /// The first term id from `start` on whose bytes are not less than
     /// `key`, given that term `start - 1` is: galloping forward, then binary
     /// search, so that a key a few terms ahead costs a few comparisons.
-    func lowerBound(_ key: UnsafeRawBufferPointer, from start: Int) throws(SegmentError) -> Int {
+    @_spi(Inspection) public func lowerBound(_ key: UnsafeRawBufferPointer, from start: Int) throws(SegmentError) -> Int {
         @inline(__always) func isBelow(_ id: Int) throws(SegmentError) -> Bool {
             let bytes = try term(id)
             let common = min(bytes.count, key.count)
@@ -454,7 +454,7 @@ package struct Segment: @unchecked Sendable {
 
     /// Term ids equal to `token`, or starting with it for a prefix (words
     /// only: an empty prefix stops before the initials).
-    package func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
+    @_spi(Inspection) public func terms(matching token: [UInt8], prefix: Bool) throws(SegmentError) -> Range<Int> {
         let low = min(try lowerBound(token), wordCount)
         if prefix { return low..<max(low, min(try lowerBound(token, pastPrefix: true), wordCount)) }
         guard low < wordCount, try term(low).elementsEqual(token) else { return low..<low }
@@ -464,7 +464,7 @@ package struct Segment: @unchecked Sendable {
     /// Ids of the terms whose bytes contain `fragment`, ascending: one
     /// scan over the dictionary's bytes (terms are stored end to end),
     /// each hit mapped to its term by binary search. Stops after `limit` terms.
-    package func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
+    @_spi(Inspection) public func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
         guard !fragment.isEmpty, wordCount > 0, limit > 0 else { return [] }
         let start = at(.termBytes)
         func offset(_ term: Int) -> Int { Int(truncatingIfNeeded: u64(.termOffsets, term)) }
@@ -518,7 +518,7 @@ package struct Segment: @unchecked Sendable {
     // MARK: - Postings
 
     /// The blocks of term `term`.
-    package func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
+    @_spi(Inspection) public func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
         let first = Int(u32(.termFirstBlock, term))
         let count = (termDocumentCount(term) + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize
         guard first + count <= blockCount else { throw .corrupt("term \(term)'s blocks out of range") }

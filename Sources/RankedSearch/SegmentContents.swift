@@ -5,18 +5,18 @@ import Synchronization
 /// signals of its static factor, its identifier's hash and its typed values.
 package struct RankedDocument: Sendable {
     package var rowid: Int64
-    package var expires: Double
-    package var hint: Double
-    package var recency: Double?
-    package var engagement: Double
-    package var engagedAt: Double
+    @_spi(Inspection) public var expires: Double
+    @_spi(Inspection) public var hint: Double
+    @_spi(Inspection) public var recency: Double?
+    @_spi(Inspection) public var engagement: Double
+    @_spi(Inspection) public var engagedAt: Double
     /// Impressions, decayed to `engagedAt` (``SpotlightStore/recordImpressions(itemIdentifiers:at:)``).
-    package var impressions: Double = 0
+    var impressions: Double = 0
     package var tokens: DocumentTokens
     /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
     package var uidHash: UInt64
     /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute (``NumericIndex/entries(_:)``).
-    package var numbers: [(String, Double)]
+    var numbers: [(String, Double)]
 
     package init(rowid: Int64, expires: Double, hint: Double, recency: Double?, engagement: Double, engagedAt: Double,
                  impressions: Double = 0, tokens: DocumentTokens, uidHash: UInt64, numbers: [(String, Double)]) {
@@ -74,7 +74,7 @@ package struct SegmentContents {
     var postingColumns: [UInt8] = []
 
     /// Per document: the hash of its unique identifier.
-    package var uidHashes: [UInt64] = []
+    @_spi(Inspection) public var uidHashes: [UInt64] = []
     /// Typed attribute names, by id (any order), and every typed value.
     var numberNames: [String] = []
     var numberEntries: [NumberEntry] = []
@@ -91,7 +91,7 @@ package struct SegmentContents {
     /// initials (``SegmentInitials``) (``TokenTable``), then
     /// term ids are renumbered in byte order and the postings laid out by
     /// counting.
-    package init(documents: [RankedDocument]) {
+    @_spi(Inspection) public init(documents: [RankedDocument]) {
         var documents = documents
         if zip(documents, documents.dropFirst()).contains(where: { $0.rowid > $1.rowid }) { documents.sort { $0.rowid < $1.rowid } }
         self.init(sorted: documents[...])

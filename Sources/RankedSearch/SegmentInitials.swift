@@ -85,7 +85,7 @@ extension Segment {
     /// The term id of the initial of `prefix` when `prefix` is one letter
     /// that has one (``SegmentInitials``) and a document here starts a token
     /// with it; nil otherwise.
-    package func initial(of prefix: [UInt8]) throws(SegmentError) -> Int? {
+    @_spi(Inspection) public func initial(of prefix: [UInt8]) throws(SegmentError) -> Int? {
         let codePoint = prefix.withUnsafeBufferPointer { SegmentInitials.codePoint(ofWhole: $0) }
         guard let codePoint else { return nil }
         let key = SegmentInitials.termBytes(codePoint)

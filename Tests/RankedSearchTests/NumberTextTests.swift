@@ -1,5 +1,5 @@
 import Foundation
-import RankedSearch
+@_spi(Inspection) import RankedSearch
 import Testing
 
 /// Explanations' numbers through printf directly: the same text as Foundation's `String(format:)`.

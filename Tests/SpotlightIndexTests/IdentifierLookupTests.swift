@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TestSupport
+@_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
 /// Which row holds an identifier, and which rows hold a typed value in a

@@ -34,7 +34,7 @@ package enum TextTokenizer {
         /// stems without its particles (`학교를` is also `학교`).
         package var alternatives: [String] = []
 
-        package init(tokens: [String], isPrefix: Bool, alternatives: [String] = []) {
+        @_spi(Inspection) public init(tokens: [String], isPrefix: Bool, alternatives: [String] = []) {
             self.tokens = tokens
             self.isPrefix = isPrefix
             self.alternatives = alternatives
