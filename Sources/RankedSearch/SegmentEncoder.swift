@@ -8,33 +8,60 @@ package enum SegmentEncoder {
     ///   over two threads (the bytes are the same either way).
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
                                parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
-        let n = contents.documentCount
-        let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
-        let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
-        var bounds = [Double](repeating: 0, count: n)
-        for doc in 0..<n {
-            let recency = contents.recency[doc]
-            bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
-                                              recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
-        }
-        var out = SectionWriter()
-        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 64 + contents.postingDocs.count * 3 + contents.termBytes.count * 2)
-        writeDocuments(contents, bounds: bounds, into: &out)
-        // Dictionary.
-        out.begin(.termOffsets); out.writer.append(contentsOf: contents.termStart.map { UInt64($0) })
-        out.begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
+        let scales = Scales(contents, scoring: scoring, buildTime: buildTime)
         // Postings in blocks, with maxima: the bulk of the work, done in
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
-        let norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
-        let parts = Self.postingsInParts(contents, scoring: scoring, norms: norms, bounds: bounds, threshold: parallelPostings)
-        let blockCount = writePostings(PostingsPart(joining: parts), contents: contents, into: &out)
+        let parts = Self.postingsInParts(contents, scoring: scoring, scales: scales, threshold: parallelPostings)
+        return encode(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime)
+    }
+
+    /// The documents' sections and dictionary of `contents` (whose own
+    /// postings are not read), with postings already encoded in `parts`,
+    /// one after the other in term order: what ``SegmentMerger`` writes
+    /// without ever holding a merge's postings decoded.
+    static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
+                       buildTime: Double) -> [UInt8] {
+        let n = contents.documentCount
+        var out = SectionWriter()
+        let postingBytes = parts.reduce(0) { $0 + $1.postings.count }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
+        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 64 + contents.termBytes.count * 2 + contents.termCount * 96
+                                  + postingBytes + blocks * 28 + contents.numberEntries.count * 12 + PostingBlock.padding)
+        writeDocuments(contents, bounds: scales.bounds, into: &out)
+        // Dictionary.
+        out.begin(.termOffsets); out.writer.append(contentsOf: contents.termStart.map { UInt64($0) })
+        out.begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
+        let blockCount = writePostings(parts, contents: contents, into: &out)
         let (nameCount, valueCount) = writeNumbers(contents, into: &out)
         writeIdentifiers(contents, into: &out)
         out.writer.align8()
         let header = Header(documents: n, terms: contents.termCount, blocks: blockCount, numberNames: nameCount, numberValues: valueCount,
-                            fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)
-        return finish(out, header: header)
+                            fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: scales.avgLength)
+        return finish(&out, header: header)
+    }
+
+    /// What scoring reads of each document while its postings are
+    /// encoded: the average length, each document's static bound and
+    /// length norm.
+    struct Scales {
+        let avgLength: Double
+        let bounds: [Double]
+        let norms: [Double]
+
+        init(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double) {
+            let n = contents.documentCount
+            let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
+            let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
+            var bounds = [Double](repeating: 0, count: n)
+            for doc in 0..<n {
+                let recency = contents.recency[doc]
+                bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
+                                                  recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
+            }
+            self.avgLength = avgLength
+            self.bounds = bounds
+            norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
+        }
     }
 
     /// A segment's bytes as they are written: sections aligned to 8
@@ -85,8 +112,11 @@ package enum SegmentEncoder {
         out.collapsible(.impressions, contents.impressions)
     }
 
-    /// The postings' sections and the term groups; returns the block count.
-    static func writePostings(_ all: PostingsPart, contents: SegmentContents, into out: inout SectionWriter) -> Int {
+    /// The postings' sections and the term groups, from `parts` in term
+    /// order (their postings' bytes copied one after the other, never
+    /// joined first); returns the block count.
+    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, into out: inout SectionWriter) -> Int {
+        let all = PostingsPart(joiningAllButBytes: parts)
         let t = contents.termCount
         assert(all.termDocs.count == t)
         out.begin(.termFirstBlock); out.writer.append(contentsOf: all.termFirstBlock)
@@ -117,7 +147,10 @@ package enum SegmentEncoder {
         out.begin(.blockLastDoc); out.writer.append(contentsOf: all.blockLastDoc)
         out.begin(.blockMaxGS); out.writer.append(contentsOf: all.blockMaxGS)
         out.begin(.blockMaxS); out.writer.append(contentsOf: all.blockMaxS)
-        out.begin(.postingsData); out.bytes.append(contentsOf: all.postings)
+        out.begin(.postingsData)
+        for part in parts { out.bytes.append(contentsOf: part.postings) }
+        // The padding a block decoder reads past the last block.
+        out.bytes.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
         out.begin(.termMaxGSPart); out.writer.append(contentsOf: all.termMaxGSPart)
         out.begin(.blockMaxGSPart); out.writer.append(contentsOf: all.blockMaxGSPart)
         out.begin(.termMaxGPart); out.writer.append(contentsOf: all.termMaxGPart)
@@ -173,15 +206,20 @@ package enum SegmentEncoder {
     }
 
     /// The header, then the checksums: the body's, and the header's own.
-    static func finish(_ written: SectionWriter, header: Header) -> [UInt8] {
-        var out = written.writer
+    static func finish(_ written: inout SectionWriter, header: Header) -> [UInt8] {
+        // In place: a copy would double a large merge's bytes.
+        finish(&written.writer, header: header, constantSections: written.constantSections,
+                      sectionOffsets: written.sectionOffsets)
+    }
+
+    private static func finish(_ out: inout ByteWriter, header: Header, constantSections: UInt32, sectionOffsets: [Int]) -> [UInt8] {
         out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
         out.set(SegmentFormat.version, at: SegmentFormat.versionOffset)
         out.set(UInt32(TextTokenizer.version), at: SegmentFormat.tokenizerOffset)
         out.set(UInt32(header.documents), at: SegmentFormat.docCountOffset)
         out.set(UInt32(header.terms), at: SegmentFormat.termCountOffset)
         out.set(UInt32(header.blocks), at: SegmentFormat.blockCountOffset)
-        out.set(written.constantSections, at: SegmentFormat.constantSectionsOffset)
+        out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
         out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
         out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
         out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
@@ -189,7 +227,7 @@ package enum SegmentEncoder {
         out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
         out.set(UInt64(out.bytes.count), at: SegmentFormat.totalLengthOffset)
         for section in SegmentFormat.Section.allCases {
-            out.set(UInt64(written.sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
+            out.set(UInt64(sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
         }
         let sum = out.bytes.withUnsafeBytes { raw in
             SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
@@ -212,12 +250,13 @@ package enum SegmentEncoder {
 
         init() {}
 
-        /// The parts end to end, their blocks and bytes rebased, with the
-        /// postings' end offset and the padding a block decoder reads past
-        /// the last block.
-        init(joining parts: [PostingsPart]) {
+        /// The parts end to end but for their postings' bytes (which
+        /// ``writePostings(_:contents:into:)`` copies from each part): blocks
+        /// and byte offsets rebased, with the postings' end offset last.
+        init(joiningAllButBytes parts: [PostingsPart]) {
+            var byteBase: UInt64 = 0
             for part in parts {
-                let blockBase = UInt32(blockLastDoc.count), byteBase = UInt64(postings.count)
+                let blockBase = UInt32(blockLastDoc.count)
                 termFirstBlock += part.termFirstBlock.map { $0 + blockBase }
                 termDocs += part.termDocs
                 termMaxG += part.termMaxG
@@ -230,10 +269,74 @@ package enum SegmentEncoder {
                 blockMaxGS += part.blockMaxGS
                 blockMaxGSPart += part.blockMaxGSPart
                 blockMaxS += part.blockMaxS
-                postings += part.postings
+                byteBase += UInt64(part.postings.count)
             }
-            blockOffsets.append(UInt64(postings.count))
-            postings.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
+            blockOffsets.append(byteBase)
+        }
+
+        /// Encodes one term's postings (ascending doc ids) in blocks of
+        /// ``SegmentFormat/blockSize`` with their maxima of the term score
+        /// (G = tf(k1+1) / (tf + norm[doc]) plus the match-quality part),
+        /// with and without the exact-title share, and the term's own.
+        mutating func append(docs: UnsafeBufferPointer<UInt32>, frequencies: UnsafeBufferPointer<UInt32>, columns: UnsafeBufferPointer<UInt8>,
+                             scoring: RankedScoring, norms: UnsafeBufferPointer<Double>, bounds: UnsafeBufferPointer<Double>,
+                             titleLengths: UnsafeBufferPointer<UInt8>) {
+            termFirstBlock.append(UInt32(blockLastDoc.count))
+            termDocs.append(UInt32(docs.count))
+            var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
+            var start = 0
+            while start < docs.count {
+                let end = min(start + SegmentFormat.blockSize, docs.count)
+                blockOffsets.append(UInt64(postings.count))
+                PostingBlock.append(docs: UnsafeBufferPointer(rebasing: docs[start..<end]),
+                                    frequencies: UnsafeBufferPointer(rebasing: frequencies[start..<end]),
+                                    columns: UnsafeBufferPointer(rebasing: columns[start..<end]), to: &postings)
+                var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
+                for index in start..<end {
+                    let doc = Int(docs[index])
+                    let frequency = frequencies[index], norm = norms[doc]
+                    let g = scoring.termScore(frequency: frequency, norm: norm, titleLength: Double(titleLengths[doc]), wholeWord: true)
+                    let withoutShare = scoring.termScore(frequency: frequency, norm: norm, titleLength: 1, wholeWord: false)
+                    let s = bounds[doc]
+                    blockG = max(blockG, g)
+                    blockGS = max(blockGS, g * s)
+                    blockGSPart = max(blockGSPart, withoutShare * s)
+                    maxGPart = max(maxGPart, withoutShare)
+                    blockS = max(blockS, s)
+                }
+                blockLastDoc.append(docs[end - 1])
+                blockMaxGS.append(RankedScoring.roundedUp(blockGS))
+                blockMaxGSPart.append(RankedScoring.roundedUp(blockGSPart))
+                maxGSPart = max(maxGSPart, blockGSPart)
+                blockMaxS.append(RankedScoring.roundedUp(blockS))
+                maxG = max(maxG, blockG)
+                maxGS = max(maxGS, blockGS)
+                maxS = max(maxS, blockS)
+                start = end
+            }
+            termMaxG.append(RankedScoring.roundedUp(maxG))
+            termMaxGS.append(RankedScoring.roundedUp(maxGS))
+            termMaxGSPart.append(RankedScoring.roundedUp(maxGSPart))
+            termMaxGPart.append(RankedScoring.roundedUp(maxGPart))
+            termMaxS.append(RankedScoring.roundedUp(maxS))
+        }
+
+        /// Room for `terms` terms and `count` postings.
+        mutating func reserve(terms: Int, postings count: Int) {
+            let blocks = terms + count / SegmentFormat.blockSize
+            termFirstBlock.reserveCapacity(terms)
+            termDocs.reserveCapacity(terms)
+            termMaxG.reserveCapacity(terms)
+            termMaxGS.reserveCapacity(terms)
+            termMaxS.reserveCapacity(terms)
+            termMaxGSPart.reserveCapacity(terms)
+            termMaxGPart.reserveCapacity(terms)
+            blockOffsets.reserveCapacity(blocks)
+            blockLastDoc.reserveCapacity(blocks)
+            blockMaxGS.reserveCapacity(blocks)
+            blockMaxS.reserveCapacity(blocks)
+            blockMaxGSPart.reserveCapacity(blocks)
+            postings.reserveCapacity(count * 3 + 16)
         }
     }
 
@@ -242,10 +345,10 @@ package enum SegmentEncoder {
 
     /// Every term's postings, as one part or, when large, two (split where
     /// half the postings are) encoded at once.
-    static func postingsInParts(_ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double], threshold: Int) -> [PostingsPart] {
+    static func postingsInParts(_ contents: SegmentContents, scoring: RankedScoring, scales: Scales, threshold: Int) -> [PostingsPart] {
         let total = contents.postingDocs.count, t = contents.termCount
         guard total >= threshold, Parallelism.cores > 1, t > 1 else {
-            return [postings(of: 0..<t, contents, scoring: scoring, norms: norms, bounds: bounds)]
+            return [postings(of: 0..<t, contents, scoring: scoring, scales: scales)]
         }
         // The first term whose postings start at or after the middle.
         var low = 0, high = t
@@ -257,81 +360,30 @@ package enum SegmentEncoder {
         let ranges = [0..<split, split..<t]
         let results = Mutex<[PostingsPart?]>([nil, nil])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let part = postings(of: ranges[index], contents, scoring: scoring, norms: norms, bounds: bounds)
+            let part = postings(of: ranges[index], contents, scoring: scoring, scales: scales)
             results.withLock { $0[index] = part }
         }
         return results.withLock { $0.map { $0! } }
     }
 
-    /// Encodes the postings of `terms` in blocks of ``SegmentFormat/blockSize``
-    /// with their maxima of the term score (G = tf(k1+1) / (tf + norm[doc])
-    /// plus the match-quality part), with and without the exact-title share.
-    static func postings(of terms: Range<Int>, _ contents: SegmentContents, scoring: RankedScoring, norms: [Double], bounds: [Double]) -> PostingsPart {
+    /// Encodes the postings of `terms` (``PostingsPart/append(docs:frequencies:columns:scoring:norms:bounds:titleLengths:)``).
+    static func postings(of terms: Range<Int>, _ contents: SegmentContents, scoring: RankedScoring, scales: Scales) -> PostingsPart {
         var part = PostingsPart()
-        let count = terms.count
-        part.termFirstBlock = [UInt32](repeating: 0, count: count)
-        part.termDocs = [UInt32](repeating: 0, count: count)
-        part.termMaxG = [Float](repeating: 0, count: count)
-        part.termMaxGS = [Float](repeating: 0, count: count)
-        part.termMaxGSPart = [Float](repeating: 0, count: count)
-        part.termMaxGPart = [Float](repeating: 0, count: count)
-        part.termMaxS = [Float](repeating: 0, count: count)
-        guard count > 0 else { return part }
-        let postingRange = contents.postingStart[terms.lowerBound]..<contents.postingStart[terms.upperBound]
-        let estimatedBlocks = count + postingRange.count / SegmentFormat.blockSize
-        part.blockOffsets.reserveCapacity(estimatedBlocks)
-        part.blockLastDoc.reserveCapacity(estimatedBlocks)
-        part.blockMaxGS.reserveCapacity(estimatedBlocks)
-        part.blockMaxGSPart.reserveCapacity(estimatedBlocks)
-        part.blockMaxS.reserveCapacity(estimatedBlocks)
-        part.postings.reserveCapacity(postingRange.count * 3 + 16)
+        guard !terms.isEmpty else { return part }
+        part.reserve(terms: terms.count, postings: contents.postingStart[terms.upperBound] - contents.postingStart[terms.lowerBound])
         contents.postingDocs.withUnsafeBufferPointer { allDocs in
         contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
         contents.postingColumns.withUnsafeBufferPointer { allColumns in
-        norms.withUnsafeBufferPointer { norms in
-        bounds.withUnsafeBufferPointer { bounds in
+        scales.norms.withUnsafeBufferPointer { norms in
+        scales.bounds.withUnsafeBufferPointer { bounds in
+        contents.titleLengths.withUnsafeBufferPointer { titleLengths in
             for term in terms {
-                let local = term - terms.lowerBound
                 let range = contents.postingStart[term]..<contents.postingStart[term + 1]
-                part.termFirstBlock[local] = UInt32(part.blockLastDoc.count)
-                part.termDocs[local] = UInt32(range.count)
-                var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
-                var start = range.lowerBound
-                while start < range.upperBound {
-                    let end = min(start + SegmentFormat.blockSize, range.upperBound)
-                    part.blockOffsets.append(UInt64(part.postings.count))
-                    PostingBlock.append(docs: UnsafeBufferPointer(rebasing: allDocs[start..<end]),
-                                        frequencies: UnsafeBufferPointer(rebasing: allFrequencies[start..<end]),
-                                        columns: UnsafeBufferPointer(rebasing: allColumns[start..<end]), to: &part.postings)
-                    var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
-                    for index in start..<end {
-                        let doc = Int(allDocs[index])
-                        let frequency = allFrequencies[index], norm = norms[doc]
-                        let g = scoring.termScore(frequency: frequency, norm: norm, titleLength: Double(contents.titleLengths[doc]), wholeWord: true)
-                        let withoutShare = scoring.termScore(frequency: frequency, norm: norm, titleLength: 1, wholeWord: false)
-                        let s = bounds[doc]
-                        blockG = max(blockG, g)
-                        blockGS = max(blockGS, g * s)
-                        blockGSPart = max(blockGSPart, withoutShare * s)
-                        maxGPart = max(maxGPart, withoutShare)
-                        blockS = max(blockS, s)
-                    }
-                    part.blockLastDoc.append(allDocs[end - 1])
-                    part.blockMaxGS.append(RankedScoring.roundedUp(blockGS))
-                    part.blockMaxGSPart.append(RankedScoring.roundedUp(blockGSPart))
-                    maxGSPart = max(maxGSPart, blockGSPart)
-                    part.blockMaxS.append(RankedScoring.roundedUp(blockS))
-                    maxG = max(maxG, blockG)
-                    maxGS = max(maxGS, blockGS)
-                    maxS = max(maxS, blockS)
-                    start = end
-                }
-                part.termMaxG[local] = RankedScoring.roundedUp(maxG)
-                part.termMaxGS[local] = RankedScoring.roundedUp(maxGS)
-                part.termMaxGSPart[local] = RankedScoring.roundedUp(maxGSPart)
-                part.termMaxGPart[local] = RankedScoring.roundedUp(maxGPart)
-                part.termMaxS[local] = RankedScoring.roundedUp(maxS)
+                part.append(docs: UnsafeBufferPointer(rebasing: allDocs[range]), frequencies: UnsafeBufferPointer(rebasing: allFrequencies[range]),
+                            columns: UnsafeBufferPointer(rebasing: allColumns[range]), scoring: scoring, norms: norms, bounds: bounds,
+                            titleLengths: titleLengths)
             }
+        }
         }
         }
         }

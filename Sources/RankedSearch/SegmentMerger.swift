@@ -16,12 +16,99 @@ package enum SegmentMerger {
     }
 
     /// ``merge(_:parallelPostings:)`` and, per input, each document's new
-    /// doc id (-1 when it was deleted): what installing a merge that ran
-    /// beside other writes needs to carry their deletions over.
-    package static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
+    /// doc id (-1 when it was deleted).
+    static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
         -> (contents: SegmentContents, docMaps: [[Int32]]) {
+        let (documents, docMaps) = try mergeDocuments(inputs)
+        var out = documents
+        let merged = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in
+            var part = TermsPart()
+            try forEachMergedTerm(inputs, docMaps: docMaps, ranges: ranges) { key, postings in
+                part.termBytes.append(contentsOf: key)
+                part.termEnds.append(part.termBytes.count)
+                part.docs += postings.docs
+                part.frequencies += postings.frequencies
+                part.columns += postings.columns
+                part.postingEnds.append(part.docs.count)
+            }
+            return part
+        }
+        let totalPostings = merged.reduce(0) { $0 + $1.docs.count }
+        out.postingDocs.reserveCapacity(totalPostings)
+        out.postingFrequencies.reserveCapacity(totalPostings)
+        out.postingColumns.reserveCapacity(totalPostings)
+        for part in merged {
+            let byteBase = out.termBytes.count, postingBase = out.postingDocs.count
+            out.termBytes += part.termBytes
+            out.termStart += part.termEnds.map { $0 + byteBase }
+            out.postingStart += part.postingEnds.map { $0 + postingBase }
+            out.postingDocs += part.docs
+            out.postingFrequencies += part.frequencies
+            out.postingColumns += part.columns
+        }
+        return (out, docMaps)
+    }
+
+    /// A merge's segment, encoded, and what installing it needs.
+    package struct Merged: Sendable {
+        /// The segment's bytes (``SegmentEncoder/encode(_:scoring:buildTime:parallelPostings:)``'s,
+        /// for the same documents).
+        package var bytes: [UInt8]
+        /// Per input, each document's new doc id (-1 when it was deleted):
+        /// what installing a merge that ran beside other writes needs to
+        /// carry their deletions over.
+        package var docMaps: [[Int32]]
+        package var documentCount: Int
+    }
+
+    /// Merges and encodes in one pass: each term's postings are gathered
+    /// from the inputs and encoded at once, so a merge holds its output's
+    /// encoded bytes and one term's postings, never all its postings
+    /// decoded (at 1M items that was most of indexing's peak memory). The
+    /// bytes are those of encoding ``merge(_:parallelPostings:)``.
+    package static func mergeEncoded(_ inputs: [SegmentSnapshot], scoring: RankedScoring, buildTime: Double,
+                                     parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> Merged {
+        let (documents, docMaps) = try mergeDocuments(inputs)
+        let scales = SegmentEncoder.Scales(documents, scoring: scoring, buildTime: buildTime)
+        let titleLengths = documents.titleLengths
+        let parts = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in
+            var dictionary = TermsPart()
+            var part = SegmentEncoder.PostingsPart()
+            try scales.norms.withUnsafeBufferPointer { norms throws(SegmentError) in
+                try scales.bounds.withUnsafeBufferPointer { bounds throws(SegmentError) in
+                    try titleLengths.withUnsafeBufferPointer { titleLengths throws(SegmentError) in
+                        try forEachMergedTerm(inputs, docMaps: docMaps, ranges: ranges) { key, postings in
+                            dictionary.termBytes.append(contentsOf: key)
+                            dictionary.termEnds.append(dictionary.termBytes.count)
+                            postings.docs.withUnsafeBufferPointer { docs in
+                                postings.frequencies.withUnsafeBufferPointer { frequencies in
+                                    postings.columns.withUnsafeBufferPointer { columns in
+                                        part.append(docs: docs, frequencies: frequencies, columns: columns, scoring: scoring,
+                                                    norms: norms, bounds: bounds, titleLengths: titleLengths)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return (dictionary, part)
+        }
+        var contents = documents
+        for (dictionary, _) in parts {
+            let byteBase = contents.termBytes.count
+            contents.termBytes += dictionary.termBytes
+            contents.termStart += dictionary.termEnds.map { $0 + byteBase }
+        }
+        let bytes = SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime)
+        return Merged(bytes: bytes, docMaps: docMaps, documentCount: contents.documentCount)
+    }
+
+    /// The kept documents of `inputs`, segment by segment: their
+    /// per-document values, identifier hashes and typed values (no terms),
+    /// and per input each document's new doc id (-1 when deleted).
+    static func mergeDocuments(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> (contents: SegmentContents, docMaps: [[Int32]]) {
         var out = SegmentContents()
-        // New doc ids: -1 for a deleted document.
         var docMaps: [[Int32]] = []
         let documents = inputs.reduce(0) { $0 + $1.segment.documentCount }
         out.rowids.reserveCapacity(documents)
@@ -73,43 +160,36 @@ package enum SegmentMerger {
                 }
             }
         }
-
-        // Dictionaries merged in byte order, postings concatenated: in two
-        // halves of the term space on two threads when there is enough.
-        let postings = inputs.reduce(0) { $0 + $1.segment.blockCount * SegmentFormat.blockSize }
-        var ranges = [inputs.map { 0..<$0.segment.termCount }]
-        if postings >= parallelPostings, Parallelism.cores > 1,
-           let widest = inputs.max(by: { $0.segment.termCount < $1.segment.termCount }), widest.segment.termCount > 1 {
-            let key = Array(try widest.segment.term(widest.segment.termCount / 2))
-            var first: [Range<Int>] = [], second: [Range<Int>] = []
-            for input in inputs {
-                let split = try input.segment.lowerBound(key)
-                first.append(0..<split)
-                second.append(split..<input.segment.termCount)
-            }
-            ranges = [first, second]
-        }
-        let parts = Mutex<[Result<TermsPart, SegmentError>?]>(Array(repeating: nil, count: ranges.count))
-        let termRanges = ranges, maps = docMaps
-        DispatchQueue.concurrentPerform(iterations: termRanges.count) { index in
-            let part = Result { () throws(SegmentError) in try mergeTerms(inputs, docMaps: maps, ranges: termRanges[index]) }
-            parts.withLock { $0[index] = part }
-        }
-        let merged = try parts.withLock { $0 }.map { result throws(SegmentError) in try result!.get() }
-        let totalPostings = merged.reduce(0) { $0 + $1.docs.count }
-        out.postingDocs.reserveCapacity(totalPostings)
-        out.postingFrequencies.reserveCapacity(totalPostings)
-        out.postingColumns.reserveCapacity(totalPostings)
-        for part in merged {
-            let byteBase = out.termBytes.count, postingBase = out.postingDocs.count
-            out.termBytes += part.termBytes
-            out.termStart += part.termEnds.map { $0 + byteBase }
-            out.postingStart += part.postingEnds.map { $0 + postingBase }
-            out.postingDocs += part.docs
-            out.postingFrequencies += part.frequencies
-            out.postingColumns += part.columns
-        }
         return (out, docMaps)
+    }
+
+    /// The term ids of each input, as one range per input, or, past
+    /// `parallelPostings` postings on two cores, two halves of the term
+    /// space (split at the widest input's middle term).
+    static func termRanges(_ inputs: [SegmentSnapshot], parallelPostings: Int) throws(SegmentError) -> [[Range<Int>]] {
+        let postings = inputs.reduce(0) { $0 + $1.segment.blockCount * SegmentFormat.blockSize }
+        guard postings >= parallelPostings, Parallelism.cores > 1,
+              let widest = inputs.max(by: { $0.segment.termCount < $1.segment.termCount }), widest.segment.termCount > 1 else {
+            return [inputs.map { 0..<$0.segment.termCount }]
+        }
+        let key = Array(try widest.segment.term(widest.segment.termCount / 2))
+        var first: [Range<Int>] = [], second: [Range<Int>] = []
+        for input in inputs {
+            let split = try input.segment.lowerBound(key)
+            first.append(0..<split)
+            second.append(split..<input.segment.termCount)
+        }
+        return [first, second]
+    }
+
+    /// `work` on each part of the term space, on a thread each; the results in order.
+    static func inParts<Part: Sendable>(_ parts: [[Range<Int>]], _ work: @Sendable ([Range<Int>]) throws(SegmentError) -> Part) throws(SegmentError) -> [Part] {
+        let results = Mutex<[Result<Part, SegmentError>?]>(Array(repeating: nil, count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+            let part = Result { () throws(SegmentError) in try work(parts[index]) }
+            results.withLock { $0[index] = part }
+        }
+        return try results.withLock { $0 }.map { result throws(SegmentError) in try result!.get() }
     }
 
     /// Postings past which the term merge is split over two threads.
@@ -124,19 +204,24 @@ package enum SegmentMerger {
         var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
     }
 
-    /// Merges `ranges[i]` of input i's terms (each term once, holders'
-    /// postings in input order, deleted documents left out).
-    static func mergeTerms(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], ranges: [Range<Int>]) throws(SegmentError) -> TermsPart {
-        var out = TermsPart()
-        var postings = 0
-        for (input, range) in zip(inputs, ranges) where !range.isEmpty {
-            let first = try input.segment.blocks(of: range.lowerBound).lowerBound
-            let last = try input.segment.blocks(of: range.upperBound - 1).upperBound
-            postings += max(0, last - first) * SegmentFormat.blockSize
+    /// One merged term's postings, in new doc ids, ascending; reused from term to term.
+    struct TermPostings {
+        var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
+
+        mutating func removeAll() {
+            docs.removeAll(keepingCapacity: true)
+            frequencies.removeAll(keepingCapacity: true)
+            columns.removeAll(keepingCapacity: true)
         }
-        out.docs.reserveCapacity(postings)
-        out.frequencies.reserveCapacity(postings)
-        out.columns.reserveCapacity(postings)
+    }
+
+    /// Calls `body` with each term of `ranges[i]` of input i's terms, in
+    /// byte order and once each, and its postings: the holders' postings
+    /// in input order, deleted documents left out. A term left with no
+    /// postings is skipped.
+    static func forEachMergedTerm(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], ranges: [Range<Int>],
+                                  _ body: (UnsafeRawBufferPointer, TermPostings) throws(SegmentError) -> Void) throws(SegmentError) {
+        var postings = TermPostings()
         var cursors = ranges.map(\.lowerBound)
         var heads: [UnsafeRawBufferPointer?] = []
         for (input, range) in zip(inputs, ranges) { heads.append(range.isEmpty ? nil : try input.segment.term(range.lowerBound)) }
@@ -163,7 +248,7 @@ package enum SegmentMerger {
                 }
             }
             guard let key = smallest else { break }
-            let before = out.docs.count
+            postings.removeAll()
             for index in holders {
                 let segment = inputs[index].segment
                 let unchanged = inputs[index].deleted.count == 0
@@ -173,33 +258,28 @@ package enum SegmentMerger {
                         let count = try segment.unpack(block, into: buffers, columns: true)
                         if unchanged {
                             for posting in 0..<count {
-                                out.docs.append(buffers.docs[posting] &+ shift)
-                                out.frequencies.append(buffers.frequencies[posting])
-                                out.columns.append(buffers.columns[posting])
+                                postings.docs.append(buffers.docs[posting] &+ shift)
+                                postings.frequencies.append(buffers.frequencies[posting])
+                                postings.columns.append(buffers.columns[posting])
                             }
                         } else {
                             for posting in 0..<count {
                                 let mapped = map[Int(buffers.docs[posting])]
                                 guard mapped >= 0 else { continue }
-                                out.docs.append(UInt32(bitPattern: mapped))
-                                out.frequencies.append(buffers.frequencies[posting])
-                                out.columns.append(buffers.columns[posting])
+                                postings.docs.append(UInt32(bitPattern: mapped))
+                                postings.frequencies.append(buffers.frequencies[posting])
+                                postings.columns.append(buffers.columns[posting])
                             }
                         }
                     }
                 }
             }
-            if out.docs.count > before {
-                out.termBytes.append(contentsOf: key)
-                out.termEnds.append(out.termBytes.count)
-                out.postingEnds.append(out.docs.count)
-            }
+            if !postings.docs.isEmpty { try body(key, postings) }
             for index in holders {
                 cursors[index] += 1
                 heads[index] = cursors[index] < ranges[index].upperBound ? try inputs[index].segment.term(cursors[index]) : nil
             }
         }
-        return out
     }
 
     /// Byte order of two terms: memcmp over the common length, then the shorter first.

@@ -440,6 +440,30 @@ import Testing
         #expect(whole.termCount == split.termCount && whole.documentCount == 797)
     }
 
+    /// Merging and encoding in one pass (what background merges do) writes
+    /// the bytes of encoding the merged contents, in one part or two, with
+    /// deleted documents, terms left with none, and terms of many blocks.
+    @Test(arguments: [Int.max, 0])
+    func mergingWhileEncodingGivesTheEncodedMerge(parallelPostings: Int) throws {
+        let inputs = try (0..<4).map { part in
+            let documents = (0..<300).map { index in
+                Self.document(Int64(part * 1_000 + index), title: "t\(index % 13) w\(part)x\(index)",
+                              description: "common \(index % 7) every", hint: Double(index % 5), numbers: [("n\(part % 2)", Double(index))])
+            }
+            return SegmentSnapshot(segment: try Self.segment(documents),
+                                   deleted: DeletionSet(documentCount: 300, deleted: part == 1 ? [3, 50, 299] : part == 2 ? Array(0..<150) : []))
+        }
+        let contents = try SegmentMerger.merge(inputs, parallelPostings: .max)
+        let merged = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 7, parallelPostings: parallelPostings)
+        #expect(merged.bytes == SegmentEncoder.encode(contents, scoring: Self.scoring, buildTime: 7))
+        #expect(merged.documentCount == 1_200 - 3 - 150)
+        #expect(merged.docMaps.map { $0.filter { $0 >= 0 }.count } == [300, 297, 150, 300])
+        #expect(merged.docMaps[2][149] == -1 && merged.docMaps[2][150] == 597)
+        let segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: true)
+        let every = try #require(try segment.terms(matching: Array("every".utf8), prefix: false).first)
+        #expect(try segment.blocks(of: every).count == (1_047 + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize)
+    }
+
     static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [MergePolicy.SegmentSize] {
         live.enumerated().map { MergePolicy.SegmentSize(id: Int64($0.offset + 1), live: $0.element, deleted: deleted?[$0.offset] ?? 0) }
     }

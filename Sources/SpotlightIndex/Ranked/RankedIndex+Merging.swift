@@ -101,8 +101,10 @@ extension RankedIndex {
     private func runMerge(_ inputs: [MergeScheduler.Input]) {
         let ids = Set(inputs.map(\.id))
         do {
-            let (contents, docMaps) = try WriteProfile.measure("merge.merger") { try SegmentMerger.mergeWithMaps(inputs.map(\.snapshot)) }
-            let bytes = WriteProfile.measure("merge.encode") { SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970) }
+            let (bytes, docMaps, documentCount) = try WriteProfile.measure("merge.mergeEncoded") {
+                let merged = try SegmentMerger.mergeEncoded(inputs.map(\.snapshot), scoring: scoring, buildTime: clock().timeIntervalSince1970)
+                return (merged.bytes, merged.docMaps, merged.documentCount)
+            }
             let token = Int64.random(in: 1...Int64.max)
             var file: String?, inline: [UInt8]?
             let segment: Segment
@@ -118,7 +120,7 @@ extension RankedIndex {
                 inline = bytes
                 segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false)
             }
-            let completed = MergeScheduler.Completed(inputs: inputs, docMaps: docMaps, documentCount: contents.documentCount, token: token,
+            let completed = MergeScheduler.Completed(inputs: inputs, docMaps: docMaps, documentCount: documentCount, token: token,
                                                      file: file, bytes: inline, segment: segment)
             merges.state.withLock { $0.completed.append(completed) }
         } catch {
