@@ -32,6 +32,9 @@ package struct Segment: @unchecked Sendable {
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
 
+    /// The segment's length in bytes.
+    package var byteCount: Int { base.count }
+
     /// Reads the header; `verifyChecksum` also hashes every byte.
     package init(_ bytes: SegmentBytes, verifyChecksum: Bool) throws(SegmentError) {
         let base = bytes.buffer

@@ -22,22 +22,37 @@ package enum SegmentEncoder {
     /// without ever holding a merge's postings decoded.
     static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
                        buildTime: Double) -> [UInt8] {
-        let n = contents.documentCount
         var out = SectionWriter()
         let postingBytes = parts.reduce(0) { $0 + $1.postings.count }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
-        out.bytes.reserveCapacity(SegmentFormat.headerSize + n * 64 + contents.termBytes.count * 2 + contents.termCount * 96
+        out.bytes.reserveCapacity(SegmentFormat.headerSize + contents.documentCount * 64 + contents.termBytes.count * 2 + contents.termCount * 96
                                   + postingBytes + blocks * 28 + contents.numberEntries.count * 12 + PostingBlock.padding)
+        let header = write(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, into: &out)
+        return out.finish(header)
+    }
+
+    /// ``encode(_:postings:scales:scoring:buildTime:)`` into `sink` as the
+    /// sections are written, holding about `bufferSize` bytes of them at a
+    /// time; returns the segment's length.
+    static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
+                       buildTime: Double, streamingTo sink: any SegmentSink, bufferSize: Int) throws -> Int {
+        var out = SectionWriter(streamingTo: sink, bufferSize: bufferSize)
+        let header = write(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, into: &out)
+        return try out.finishStreamed(header)
+    }
+
+    /// Every section after the header, in the format's order; returns what the header says.
+    static func write(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
+                      buildTime: Double, into out: inout SectionWriter) -> Header {
         writeDocuments(contents, bounds: scales.bounds, into: &out)
         // Dictionary.
         out.begin(.termOffsets); out.writer.append(contentsOf: contents.termStart.map { UInt64($0) })
-        out.begin(.termBytes); out.bytes.append(contentsOf: contents.termBytes)
+        out.begin(.termBytes); out.append(large: contents.termBytes)
         let blockCount = writePostings(parts, contents: contents, into: &out)
         let (nameCount, valueCount) = writeNumbers(contents, into: &out)
         writeIdentifiers(contents, into: &out)
         out.writer.align8()
-        let header = Header(documents: n, terms: contents.termCount, blocks: blockCount, numberNames: nameCount, numberValues: valueCount,
-                            fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: scales.avgLength)
-        return finish(&out, header: header)
+        return Header(documents: contents.documentCount, terms: contents.termCount, blocks: blockCount, numberNames: nameCount,
+                      numberValues: valueCount, fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: scales.avgLength)
     }
 
     /// What scoring reads of each document while its postings are
@@ -61,38 +76,6 @@ package enum SegmentEncoder {
             self.avgLength = avgLength
             self.bounds = bounds
             norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
-        }
-    }
-
-    /// A segment's bytes as they are written: sections aligned to 8
-    /// bytes, each one's offset noted for the header, and the sections
-    /// whose values are all one value collapsed to it.
-    struct SectionWriter {
-        var writer = ByteWriter()
-        var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
-        var constantSections: UInt32 = 0
-
-        init() { writer.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize) }
-
-        var bytes: [UInt8] {
-            get { writer.bytes }
-            _modify { yield &writer.bytes }
-        }
-
-        mutating func begin(_ section: SegmentFormat.Section) {
-            writer.align8()
-            sectionOffsets[section.rawValue] = writer.bytes.count
-        }
-
-        /// A section of one value per document, stored once when every document has the same.
-        mutating func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
-            begin(section)
-            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
-                constantSections |= 1 << UInt32(section.rawValue)
-                writer.append(first)
-            } else {
-                writer.append(contentsOf: values)
-            }
         }
     }
 
@@ -148,7 +131,7 @@ package enum SegmentEncoder {
         out.begin(.blockMaxGS); out.writer.append(contentsOf: all.blockMaxGS)
         out.begin(.blockMaxS); out.writer.append(contentsOf: all.blockMaxS)
         out.begin(.postingsData)
-        for part in parts { out.bytes.append(contentsOf: part.postings) }
+        for part in parts { out.append(large: part.postings) }
         // The padding a block decoder reads past the last block.
         out.bytes.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
         out.begin(.termMaxGSPart); out.writer.append(contentsOf: all.termMaxGSPart)
@@ -191,51 +174,6 @@ package enum SegmentEncoder {
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
         out.begin(.uidHashes); out.writer.append(contentsOf: uids.map(\.hash))
         out.begin(.uidDocs); out.writer.append(contentsOf: uids.map(\.doc))
-    }
-
-    /// What the header says besides the sections' offsets.
-    struct Header {
-        var documents: Int
-        var terms: Int
-        var blocks: Int
-        var numberNames: Int
-        var numberValues: Int
-        var fingerprint: UInt64
-        var buildTime: Double
-        var avgLength: Double
-    }
-
-    /// The header, then the checksums: the body's, and the header's own.
-    static func finish(_ written: inout SectionWriter, header: Header) -> [UInt8] {
-        // In place: a copy would double a large merge's bytes.
-        finish(&written.writer, header: header, constantSections: written.constantSections,
-                      sectionOffsets: written.sectionOffsets)
-    }
-
-    private static func finish(_ out: inout ByteWriter, header: Header, constantSections: UInt32, sectionOffsets: [Int]) -> [UInt8] {
-        out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
-        out.set(SegmentFormat.version, at: SegmentFormat.versionOffset)
-        out.set(UInt32(TextTokenizer.version), at: SegmentFormat.tokenizerOffset)
-        out.set(UInt32(header.documents), at: SegmentFormat.docCountOffset)
-        out.set(UInt32(header.terms), at: SegmentFormat.termCountOffset)
-        out.set(UInt32(header.blocks), at: SegmentFormat.blockCountOffset)
-        out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
-        out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
-        out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
-        out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
-        out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
-        out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
-        out.set(UInt64(out.bytes.count), at: SegmentFormat.totalLengthOffset)
-        for section in SegmentFormat.Section.allCases {
-            out.set(UInt64(sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
-        }
-        let sum = out.bytes.withUnsafeBytes { raw in
-            SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
-        }
-        out.set(sum, at: SegmentFormat.checksumOffset)
-        let headerSum = out.bytes.withUnsafeBytes { SegmentFormat.headerChecksum($0) }
-        out.set(headerSum, at: SegmentFormat.headerChecksumOffset)
-        return out.bytes
     }
 
     /// The postings of a range of terms, encoded: block offsets relative

@@ -52,8 +52,10 @@ package enum SegmentMerger {
     /// A merge's segment, encoded, and what installing it needs.
     package struct Merged: Sendable {
         /// The segment's bytes (``SegmentEncoder/encode(_:scoring:buildTime:parallelPostings:)``'s,
-        /// for the same documents).
+        /// for the same documents); empty when they went to a sink.
         package var bytes: [UInt8]
+        /// The segment's length.
+        package var byteCount: Int
         /// Per input, each document's new doc id (-1 when it was deleted):
         /// what installing a merge that ran beside other writes needs to
         /// carry their deletions over.
@@ -63,11 +65,15 @@ package enum SegmentMerger {
 
     /// Merges and encodes in one pass: each term's postings are gathered
     /// from the inputs and encoded at once, so a merge holds its output's
-    /// encoded bytes and one term's postings, never all its postings
+    /// encoded postings and one term's postings, never all its postings
     /// decoded (at 1M items that was most of indexing's peak memory). The
     /// bytes are those of encoding ``merge(_:parallelPostings:)``.
-    package static func mergeEncoded(_ inputs: [SegmentSnapshot], scoring: RankedScoring, buildTime: Double,
-                                     parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> Merged {
+    ///
+    /// - Parameter sink: where the bytes go as they are written, instead
+    ///   of ``Merged/bytes`` (a large merge's file): then the merge holds
+    ///   its encoded postings and `bufferSize` bytes more, not its segment.
+    package static func mergeEncoded(_ inputs: [SegmentSnapshot], scoring: RankedScoring, buildTime: Double, streamingTo sink: (any SegmentSink)? = nil,
+                                     bufferSize: Int = 1 << 20, parallelPostings: Int = SegmentMerger.parallelPostings) throws -> Merged {
         let (documents, docMaps) = try mergeDocuments(inputs)
         let scales = SegmentEncoder.Scales(documents, scoring: scoring, buildTime: buildTime)
         let titleLengths = documents.titleLengths
@@ -100,8 +106,13 @@ package enum SegmentMerger {
             contents.termBytes += dictionary.termBytes
             contents.termStart += dictionary.termEnds.map { $0 + byteBase }
         }
+        if let sink {
+            let count = try SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime,
+                                                  streamingTo: sink, bufferSize: bufferSize)
+            return Merged(bytes: [], byteCount: count, docMaps: docMaps, documentCount: contents.documentCount)
+        }
         let bytes = SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime)
-        return Merged(bytes: bytes, docMaps: docMaps, documentCount: contents.documentCount)
+        return Merged(bytes: bytes, byteCount: bytes.count, docMaps: docMaps, documentCount: contents.documentCount)
     }
 
     /// The kept documents of `inputs`, segment by segment: their

@@ -459,9 +459,53 @@ import Testing
         #expect(merged.documentCount == 1_200 - 3 - 150)
         #expect(merged.docMaps.map { $0.filter { $0 >= 0 }.count } == [300, 297, 150, 300])
         #expect(merged.docMaps[2][149] == -1 && merged.docMaps[2][150] == 597)
+        // Streamed to a sink, holding 64 bytes or a megabyte: the same bytes.
+        for bufferSize in [64, 1 << 20] {
+            let sink = MemorySink()
+            let streamed = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 7, streamingTo: sink, bufferSize: bufferSize,
+                                                          parallelPostings: parallelPostings)
+            #expect(streamed.bytes.isEmpty && streamed.byteCount == merged.bytes.count && sink.bytes == merged.bytes)
+            #expect(sink.pieces.allSatisfy { $0 % 8 == 0 } && sink.headers == 1)
+            #expect(streamed.docMaps == merged.docMaps && streamed.documentCount == merged.documentCount)
+        }
         let segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: true)
         let every = try #require(try segment.terms(matching: Array("every".utf8), prefix: false).first)
         #expect(try segment.blocks(of: every).count == (1_047 + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize)
+    }
+
+    /// A sink that keeps what it is given, and a failing one.
+    final class MemorySink: SegmentSink {
+        var bytes: [UInt8] = [], pieces: [Int] = [], headers = 0
+        func append(_ raw: UnsafeRawBufferPointer) throws {
+            bytes += raw
+            pieces.append(raw.count)
+        }
+        func writeHeader(_ raw: UnsafeRawBufferPointer) throws {
+            bytes.replaceSubrange(0..<raw.count, with: raw)
+            headers += 1
+        }
+    }
+
+    final class FullDisk: SegmentSink {
+        struct Full: Error {}
+        var appended = 0
+        func append(_ raw: UnsafeRawBufferPointer) throws {
+            appended += 1
+            if appended > 2 { throw Full() }
+        }
+        func writeHeader(_ raw: UnsafeRawBufferPointer) throws { Issue.record("no header after a failed write") }
+    }
+
+    @Test func aSinkThatFailsFailsTheMerge() throws {
+        let inputs = try (0..<2).map { part in
+            SegmentSnapshot(segment: try Self.segment((0..<400).map { Self.document(Int64(part * 1_000 + $0), title: "w\($0) common") }),
+                            deleted: DeletionSet(documentCount: 400, deleted: []))
+        }
+        let sink = FullDisk()
+        #expect(throws: FullDisk.Full.self) {
+            try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 0, streamingTo: sink, bufferSize: 64)
+        }
+        #expect(sink.appended == 3)   // nothing handed over after the failure
     }
 
     static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [MergePolicy.SegmentSize] {

@@ -75,30 +75,74 @@ extension RankedIndex {
     /// Writes `bytes` to a new file and syncs it (and the directory), so a
     /// committed row never names a file that a power loss could truncate.
     static func writeSynced(_ bytes: [UInt8], to url: URL, directory: URL) throws {
+        try writingSynced(to: url, directory: directory) { file in try bytes.withUnsafeBytes { try file.append($0) } }
+    }
+
+    /// Runs `body` with a new file at `url` to write a segment into, then
+    /// syncs it and the directory; the file is removed if `body` or the
+    /// sync fails.
+    static func writingSynced<T>(to url: URL, directory: URL, _ body: (SegmentFile) throws -> T) throws -> T {
         try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let file = try SegmentFile(creating: url)
+        do {
+            let result = try body(file)
+            try file.sync()
+            let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if directoryDescriptor >= 0 {
+                _ = fsync(directoryDescriptor)
+                close(directoryDescriptor)
+            }
+            return result
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+}
+
+/// A new segment file being written (``SegmentSink``): appended to as the
+/// encoder goes, its header written at the start last. Created exclusively
+/// (never over an existing file or through a link); closed when released.
+final class SegmentFile: SegmentSink {
+    let url: URL
+    private let descriptor: Int32
+
+    init(creating url: URL) throws {
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SpotlightIndexError(.storeUnavailable, "cannot create \(url.path): \(String(cString: strerror(errno)))")
         }
-        defer { close(descriptor) }
-        var written = 0
-        try bytes.withUnsafeBytes { raw in
-            while written < raw.count {
-                let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    throw SpotlightIndexError(.storeUnavailable, "cannot write \(url.path): \(String(cString: strerror(errno)))")
-                }
-                written += result
-            }
-        }
+        self.url = url
+    }
+
+    deinit { close(descriptor) }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, at: nil)
+    }
+
+    func writeHeader(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, at: 0)
+    }
+
+    func sync() throws {
         guard fsync(descriptor) == 0 else {
             throw SpotlightIndexError(.storeUnavailable, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
         }
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            _ = fsync(directoryDescriptor)
-            close(directoryDescriptor)
+    }
+
+    /// All of `bytes`, at the file's position or at `offset`, through short writes and interruptions.
+    private func write(_ bytes: UnsafeRawBufferPointer, at offset: Int?) throws {
+        var written = 0
+        while written < bytes.count {
+            let pointer = bytes.baseAddress! + written, count = bytes.count - written
+            let result = offset.map { pwrite(descriptor, pointer, count, off_t($0 + written)) } ?? Foundation.write(descriptor, pointer, count)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw SpotlightIndexError(.storeUnavailable, "cannot write \(url.path): \(String(cString: strerror(errno)))")
+            }
+            written += result
         }
     }
+
 }

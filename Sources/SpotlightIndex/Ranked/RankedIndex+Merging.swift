@@ -100,33 +100,45 @@ extension RankedIndex {
     /// Merges and encodes off the lock, then installs in a transaction of its own.
     private func runMerge(_ inputs: [MergeScheduler.Input]) {
         let ids = Set(inputs.map(\.id))
+        var pending: String?
         do {
-            let (bytes, docMaps, documentCount) = try WriteProfile.measure("merge.mergeEncoded") {
-                let merged = try SegmentMerger.mergeEncoded(inputs.map(\.snapshot), scoring: scoring, buildTime: clock().timeIntervalSince1970)
-                return (merged.bytes, merged.docMaps, merged.documentCount)
-            }
+            let snapshots = inputs.map(\.snapshot), buildTime = clock().timeIntervalSince1970
             let token = Int64.random(in: 1...Int64.max)
             var file: String?, inline: [UInt8]?
             let segment: Segment
-            if let directory, bytes.count > inlineLimit {
+            let docMaps: [[Int32]], documentCount: Int
+            if let directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > inlineLimit {
+                // Large: written to its file as it is encoded, never held whole.
                 let name = String(UInt64(token), radix: 16) + ".seg"
                 merges.state.withLock { _ = $0.pendingFiles.insert(name) }
+                pending = name
                 let url = directory.appendingPathComponent(name)
-                try WriteProfile.measure("merge.writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
-                file = name
+                let merged = try WriteProfile.measure("merge.mergeEncoded") {
+                    try Self.writingSynced(to: url, directory: directory) { output in
+                        try SegmentMerger.mergeEncoded(snapshots, scoring: scoring, buildTime: buildTime, streamingTo: output)
+                    }
+                }
+                (docMaps, documentCount, file) = (merged.docMaps, merged.documentCount, name)
                 segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
                 SegmentVerification.record(url, checksum: segment.storedChecksum)
             } else {
-                inline = bytes
-                segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false)
+                let merged = try WriteProfile.measure("merge.mergeEncoded") {
+                    try SegmentMerger.mergeEncoded(snapshots, scoring: scoring, buildTime: buildTime)
+                }
+                (docMaps, documentCount, inline) = (merged.docMaps, merged.documentCount, merged.bytes)
+                segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: false)
             }
             let completed = MergeScheduler.Completed(inputs: inputs, docMaps: docMaps, documentCount: documentCount, token: token,
                                                      file: file, bytes: inline, segment: segment)
             merges.state.withLock { $0.completed.append(completed) }
         } catch {
-            // A damaged input: the merge is dropped and the inputs stay
-            // (reading them gives the error that rebuilds the index).
-            merges.state.withLock { $0.inFlight.subtract(ids) }
+            // A damaged input, or a file that could not be written (and is
+            // removed): the merge is dropped and the inputs stay (reading a
+            // damaged one gives the error that rebuilds the index).
+            merges.state.withLock { state in
+                state.inFlight.subtract(ids)
+                if let pending { state.pendingFiles.remove(pending) }
+            }
             return
         }
         // Installed now if the store can be written; else by the next write.

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Where an encoded segment's bytes go when they are not kept in memory
+/// (a merge's segment file): appended in order, then the header written
+/// over the first ``SegmentFormat/headerSize`` bytes appended.
+///
+/// ```swift
+/// let merged = try SegmentMerger.mergeEncoded(inputs, scoring: scoring, buildTime: now, streamingTo: file)
+/// // merged.byteCount bytes are in `file`, header included
+/// ```
+package protocol SegmentSink: AnyObject {
+    /// Appends `bytes` after those appended before.
+    func append(_ bytes: UnsafeRawBufferPointer) throws
+    /// Writes the finished header over the start, once every byte is appended.
+    func writeHeader(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension SegmentEncoder {
+    /// A segment's bytes as they are written: sections aligned to 8
+    /// bytes, each one's offset noted for the header, and the sections
+    /// whose values are all one value collapsed to it.
+    ///
+    /// Streaming to a ``SegmentSink``, it hands its bytes over whenever a
+    /// section starts past `bufferSize` of them, and large byte runs (the
+    /// postings) go over at once, so it never holds the segment; the
+    /// checksum is kept as the bytes go (in pieces of a multiple of 8
+    /// bytes, as ``SegmentFormat/Checksum`` wants).
+    struct SectionWriter {
+        var writer = ByteWriter()
+        var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
+        var constantSections: UInt32 = 0
+        /// Bytes handed to the sink (a multiple of 8).
+        private(set) var flushed = 0
+        /// The checksum of the handed bytes past the header.
+        private var checksum = SegmentFormat.Checksum()
+        private let sink: (any SegmentSink)?
+        /// The sink's first error: nothing is handed over after it, and finishing throws it.
+        private var failure: (any Error)?
+        private let bufferSize: Int
+
+        init(streamingTo sink: (any SegmentSink)? = nil, bufferSize: Int = 1 << 20) {
+            self.sink = sink
+            self.bufferSize = bufferSize
+            writer.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize)
+        }
+
+        var bytes: [UInt8] {
+            get { writer.bytes }
+            _modify { yield &writer.bytes }
+        }
+
+        /// The segment's length so far.
+        var count: Int { flushed + writer.bytes.count }
+
+        mutating func begin(_ section: SegmentFormat.Section) {
+            writer.align8()
+            sectionOffsets[section.rawValue] = count
+            if sink != nil, writer.bytes.count >= bufferSize { flush() }
+        }
+
+        /// A section of one value per document, stored once when every document has the same.
+        mutating func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
+            begin(section)
+            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
+                constantSections |= 1 << UInt32(section.rawValue)
+                writer.append(first)
+            } else {
+                writer.append(contentsOf: values)
+            }
+        }
+
+        /// Appends `large`; streaming, straight to the sink but for the
+        /// few bytes that keep the pieces a multiple of 8.
+        mutating func append(large: [UInt8]) {
+            guard sink != nil else { writer.bytes.append(contentsOf: large); return }
+            large.withUnsafeBytes { raw in
+                let fill = min(raw.count, (8 - writer.bytes.count % 8) % 8)
+                writer.bytes.append(contentsOf: raw[..<fill])
+                flush()
+                guard writer.bytes.isEmpty else { return }   // `large` was shorter than the fill
+                let middle = fill + (raw.count - fill) / 8 * 8
+                hand(UnsafeRawBufferPointer(rebasing: raw[fill..<middle]))
+                writer.bytes.append(contentsOf: raw[middle...])
+            }
+        }
+
+        /// Hands the buffered bytes over, up to a multiple of 8.
+        private mutating func flush() {
+            let n = writer.bytes.count / 8 * 8
+            guard n > 0 else { return }
+            writer.bytes.withUnsafeBytes { raw in hand(UnsafeRawBufferPointer(rebasing: raw[..<n])) }
+            writer.bytes.removeFirst(n)
+        }
+
+        private mutating func hand(_ raw: UnsafeRawBufferPointer) {
+            guard !raw.isEmpty else { return }
+            let skip = max(0, min(raw.count, SegmentFormat.headerSize - flushed))
+            checksum.update(UnsafeRawBufferPointer(rebasing: raw[skip...]))
+            if failure == nil {
+                do { try sink?.append(raw) } catch { failure = error }
+            }
+            flushed += raw.count
+        }
+
+        /// The segment in memory, its header and checksums set.
+        mutating func finish(_ header: Header) -> [UInt8] {
+            precondition(sink == nil, "a streamed segment finishes with finishStreamed")
+            let sum = writer.bytes.withUnsafeBytes { raw in
+                SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
+            }
+            // In place: a copy would double a large segment's bytes.
+            fillHeader(&writer, header, length: writer.bytes.count, checksum: sum)
+            return writer.bytes
+        }
+
+        /// Hands the rest over, then the header; returns the segment's length.
+        mutating func finishStreamed(_ header: Header) throws -> Int {
+            writer.align8()
+            flush()
+            if let failure { throw failure }
+            var head = ByteWriter()
+            head.bytes = [UInt8](repeating: 0, count: SegmentFormat.headerSize)
+            fillHeader(&head, header, length: flushed, checksum: checksum.value)
+            try head.bytes.withUnsafeBytes { try sink?.writeHeader($0) }
+            return flushed
+        }
+
+        /// Sets the header's fields in the first bytes of `out`, then its own checksum.
+        private func fillHeader(_ out: inout ByteWriter, _ header: Header, length: Int, checksum: UInt64) {
+            out.set(SegmentFormat.magic, at: SegmentFormat.magicOffset)
+            out.set(SegmentFormat.version, at: SegmentFormat.versionOffset)
+            out.set(UInt32(TextTokenizer.version), at: SegmentFormat.tokenizerOffset)
+            out.set(UInt32(header.documents), at: SegmentFormat.docCountOffset)
+            out.set(UInt32(header.terms), at: SegmentFormat.termCountOffset)
+            out.set(UInt32(header.blocks), at: SegmentFormat.blockCountOffset)
+            out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
+            out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
+            out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
+            out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
+            out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
+            out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
+            out.set(UInt64(length), at: SegmentFormat.totalLengthOffset)
+            for section in SegmentFormat.Section.allCases {
+                out.set(UInt64(sectionOffsets[section.rawValue]), at: SegmentFormat.sectionOffsetField(section))
+            }
+            out.set(checksum, at: SegmentFormat.checksumOffset)
+            let headerSum = out.bytes.withUnsafeBytes { SegmentFormat.headerChecksum($0) }
+            out.set(headerSum, at: SegmentFormat.headerChecksumOffset)
+        }
+    }
+
+    /// What the header says besides the sections' offsets.
+    struct Header {
+        var documents: Int
+        var terms: Int
+        var blocks: Int
+        var numberNames: Int
+        var numberValues: Int
+        var fingerprint: UInt64
+        var buildTime: Double
+        var avgLength: Double
+    }
+}
