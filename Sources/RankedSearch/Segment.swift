@@ -296,6 +296,39 @@ package struct Segment: @unchecked Sendable {
     @_spi(Inspection) public func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
     @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
 
+    /// Drops from resident memory what a merge read of `terms` and their
+    /// `blocks`, once, in order (``SegmentBytes/release(_:minimum:)``): the
+    /// terms' offsets, bytes, first blocks and counts, the blocks' offsets
+    /// and postings. A large merge would otherwise keep most of every
+    /// input resident.
+    func releaseMerged(terms: Range<Int>, blocks: Range<Int>) {
+        guard !terms.isEmpty, terms.upperBound <= termCount, blocks.upperBound <= blockCount else { return }
+        func offset(_ section: SegmentFormat.Section, _ index: Int) -> Int { Int(truncatingIfNeeded: u64(section, index)) }
+        // The byte ranges first: reading an offset would map its page back.
+        let termBytes = offset(.termOffsets, terms.lowerBound)..<max(offset(.termOffsets, terms.lowerBound), offset(.termOffsets, terms.upperBound))
+        let postings = offset(.blockOffsets, blocks.lowerBound)..<max(offset(.blockOffsets, blocks.lowerBound), offset(.blockOffsets, blocks.upperBound))
+        let page = 1 << 12
+        func release(_ section: SegmentFormat.Section, _ range: Range<Int>) {
+            guard range.lowerBound >= 0 else { return }   // damaged offsets: nothing released
+            bytes.release((at(section) + range.lowerBound)..<(at(section) + range.upperBound), minimum: page)
+        }
+        release(.termOffsets, (8 * terms.lowerBound)..<(8 * terms.upperBound))
+        release(.termBytes, termBytes)
+        release(.termFirstBlock, (4 * terms.lowerBound)..<(4 * terms.upperBound))
+        release(.termDocs, (4 * terms.lowerBound)..<(4 * terms.upperBound))
+        release(.blockOffsets, (8 * blocks.lowerBound)..<(8 * blocks.upperBound))
+        release(.postingsData, postings)
+    }
+
+    /// Drops from resident memory every per-document section and the
+    /// identifiers and typed values, which a merge reads once.
+    func releaseDocuments() {
+        for section in [SegmentFormat.Section.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
+                        .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .numberValues, .numberDocs] {
+            bytes.release(at(section)..<sectionEnd(section), minimum: 1 << 12)
+        }
+    }
+
     /// Drops from resident memory the typed values and docs of indexes
     /// `values` (``SegmentBytes/release(_:)``), after a range read them all.
     func releaseNumbers(_ values: Range<Int>) {

@@ -53,8 +53,8 @@ package final class SegmentBytes: @unchecked Sendable {
     /// minor fault a page). For long scans a query makes once (every term
     /// of a dictionary, a large range of typed values), which would
     /// otherwise keep the whole section resident.
-    func release(_ range: Range<Int>) {
-        guard mapped, range.count >= Self.releaseMinimum, let base = buffer.baseAddress else { return }
+    func release(_ range: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
+        guard mapped, range.count >= minimum, let base = buffer.baseAddress else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (Int(bitPattern: base) + range.lowerBound + page - 1) / page * page
         let end = (Int(bitPattern: base) + min(range.upperBound, buffer.count)) / page * page

@@ -170,6 +170,7 @@ package enum SegmentMerger {
                     }
                 }
             }
+            segment.releaseDocuments()
         }
         return (out, docMaps)
     }
@@ -206,6 +207,9 @@ package enum SegmentMerger {
     /// Postings past which the term merge is split over two threads.
     static let parallelPostings = 400_000
 
+    /// Blocks of an input read before their pages are released (a few megabytes of postings and offsets).
+    static let releaseBlocks = 8_192
+
     /// The merged terms of one range per input: bytes, each term's end in
     /// them and in the postings, and the postings.
     struct TermsPart {
@@ -239,6 +243,11 @@ package enum SegmentMerger {
         let buffers = BlockBuffers()
         var holders: [Int] = []
         holders.reserveCapacity(inputs.count)
+        // Per input, the first term and block still resident.
+        var residentTerms = ranges.map(\.lowerBound)
+        var residentBlocks = try zip(inputs, ranges).map { input, range throws(SegmentError) in
+            range.isEmpty ? 0 : try input.segment.blocks(of: range.lowerBound).lowerBound
+        }
         while true {
             var smallest: UnsafeRawBufferPointer?
             holders.removeAll(keepingCapacity: true)
@@ -287,6 +296,11 @@ package enum SegmentMerger {
             }
             if !postings.docs.isEmpty { try body(key, postings) }
             for index in holders {
+                let read = try inputs[index].segment.blocks(of: cursors[index]).upperBound
+                if read - residentBlocks[index] >= Self.releaseBlocks {
+                    inputs[index].segment.releaseMerged(terms: residentTerms[index]..<(cursors[index] + 1), blocks: residentBlocks[index]..<read)
+                    (residentTerms[index], residentBlocks[index]) = (cursors[index] + 1, read)
+                }
                 cursors[index] += 1
                 heads[index] = cursors[index] < ranges[index].upperBound ? try inputs[index].segment.term(cursors[index]) : nil
             }
