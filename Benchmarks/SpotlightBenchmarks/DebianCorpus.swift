@@ -29,58 +29,83 @@ enum DebianCorpus {
 
     /// The first `limit` packages of the file (all of them when it holds fewer).
     static func load(from directory: URL, limit: Int) throws -> [DebianPackage] {
-        let file = directory.appendingPathComponent(fileName)
-        guard FileManager.default.isReadableFile(atPath: file.path) else {
-            throw BenchError.failed("cannot read \(file.path); pass --corpus-dir or run \(Corpora.buildCommand)")
-        }
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gzip.arguments = ["gzip", "-dc", file.path]
-        let pipe = Pipe()
-        gzip.standardOutput = pipe
-        gzip.standardError = FileHandle.standardError
-        try gzip.run()
-
-        let reader = pipe.fileHandleForReading
-        let decoder = JSONDecoder()
+        let reader = try Reader(directory: directory)
         var packages: [DebianPackage] = []
         packages.reserveCapacity(min(limit, packageCount))
-        var buffer: [UInt8] = []
-        var lineNumber = 0
-        var stoppedEarly = false
+        while packages.count < limit, let package = try reader.next() { packages.append(package) }
+        try reader.finish()
+        if packages.isEmpty { throw BenchError.failed("\(reader.file.path) holds no packages") }
+        return packages
+    }
 
-        func decodeLine(_ bytes: ArraySlice<UInt8>) throws {
+    /// The file's packages one at a time, through `gzip -dc`, holding a
+    /// megabyte of it at most: an index phase reads its items as it goes,
+    /// as Tantivy's driver does, instead of holding the corpus.
+    final class Reader {
+        let file: URL
+        private let gzip = Process()
+        private let output: FileHandle
+        private let decoder = JSONDecoder()
+        private var buffer: [UInt8] = []
+        private var start = 0
+        private var lineNumber = 0
+        private var ended = false
+
+        init(directory: URL) throws {
+            file = directory.appendingPathComponent(DebianCorpus.fileName)
+            guard FileManager.default.isReadableFile(atPath: file.path) else {
+                throw BenchError.failed("cannot read \(file.path); pass --corpus-dir or run \(Corpora.buildCommand)")
+            }
+            gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            gzip.arguments = ["gzip", "-dc", file.path]
+            let pipe = Pipe()
+            gzip.standardOutput = pipe
+            gzip.standardError = FileHandle.standardError
+            try gzip.run()
+            output = pipe.fileHandleForReading
+        }
+
+        deinit { if gzip.isRunning { gzip.terminate() } }
+
+        /// The next package, or nil at the end of the file.
+        func next() throws -> DebianPackage? {
+            while true {
+                if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                    let line = buffer[start..<newline]
+                    start = newline + 1
+                    if let package = try decode(line) { return package }
+                    continue
+                }
+                if ended {
+                    let rest = buffer[start...]
+                    start = buffer.endIndex
+                    return rest.isEmpty ? nil : try decode(rest)
+                }
+                buffer.removeSubrange(..<start)
+                start = 0
+                if let chunk = try output.read(upToCount: 1 << 20), !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { ended = true }
+            }
+        }
+
+        /// Stops reading; checks that gzip succeeded when the file was read to its end.
+        func finish() throws {
+            try? output.close()
+            let whole = ended && start == buffer.endIndex
+            if !whole, gzip.isRunning { gzip.terminate() }
+            gzip.waitUntilExit()
+            if whole, gzip.terminationStatus != 0 {
+                throw BenchError.failed("gzip -dc \(file.path) failed with status \(gzip.terminationStatus)")
+            }
+        }
+
+        private func decode(_ bytes: ArraySlice<UInt8>) throws -> DebianPackage? {
             lineNumber += 1
-            guard !bytes.isEmpty else { return }
+            guard !bytes.isEmpty else { return nil }
             do {
-                packages.append(try decoder.decode(DebianPackage.self, from: Data(bytes)))
+                return try decoder.decode(DebianPackage.self, from: Data(bytes))
             } catch {
                 throw BenchError.failed("\(file.path) line \(lineNumber) is not a package: \(error)")
             }
         }
-
-        reading: while true {
-            guard let chunk = try reader.read(upToCount: 1 << 20), !chunk.isEmpty else { break }
-            buffer.append(contentsOf: chunk)
-            var start = buffer.startIndex
-            while let newline = buffer[start...].firstIndex(of: 0x0A) {
-                try decodeLine(buffer[start..<newline])
-                start = newline + 1
-                if packages.count >= limit {
-                    stoppedEarly = true
-                    break reading
-                }
-            }
-            buffer.removeSubrange(buffer.startIndex..<start)
-        }
-        if !stoppedEarly && !buffer.isEmpty { try decodeLine(buffer[...]) }
-        try? reader.close()
-        if stoppedEarly && gzip.isRunning { gzip.terminate() }
-        gzip.waitUntilExit()
-        if !stoppedEarly && gzip.terminationStatus != 0 {
-            throw BenchError.failed("gzip -dc \(file.path) failed with status \(gzip.terminationStatus)")
-        }
-        if packages.isEmpty { throw BenchError.failed("\(file.path) holds no packages") }
-        return packages
     }
 }

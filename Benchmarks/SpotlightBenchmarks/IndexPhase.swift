@@ -7,10 +7,11 @@ enum IndexPhase {
 
     static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
-        let base = try DebianCorpus.load(from: corpusDirectory, limit: scale)
-        let corpus = ScaledCorpus(base: base, count: scale)
+        // Read as it goes, a batch at a time (as Tantivy's driver reads its
+        // items): the corpus is not part of the engine's memory.
+        let corpus = try ScaledCorpus.Stream(directory: corpusDirectory, count: scale)
         let corpusRSS = ResourceUsage.peakRSSMB()
-        log("\(tag) indexing \(grouped(scale)) items (\(grouped(base.count)) packages read, RSS \(Int(corpusRSS)) MB)")
+        log("\(tag) indexing \(grouped(scale)) items (read from the corpus as they go, RSS \(Int(corpusRSS)) MB)")
 
         var stopwatch = Stopwatch()
         let indexer = try Backends.indexer(engine, directory: directory, scale: scale)
@@ -20,7 +21,7 @@ enum IndexPhase {
         let reportEvery = max(batchSize, scale / 10)
         var nextReport = reportEvery
         for start in stride(from: 0, to: scale, by: batchSize) {
-            let batch = corpus.packages(start..<min(start + batchSize, scale))
+            let batch = try corpus.next(batchSize)
             rawTextBytes += batch.reduce(0) { $0 + $1.rawTextBytes }
             stopwatch.restart()
             refused += try indexer.index(batch)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The corpus at a given scale: its first `count` packages, or, beyond
 /// its size, the corpus replicated deterministically.
 ///
@@ -27,6 +29,46 @@ struct ScaledCorpus: Sendable {
     /// The packages of `range`, made on demand so that a million items never sit in memory.
     func packages(_ range: Range<Int>) -> [DebianPackage] {
         range.map(package(at:))
+    }
+
+    /// The packages of a scale in order, read from the corpus file as they
+    /// are asked for (the file read again for each copy): the same packages
+    /// as ``package(at:)``'s, without the corpus in memory.
+    final class Stream {
+        private let directory: URL
+        let count: Int
+        private var reader: DebianCorpus.Reader
+        private var produced = 0
+        private var copy = 0
+        /// Packages read in the current pass over the file.
+        private var inPass = 0
+
+        init(directory: URL, count: Int) throws {
+            self.directory = directory
+            self.count = count
+            reader = try DebianCorpus.Reader(directory: directory)
+        }
+
+        /// The next `limit` packages at most (none past the scale).
+        func next(_ limit: Int) throws -> [DebianPackage] {
+            var batch: [DebianPackage] = []
+            batch.reserveCapacity(min(limit, count - produced))
+            while batch.count < limit, produced < count {
+                guard let original = try reader.next() else {
+                    guard inPass > 0 else { throw BenchError.failed("\(reader.file.path) holds no packages") }
+                    try reader.finish()
+                    reader = try DebianCorpus.Reader(directory: directory)
+                    copy += 1
+                    inPass = 0
+                    continue
+                }
+                inPass += 1
+                produced += 1
+                batch.append(copy == 0 ? original : ScaledCorpus.vary(original, copy: copy))
+            }
+            if produced == count { try reader.finish() }
+            return batch
+        }
     }
 
     static func vary(_ original: DebianPackage, copy: Int) -> DebianPackage {
