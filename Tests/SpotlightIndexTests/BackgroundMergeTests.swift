@@ -97,4 +97,31 @@ import TestSupport
         #expect(try Self.segments(writer).count < 8)
         #expect(try reader.search("other", limit: 10_000).count == 2_000)
     }
+
+    /// A large merge writes its file as it encodes (``SegmentFile``): a
+    /// failure on the way removes the file, a whole one has its header
+    /// written over its start, and a file is never created over another.
+    @Test func aSegmentFileBeingWrittenIsRemovedWhenWritingFails() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let folder = dir.url.appendingPathComponent("shared.ranked")
+        let url = folder.appendingPathComponent("00ff.seg")
+        struct Stop: Error {}
+        let body = [UInt8](repeating: 7, count: 4_096)
+        #expect(throws: Stop.self) {
+            try RankedIndex.writingSynced(to: url, directory: folder) { file in
+                try body.withUnsafeBytes { try file.append($0) }
+                throw Stop()
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        try RankedIndex.writingSynced(to: url, directory: folder) { file in
+            try body.withUnsafeBytes { try file.append($0) }
+            try [UInt8](repeating: 1, count: 8).withUnsafeBytes { try file.writeHeader($0) }
+        }
+        let written = try Data(contentsOf: url)
+        #expect(written.count == 4_096 && written.prefix(8).allSatisfy { $0 == 1 } && written.dropFirst(8).allSatisfy { $0 == 7 })
+        #expect(throws: SpotlightIndexError.self) { try RankedIndex.writingSynced(to: url, directory: folder) { _ in } }
+        #expect(try Data(contentsOf: url) == written, "the file already there is left as it was")
+    }
 }
