@@ -34,31 +34,26 @@ extension RankedIndex {
             FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid
             """)
         var chunk: [RankedDocument] = []
-        var built: [SegmentContents] = []
+        let chunks = RebuildChunks(index: self)
+        defer { chunks.removeFiles() }
         let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
-        func finishChunk() {
-            guard !chunk.isEmpty else { return }
-            built.append(SegmentContents.building(chunk))
-            chunk.removeAll(keepingCapacity: true)
-        }
         while let row = try rows.next() {
             let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                         engagement: row["eng"], engagedAt: row["eng_at"], impressions: row["imp"],
                                         tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))
-            if chunk.count >= Self.rebuildChunk { finishChunk() }
-        }
-        finishChunk()
-        if built.count > 1 {
-            let now = clock().timeIntervalSince1970
-            let parts = try built.map { contents in
-                SegmentSnapshot(segment: try Segment(SegmentBytes(copying: SegmentEncoder.encode(contents, scoring: scoring, buildTime: now)),
-                                                     verifyChecksum: false),
-                                deleted: DeletionSet(documentCount: contents.documentCount, deleted: []))
+            if chunk.count >= rebuildChunk {
+                try chunks.add(SegmentContents.building(chunk))
+                chunk.removeAll(keepingCapacity: true)
             }
-            built = [try SegmentMerger.merge(parts)]
         }
-        for contents in built { try add(contents, db) }
+        if chunks.isEmpty {
+            // One chunk: its segment as it is.
+            try add(SegmentContents.building(chunk), db)
+        } else {
+            if !chunk.isEmpty { try chunks.add(SegmentContents.building(chunk)) }
+            try chunks.install(db)
+        }
         try db.setMeta("ranked_format", formatTag)
     }
 
@@ -76,5 +71,67 @@ extension RankedIndex {
             removed += rowids.count
         }
         try db.execute(sql: "UPDATE meta SET value = max(0, value - ?) WHERE key = 'item_count'", arguments: [removed])
+    }
+}
+
+/// A rebuild's segments of ``RankedIndex/rebuildChunk`` items each, before
+/// they are merged into one: each encoded as soon as it is tokenized, and
+/// (in a store with a folder) written to a file of its own and mapped, so
+/// that a rebuild holds one chunk's tokens at a time, not the store's. The
+/// merge streams into the index's file (``SegmentMerger/mergeEncoded(_:scoring:buildTime:streamingTo:bufferSize:parallelPostings:)``),
+/// and the chunks' files are removed after it, or by the next orphan
+/// sweep after a crash (they are never listed).
+final class RebuildChunks {
+    private let index: RankedIndex
+    private let buildTime: Double
+    private(set) var snapshots: [SegmentSnapshot] = []
+    private var files: [URL] = []
+
+    init(index: RankedIndex) {
+        self.index = index
+        buildTime = index.clock().timeIntervalSince1970
+    }
+
+    var isEmpty: Bool { snapshots.isEmpty }
+
+    func add(_ contents: SegmentContents) throws {
+        let bytes = SegmentEncoder.encode(contents, scoring: index.scoring, buildTime: buildTime)
+        let segment: Segment
+        if let directory = index.directory {
+            let url = directory.appendingPathComponent(String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".seg")
+            try RankedIndex.writingSynced(to: url, directory: directory) { file in try bytes.withUnsafeBytes { try file.append($0) } }
+            files.append(url)
+            segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
+        } else {
+            segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false)
+        }
+        snapshots.append(SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: contents.documentCount, deleted: [])))
+    }
+
+    /// Merges the chunks into the index's one segment, listed in this transaction.
+    func install(_ db: Database) throws {
+        let documents = snapshots.reduce(0) { $0 + $1.segment.documentCount }
+        if let directory = index.directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > index.inlineLimit {
+            let token = Int64.random(in: 1...Int64.max)
+            let name = String(UInt64(token), radix: 16) + ".seg"
+            let url = directory.appendingPathComponent(name)
+            index.writeState.withLock { $0.createdFiles.append(url) }
+            try RankedIndex.writingSynced(to: url, directory: directory) { file in
+                _ = try SegmentMerger.mergeEncoded(snapshots, scoring: index.scoring, buildTime: buildTime, streamingTo: file)
+            }
+            removeFiles()
+            try index.installFile(name, token: token, documentCount: documents, db)
+        } else {
+            let merged = try SegmentMerger.mergeEncoded(snapshots, scoring: index.scoring, buildTime: buildTime)
+            removeFiles()
+            try index.install(merged.bytes, documentCount: merged.documentCount, db)
+        }
+    }
+
+    /// Removes the chunks' files (once merged, or when the rebuild fails).
+    func removeFiles() {
+        snapshots = []
+        for file in files { try? FileManager.default.removeItem(at: file) }
+        files = []
     }
 }

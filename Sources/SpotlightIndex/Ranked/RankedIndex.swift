@@ -51,7 +51,7 @@ final class RankedIndex: Sendable {
     /// Whether segment files verified as they are are checked again in the background.
     let backgroundChecks: Bool
     /// Documents per segment while rebuilding (then merged).
-    static let rebuildChunk = 50_000
+    let rebuildChunk: Int
 
     struct Loaded {
         var segment: Segment
@@ -104,8 +104,9 @@ final class RankedIndex: Sendable {
     let writer: any DatabaseWriter
 
     init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true,
-         writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
+         rebuildChunk: Int = 50_000, writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
         self.backgroundChecks = backgroundChecks
+        self.rebuildChunk = max(1, rebuildChunk)
         self.directory = directory
         self.writer = writer
         self.inlineLimit = inlineLimit
@@ -423,6 +424,13 @@ final class RankedIndex: Sendable {
     func add(_ contents: SegmentContents, _ db: Database) throws {
         guard contents.documentCount > 0 else { return }
         let bytes = WriteProfile.measure("encode") { SegmentEncoder.encode(contents, scoring: scoring, buildTime: clock().timeIntervalSince1970) }
+        try install(bytes, documentCount: contents.documentCount, db)
+    }
+
+    /// Lists a new segment of `documentCount` documents in this
+    /// transaction: in a synced file of its own when large, else inside
+    /// the SQLite file.
+    func install(_ bytes: [UInt8], documentCount: Int, _ db: Database) throws {
         let token = Int64.random(in: 1...Int64.max)
         if let directory, bytes.count > inlineLimit {
             let name = String(UInt64(token), radix: 16) + ".seg"
@@ -430,16 +438,22 @@ final class RankedIndex: Sendable {
             writeState.withLock { $0.createdFiles.append(url) }
             try removeOrphanFiles(db)
             try WriteProfile.measure("writeSynced") { try Self.writeSynced(bytes, to: url, directory: directory) }
-            try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)",
-                           arguments: [token, contents.documentCount, name])
-            let segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
-            SegmentVerification.record(url, checksum: segment.storedChecksum)
-            remember(token, segment)
+            try installFile(name, token: token, documentCount: documentCount, db)
         } else {
             try db.execute(sql: "INSERT INTO ranked_segments(token, documents, data) VALUES (?, ?, ?)",
-                           arguments: [token, contents.documentCount, Data(bytes)])
+                           arguments: [token, documentCount, Data(bytes)])
             remember(token, try Segment(SegmentBytes(copying: bytes), verifyChecksum: false))
         }
+    }
+
+    /// Lists segment file `name`, written and synced, in this transaction.
+    func installFile(_ name: String, token: Int64, documentCount: Int, _ db: Database) throws {
+        guard let directory else { throw SegmentError.corrupt("segment file \(name) has no directory") }
+        let url = directory.appendingPathComponent(name)
+        try db.execute(sql: "INSERT INTO ranked_segments(token, documents, file) VALUES (?, ?, ?)", arguments: [token, documentCount, name])
+        let segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
+        SegmentVerification.record(url, checksum: segment.storedChecksum)
+        remember(token, segment)
     }
 
     /// Keeps a segment this writer just made, so that the next write or

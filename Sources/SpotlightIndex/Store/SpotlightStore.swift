@@ -109,7 +109,8 @@ public final class SpotlightStore: Sendable {
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
                                   weights: options.ranking, inlineLimit: options.rankedInlineLimit,
-                                  checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks, writer: opened.writer, clock: options.clock)
+                                  checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks,
+                                  rebuildChunk: options.rankedRebuildChunk, writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }

@@ -36,6 +36,9 @@ public struct StoreOptions: Sendable {
     /// Segments up to this many bytes are checksummed whole as they are
     /// loaded; larger files once per change (``SegmentVerification``). Tests lower it.
     var rankedChecksumLimit = 1 << 20
+    /// Items a rebuild of the ranked index tokenizes into one segment
+    /// before it merges them all (tests lower it).
+    var rankedRebuildChunk = 50_000
     /// Whether verified segment files are checked again in the background
     /// (tests of the load-time checks turn it off; so does a process that
     /// answers one search and exits, such as `spotlight search`, which
