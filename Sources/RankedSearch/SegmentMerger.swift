@@ -6,19 +6,20 @@ import Synchronization
 /// Documents keep their order (segment by segment), so each term's
 /// postings are the inputs' postings concatenated with doc ids shifted;
 /// dictionaries are merged in byte order. No text is tokenized again:
-/// blocks are decoded straight into the output's arrays, and terms are
-/// compared in place in the inputs' bytes.
+/// each term's blocks are decoded into one reused buffer and encoded at
+/// once (``mergeEncoded(_:scoring:buildTime:streamingTo:bufferSize:parallelPostings:)``),
+/// and terms are compared in place in the inputs' bytes.
+///
+/// ```swift
+/// let merged = try SegmentMerger.mergeEncoded(snapshots, scoring: scoring, buildTime: now, streamingTo: file)
+/// ```
 package enum SegmentMerger {
+    /// The merged segment's contents, decoded: what ``mergeEncoded(_:scoring:buildTime:streamingTo:bufferSize:parallelPostings:)``
+    /// encodes without ever holding (its tests' reference).
+    ///
     /// - Parameter parallelPostings: postings past which the term merge is
     ///   split over two threads (the result is the same either way).
     package static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
-        try mergeWithMaps(inputs, parallelPostings: parallelPostings).contents
-    }
-
-    /// ``merge(_:parallelPostings:)`` and, per input, each document's new
-    /// doc id (-1 when it was deleted).
-    static func mergeWithMaps(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError)
-        -> (contents: SegmentContents, docMaps: [[Int32]]) {
         let (documents, docMaps) = try mergeDocuments(inputs)
         var out = documents
         let merged = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in
@@ -46,7 +47,7 @@ package enum SegmentMerger {
             out.postingFrequencies += part.frequencies
             out.postingColumns += part.columns
         }
-        return (out, docMaps)
+        return out
     }
 
     /// A merge's segment, encoded, and what installing it needs.
