@@ -41,7 +41,12 @@ extension RankedIndex {
         return hasher.value
     }
 
-    /// A name the index gives its files: a token in hexadecimal, `.seg`.
+    /// The file name of segment `token`: the token in hexadecimal, `.seg`.
+    static func segmentFileName(token: Int64) -> String {
+        String(UInt64(token), radix: 16) + ".seg"
+    }
+
+    /// A name the index gives its files (``segmentFileName(token:)``).
     /// Nothing else in the folder is ever removed.
     static func isSegmentFileName(_ name: String) -> Bool {
         guard name.hasSuffix(".seg") else { return false }

@@ -109,7 +109,7 @@ extension RankedIndex {
             let docMaps: [[Int32]], documentCount: Int
             if let directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > inlineLimit {
                 // Large: written to its file as it is encoded, never held whole.
-                let name = String(UInt64(token), radix: 16) + ".seg"
+                let name = Self.segmentFileName(token: token)
                 merges.state.withLock { _ = $0.pendingFiles.insert(name) }
                 pending = name
                 let url = directory.appendingPathComponent(name)

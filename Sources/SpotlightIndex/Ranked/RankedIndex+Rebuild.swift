@@ -98,7 +98,7 @@ final class RebuildChunks {
         let bytes = SegmentEncoder.encode(contents, scoring: index.scoring, buildTime: buildTime)
         let segment: Segment
         if let directory = index.directory {
-            let url = directory.appendingPathComponent(String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".seg")
+            let url = directory.appendingPathComponent(RankedIndex.segmentFileName(token: Int64.random(in: 1...Int64.max)))
             try RankedIndex.writingSynced(to: url, directory: directory) { file in try bytes.withUnsafeBytes { try file.append($0) } }
             files.append(url)
             segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
@@ -113,7 +113,7 @@ final class RebuildChunks {
         let documents = snapshots.reduce(0) { $0 + $1.segment.documentCount }
         if let directory = index.directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > index.inlineLimit {
             let token = Int64.random(in: 1...Int64.max)
-            let name = String(UInt64(token), radix: 16) + ".seg"
+            let name = RankedIndex.segmentFileName(token: token)
             let url = directory.appendingPathComponent(name)
             index.writeState.withLock { $0.createdFiles.append(url) }
             try RankedIndex.writingSynced(to: url, directory: directory) { file in

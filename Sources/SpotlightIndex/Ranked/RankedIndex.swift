@@ -433,7 +433,7 @@ final class RankedIndex: Sendable {
     func install(_ bytes: [UInt8], documentCount: Int, _ db: Database) throws {
         let token = Int64.random(in: 1...Int64.max)
         if let directory, bytes.count > inlineLimit {
-            let name = String(UInt64(token), radix: 16) + ".seg"
+            let name = Self.segmentFileName(token: token)
             let url = directory.appendingPathComponent(name)
             writeState.withLock { $0.createdFiles.append(url) }
             try removeOrphanFiles(db)
