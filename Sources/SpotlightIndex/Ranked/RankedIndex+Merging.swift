@@ -97,6 +97,14 @@ extension RankedIndex {
         }
     }
 
+    /// Whether merging `snapshots` writes a file of its own, as it
+    /// encodes (``SegmentMerger/mergeEncoded(_:scoring:buildTime:streamingTo:bufferSize:parallelPostings:)``):
+    /// in a store with a folder, when the inputs exceed the inline limit
+    /// (the output is no larger than they are).
+    func mergeGoesToFile(_ snapshots: [SegmentSnapshot]) -> Bool {
+        directory != nil && snapshots.reduce(0) { $0 + $1.segment.byteCount } > inlineLimit
+    }
+
     /// Merges and encodes off the lock, then installs in a transaction of its own.
     private func runMerge(_ inputs: [MergeScheduler.Input]) {
         let ids = Set(inputs.map(\.id))
@@ -107,7 +115,7 @@ extension RankedIndex {
             var file: String?, inline: [UInt8]?
             let segment: Segment
             let docMaps: [[Int32]], documentCount: Int
-            if let directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > inlineLimit {
+            if let directory, mergeGoesToFile(snapshots) {
                 // Large: written to its file as it is encoded, never held whole.
                 let name = Self.segmentFileName(token: token)
                 merges.state.withLock { _ = $0.pendingFiles.insert(name) }

@@ -84,7 +84,7 @@ extension RankedIndex {
 final class RebuildChunks {
     private let index: RankedIndex
     private let buildTime: Double
-    private(set) var snapshots: [SegmentSnapshot] = []
+    private var snapshots: [SegmentSnapshot] = []
     private var files: [URL] = []
 
     init(index: RankedIndex) {
@@ -99,7 +99,7 @@ final class RebuildChunks {
         let segment: Segment
         if let directory = index.directory {
             let url = directory.appendingPathComponent(RankedIndex.segmentFileName(token: Int64.random(in: 1...Int64.max)))
-            try RankedIndex.writingSynced(to: url, directory: directory) { file in try bytes.withUnsafeBytes { try file.append($0) } }
+            try RankedIndex.writeSynced(bytes, to: url, directory: directory)
             files.append(url)
             segment = try Segment(SegmentBytes(mapping: url.path), verifyChecksum: false)
         } else {
@@ -110,17 +110,16 @@ final class RebuildChunks {
 
     /// Merges the chunks into the index's one segment, listed in this transaction.
     func install(_ db: Database) throws {
-        let documents = snapshots.reduce(0) { $0 + $1.segment.documentCount }
-        if let directory = index.directory, snapshots.reduce(0, { $0 + $1.segment.byteCount }) > index.inlineLimit {
+        if let directory = index.directory, index.mergeGoesToFile(snapshots) {
             let token = Int64.random(in: 1...Int64.max)
             let name = RankedIndex.segmentFileName(token: token)
             let url = directory.appendingPathComponent(name)
             index.writeState.withLock { $0.createdFiles.append(url) }
-            try RankedIndex.writingSynced(to: url, directory: directory) { file in
-                _ = try SegmentMerger.mergeEncoded(snapshots, scoring: index.scoring, buildTime: buildTime, streamingTo: file)
+            let merged = try RankedIndex.writingSynced(to: url, directory: directory) { file in
+                try SegmentMerger.mergeEncoded(snapshots, scoring: index.scoring, buildTime: buildTime, streamingTo: file)
             }
             removeFiles()
-            try index.installFile(name, token: token, documentCount: documents, db)
+            try index.installFile(name, token: token, documentCount: merged.documentCount, db)
         } else {
             let merged = try SegmentMerger.mergeEncoded(snapshots, scoring: index.scoring, buildTime: buildTime)
             removeFiles()
