@@ -83,9 +83,11 @@ public final class SystemSearch: Sendable {
         var unavailable: [String] = []
         let perApp = max(1, resultsPerApp)
         let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
-        // One scale: IDF and average length over every store read here.
-        let statistics = try collectionStatistics(text, apps: apps, web: hasWeb)
-        for (app, outcome) in zip(apps, try eachApp(apps, { self.appOutcome($0, text, perApp: perApp, near: near, statistics: statistics) })) {
+        // Split once for every store; one scale: IDF and average length over every store read here.
+        let terms = TextTokenizer.queryTerms(text)
+        let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb)
+        let outcomes = try Self.inParallel(searched) { self.appOutcome($0, terms, perApp: perApp, near: near, statistics: statistics) }
+        for (app, outcome) in zip(apps, outcomes.map { $0 ?? .nothing }) {
             switch outcome {
             case .found(let group): groups.append(group)
             case .nothing: break
@@ -157,9 +159,11 @@ public final class SystemSearch: Sendable {
         case missing(String)
     }
 
-    func appOutcome(_ app: AppRegistration, _ text: String, perApp: Int, near: SearchArea?, statistics: SearchStatistics?) -> AppOutcome {
+    func appOutcome(_ searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], perApp: Int, near: SearchArea?,
+                    statistics: SearchStatistics?) -> AppOutcome {
+        let app = searched.app
         do {
-            let found = try results(of: app, text, limit: perApp + 1, near: near, statistics: statistics)
+            let found = try results(of: searched, terms, limit: perApp + 1, near: near, statistics: statistics)
             guard !found.isEmpty else { return try missingIndex(app).map(AppOutcome.missing) ?? .nothing }
             return .found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
                                          offersSearchInApp: app.supportsSearchContinuation))
@@ -168,16 +172,10 @@ public final class SystemSearch: Sendable {
         }
     }
 
-    /// `work` for every app, on both cores at once (apps are independent and
-    /// the stores' readers are concurrent), in the apps' order.
-    /// - Throws: `CancellationError` when the calling task is cancelled; the
-    ///   apps not yet started are then skipped.
-    func eachApp(_ apps: [AppRegistration], _ work: @escaping @Sendable (AppRegistration) -> AppOutcome) throws -> [AppOutcome] {
-        try Self.inParallel(apps, work).map { $0 ?? .nothing }
-    }
-
-    /// `work` for every element, on ``parallelism`` threads at once, in the
+    /// `work` for every element, on ``parallelism`` threads at once (apps
+    /// are independent and the stores' readers are concurrent), in the
     /// elements' order; nil for those skipped once the calling task is cancelled.
+    /// - Throws: `CancellationError` when the calling task is cancelled.
     static func inParallel<Element: Sendable, Outcome: Sendable>(_ elements: [Element],
                                                                   _ work: @escaping @Sendable (Element) -> Outcome) throws -> [Outcome?] {
         try Task.checkCancellation()
@@ -207,20 +205,34 @@ public final class SystemSearch: Sendable {
     /// on one scale. Nil without a word; a store that cannot be read adds
     /// nothing (its search reports it).
     func collectionStatistics(_ text: String, apps: [AppRegistration], web: Bool) throws -> SearchStatistics? {
-        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        try searchedApps(apps, terms: TextTokenizer.queryTerms(text), text: text, web: web).statistics
+    }
+
+    /// Every app's stores, looked up once for the whole search
+    /// (``SearchedApp``), and ``collectionStatistics(_:apps:web:)`` of them.
+    func searchedApps(_ apps: [AppRegistration], terms: [TextTokenizer.QueryTerm], text: String, web: Bool) throws
+        -> (apps: [SearchedApp], statistics: SearchStatistics?)
+    {
+        let counts = !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         // Per app on every core, as the searches that follow: the first search of a
         // process opens every store here.
-        let parts = try Self.inParallel(apps) { app -> SearchStatistics in
+        let parts = try Self.inParallel(apps) { app -> (SearchedApp, SearchStatistics) in
+            let searched = SearchedApp(app, layout: self.layout(of: app)) { try self.store(app.bundleIdentifier, $0) }
             var part = SearchStatistics()
-            for name in self.layout(of: app).names {
-                if let statistics = try? self.store(app.bundleIdentifier, name).searchStatistics(text) { part.add(statistics) }
+            if counts, case .success(let stores) = searched.stores {
+                for (_, store) in stores {
+                    if let statistics = try? store.searchStatistics(terms: terms) { part.add(statistics) }
+                }
             }
-            return part
+            return (searched, part)
         }
+        // None is skipped: inParallel throws when the search was cancelled.
+        let done = parts.compactMap { $0 }
         var total = SearchStatistics()
-        for part in parts { if let part { total.add(part) } }
-        if web, let part = try? webStore().store.searchStatistics(text) { total.add(part) }
-        return total.documents > 0 ? total : nil
+        for (_, statistics) in done { total.add(statistics) }
+        let searched = done.map(\.0)
+        if counts, web, let part = try? webStore().store.searchStatistics(terms: terms) { total.add(part) }
+        return (searched, counts && total.documents > 0 ? total : nil)
     }
 
     /// Pages of the public web index, on the apps' scale. A page whose
@@ -274,12 +286,16 @@ public final class SystemSearch: Sendable {
     /// One app's best results: its items and its activities, merged by
     /// score (exact matches before typo matches), each times the app's
     /// factor (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
-    func results(of app: AppRegistration, _ text: String, limit: Int, near area: SearchArea? = nil,
+    /// Each store is read once: its matches and its engagement totals together.
+    func results(of searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
                  statistics: SearchStatistics? = nil) throws -> [SystemSearchResult] {
-        let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
+        let app = searched.app
+        let stores = try searched.stores.get()
+        let browsing = area != nil && terms.isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
         let pool = area == nil ? limit : max(limit * 10, 200)
-        /// The store's matches, each with its item's attributes.
+        var totals = (engagement: 0.0, impressions: 0.0)
+        /// The store's matches, each with its item's attributes; its engagement totals added to `totals`.
         func found(in store: SpotlightStore, _ indexName: String, limit: Int) throws -> [(SystemSearchResult, [String: AttributeValue])] {
             if browsing, let area {
                 var located: [(SystemSearchResult, [String: AttributeValue])] = []
@@ -288,22 +304,22 @@ public final class SystemSearch: Sendable {
                         (SystemSearchResult($0, score: 1, explanation: "in the area", bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.attributes)
                     }
                 }
+                let part = try store.engagementTotals()
+                totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
                 return located
             }
-            return try store.search(text, limit: limit, statistics: statistics)
-                .map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
+            let part = try store.systemSearchPart(terms, limit: limit, statistics: statistics)
+            totals = (totals.engagement + part.totals.engagement, totals.impressions + part.totals.impressions)
+            return part.results.map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
         }
         var merged: [SystemSearchResult] = []
         var itemStores: [SpotlightStore] = []
-        let layout = layout(of: app)
-        for name in layout.indexNames {
-            let store = try store(app.bundleIdentifier, name)
+        for (name, store) in stores where name != UserActivityStore.indexName {
             itemStores.append(store)
             merged += try found(in: store, name, limit: pool).map(\.0)
         }
-        if layout.hasActivities {
-            let activities = try store(app.bundleIdentifier, UserActivityStore.indexName)
-            for (result, attributes) in try found(in: activities, UserActivityStore.indexName, limit: pool * 2) {
+        for (name, activities) in stores where name == UserActivityStore.indexName {
+            for (result, attributes) in try found(in: activities, name, limit: pool * 2) {
                 if attributes["relatedUniqueIdentifier"]?.texts?.first != nil { continue }
                 if !StoredActivity.isSearchable(attributes: attributes) { continue }
                 if let weak = attributes["weakRelatedUniqueIdentifier"]?.texts?.first,
@@ -311,7 +327,7 @@ public final class SystemSearch: Sendable {
                 merged.append(result)
             }
         }
-        let (factor, factorText) = try appFactor(app)
+        let (factor, factorText) = appFactor(totals)
         if factor < 1 {
             for index in merged.indices {
                 merged[index].score *= factor
@@ -333,6 +349,11 @@ public final class SystemSearch: Sendable {
             let part = try store(app.bundleIdentifier, name).engagementTotals()
             totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
         }
+        return appFactor(totals)
+    }
+
+    /// The app's factor from its stores' engagement totals, summed.
+    func appFactor(_ totals: (engagement: Double, impressions: Double)) -> (factor: Double, explanation: String) {
         let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
         return (factor, " × app(shown \(NumberText.short(totals.impressions)), engaged \(NumberText.short(totals.engagement))) \(NumberText.short(factor))")
     }

@@ -41,12 +41,39 @@ extension SpotlightStore {
     /// all.add(try other.searchStatistics("kiwi"))
     /// ```
     public func searchStatistics(_ text: String) throws -> SearchStatistics {
-        let terms = TextTokenizer.queryTerms(text)
+        try searchStatistics(terms: TextTokenizer.queryTerms(text))
+    }
+
+    /// ``searchStatistics(_:)`` of text already split into words: a system
+    /// search splits what was typed once for all its stores.
+    package func searchStatistics(terms: [TextTokenizer.QueryTerm]) throws -> SearchStatistics {
         guard !terms.isEmpty else { return SearchStatistics() }
         return try withRankedIndex {
             try read { db in
                 try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
                     .statistics(of: RankedQuery(terms))
+            }
+        }
+    }
+
+    /// What a system search needs of this store, in one read transaction:
+    /// the best `limit` matches for `terms` (as ``search(_:limit:statistics:)``)
+    /// and the store's engagement totals (``engagementTotals()``), from which
+    /// its app's factor is made.
+    ///
+    /// ```swift
+    /// let part = try store.systemSearchPart(TextTokenizer.queryTerms("kiwi"), limit: 4, statistics: nil)
+    /// print(part.results.count, part.totals.impressions)
+    /// ```
+    package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, statistics: SearchStatistics?) throws
+        -> (results: [SearchResult], totals: (engagement: Double, impressions: Double))
+    {
+        try withRankedIndex {
+            try read { db in
+                let totals = try decayedTotals(db)
+                guard !terms.isEmpty, limit > 0 else { return ([], totals) }
+                let hits = try rankedHits(terms, limit: limit, statistics: statistics, db)
+                return (try Self.results(of: hits, db), totals)
             }
         }
     }

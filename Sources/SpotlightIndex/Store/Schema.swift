@@ -153,7 +153,8 @@ enum Schema {
 /// Reading and writing `meta` rows.
 extension Database {
     func meta<T: DatabaseValueConvertible>(_ key: String, as type: T.Type = T.self) throws -> T? {
-        try T.fetchOne(self, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+        // Cached: system search reads the engagement totals of every store per keystroke.
+        try T.fetchOne(cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key])
     }
 
     func setMeta(_ key: String, _ value: (any DatabaseValueConvertible)?) throws {

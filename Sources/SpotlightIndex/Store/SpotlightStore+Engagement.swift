@@ -83,13 +83,14 @@ extension SpotlightStore {
     /// to now: what its app's factor in system search is made of
     /// (``/RankedSearch/RankingWeights/appPassedOverFactor(engagement:impressions:)``).
     public func engagementTotals() throws -> (engagement: Double, impressions: Double) {
-        let halfLife = options.ranking.engagementHalfLife
-        let now = self.now.timeIntervalSince1970
-        return try read { db in
-            let totals = try Self.totals(db)
-            let decay = exp2(-max(0, now - totals.at) / halfLife)
-            return (totals.engagement * decay, totals.impressions * decay)
-        }
+        try read { db in try decayedTotals(db) }
+    }
+
+    /// ``engagementTotals()`` within a transaction the caller holds.
+    func decayedTotals(_ db: Database) throws -> (engagement: Double, impressions: Double) {
+        let totals = try Self.totals(db)
+        let decay = exp2(-max(0, now.timeIntervalSince1970 - totals.at) / options.ranking.engagementHalfLife)
+        return (totals.engagement * decay, totals.impressions * decay)
     }
 
     /// `meta`'s running totals of engagement and impressions.
