@@ -31,6 +31,8 @@ package struct Segment: @unchecked Sendable {
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
+    /// Typo walks made in this segment (shared by its copies).
+    let typoMemo = TypoMemo()
 
     /// The segment's length in bytes.
     package var byteCount: Int { base.count }
@@ -583,10 +585,26 @@ package struct Segment: @unchecked Sendable {
 
     /// Whether block `block` of a term's `blocks` spans a document of
     /// `candidates` (always, without): one that does not is not decoded.
+    ///
+    ///
+    /// The tables bound a term's first block from doc 0 only, so there the
+    /// block's own first doc id (its header) is read: a short prefix's
+    /// thousands of rare tokens have a block each, most of one posting,
+    /// and a span from 0 held a candidate for nearly all of them.
     @inline(__always)
     func block(_ block: Int, of blocks: Range<Int>, mayHoldAnyOf candidates: DocumentBitmap?) -> Bool {
         guard let candidates else { return true }
-        return !candidates.isEmpty(from: Int(blockFirstDoc(block, of: blocks)), through: Int(blockLastDoc(block)))
+        let first = block == blocks.lowerBound ? storedFirstDoc(block) ?? 0 : Int(blockLastDoc(block - 1)) + 1
+        return !candidates.isEmpty(from: first, through: Int(blockLastDoc(block)))
+    }
+
+    /// The first doc id block `block`'s header holds; nil when the block
+    /// lies outside its section (its decoding then reports the damage).
+    @inline(__always)
+    private func storedFirstDoc(_ block: Int) -> Int? {
+        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block))
+        guard start >= 0, start + PostingBlock.headerSize <= sectionEnd(.postingsData) - at(.postingsData) else { return nil }
+        return Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(.postingsData) + start + 4, as: UInt32.self)))
     }
     @_spi(Inspection) public func blockMaxS(_ block: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxSAt + 4 * block, as: UInt32.self))))

@@ -249,21 +249,27 @@ import Testing
 
     /// A term's cursor answers the same frequencies, and bounds that hold,
     /// whether its tokens are walked lazily, read densely (every one, or a
-    /// tail past the eight largest), or densely only near candidates.
-    @Test(arguments: [(tokens: 5, asked: 0), (tokens: 5, asked: 1_000_000), (tokens: 12, asked: 0), (tokens: 12, asked: 1_000_000),
-                      (tokens: 12, asked: 30)])
-    func termCursorsAgreeLazyOrDense(tokens: Int, asked: Int) throws {
+    /// tail past the eight largest), or densely only near candidates; with
+    /// `rare` more tokens of one document each (a short prefix's long tail,
+    /// whose blocks the candidates rule out by their first doc).
+    @Test(arguments: [(tokens: 5, asked: 0, rare: 0), (tokens: 5, asked: 1_000_000, rare: 0), (tokens: 12, asked: 0, rare: 0),
+                      (tokens: 12, asked: 1_000_000, rare: 0), (tokens: 12, asked: 30, rare: 0), (tokens: 12, asked: 30, rare: 400)])
+    func termCursorsAgreeLazyOrDense(tokens: Int, asked: Int, rare: Int) throws {
         var random = SplitMix(seed: 7)
         var documents: [RankedDocument] = []
         for index in 1...2_500 {
             // Token t is in about one document in t + 1, some of them twice.
-            let words = (0..<tokens).filter { random.next() % UInt64($0 + 1) == 0 }.map { "alp\(String(UnicodeScalar(UInt8(97 + $0))))" }
+            var words = (0..<tokens).filter { random.next() % UInt64($0 + 1) == 0 }.map { "alp\(String(UnicodeScalar(UInt8(97 + $0))))" }
+            // A rare token in every sixth document, each its own.
+            if index % 6 == 0, index / 6 <= rare {
+                words.append("alpzz" + String(index, radix: 26).map { String(UnicodeScalar(UInt8(97 + Int(String($0), radix: 26)!))) }.joined())
+            }
             documents.append(Self.document(Int64(index), title: words.prefix(2).joined(separator: " "),
                                            description: (words + words.suffix(1)).joined(separator: " ") + " other"))
         }
         let segment = try Self.segment(documents)
         let range = try segment.terms(matching: Array("alp".utf8), prefix: true)
-        #expect(range.count == tokens)
+        #expect(range.count == tokens + rare)
         var expected = [UInt32](repeating: 0, count: segment.documentCount)
         var docs: [UInt32] = [], frequencies: [UInt32] = []
         for id in range {
