@@ -157,7 +157,7 @@ package struct RankedSearcher {
                         wholeWord[position] = range.lowerBound
                     }
                 }
-                if let typo = term.typo { found += try TypoWalk.matches(typo, in: segment) }
+                if let typo = term.typo { found += try segment.typoMatches(typo) }
                 found = Self.union(found)
                 if readsInitials, let prefix = term.prefix, term.exact.isEmpty, term.typo == nil, found.reduce(0, { $0 + $1.count }) > 1,
                    let id = try segment.initial(of: prefix) {

@@ -48,6 +48,24 @@ import Testing
         #expect(checked > 200)   // the words do have neighbours: the comparison is not of empty lists
     }
 
+    /// A walk remembered by its segment is the walk: the first time, again,
+    /// and after more walks than the segment keeps pushed it out.
+    @Test func rememberedWalksAreTheWalks() throws {
+        let segment = try RankedSegmentTests.segment(try Self.corpusDocuments())
+        let words = try (0..<segment.termCount).compactMap { id -> [Unicode.Scalar]? in
+            let word = Array(String(decoding: try segment.term(id), as: UTF8.self).unicodeScalars)
+            return word.count >= 5 && id % 7 == 0 ? word : nil
+        }
+        let typos = words.prefix(TypoMemo.capacity + 40).enumerated().map { index, word in
+            RankedQuery.Typo(word: word, edits: 1, isPrefix: index % 2 == 0, firstLetter: index % 3 == 0)
+        }
+        #expect(typos.count == TypoMemo.capacity + 40)
+        for typo in typos + typos.prefix(50) + typos {
+            #expect(try segment.typoMatches(typo) == TypoWalk.matches(typo, in: segment), "\(typo)")
+        }
+        #expect(segment.rememberedTypoWalks == TypoMemo.capacity)
+    }
+
     /// The walk with the first letter as the typo finds exactly what the
     /// definition says, on ~6,000 Debian titles and summaries.
     @Test func firstLetterTyposAreWhatTheyClaim() throws {
