@@ -72,7 +72,7 @@ public struct ScoreBreakdown: Sendable, Hashable {
     /// One line: the total and each factor.
     public var explanation: String {
         func f(_ value: Double) -> String { NumberText.short(value) }
-        let ageText = age.map { NumberText.format("%.1f", $0 / 86_400) + " days" } ?? "none"
+        let ageText = age.map { NumberText.oneDecimal($0 / 86_400) + " days" } ?? "none"
         let words = typos ? "text (typos) \(f(text))" : "text \(f(text))"
         return "\(f(total)) = \(words) (match \(f(matchQuality))) × hint(\(f(rankingHint))) \(f(hintFactor))"
             + " × engagement(\(f(engagement))) \(f(engagementFactor)) × recency(\(ageText)) \(f(recencyFactor))"
