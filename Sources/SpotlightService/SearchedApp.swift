@@ -14,6 +14,10 @@ struct SearchedApp: Sendable {
     /// The app's stores, in ``AppLayout/names`` order with their names, or
     /// why one of them could not be opened.
     let stores: Result<[(name: String, store: SpotlightStore)], any Error>
+    /// Per store, the stamp of the index its statistics came from
+    /// (``SpotlightStore/recentSearchStatistics(terms:)``; nil when they
+    /// could not be read); empty when the search counts no statistics.
+    var statisticsStamps: [RankedSnapshotStamp?] = []
 
     /// The stores of `app`, opened through `open` (the search's kept stores).
     init(_ app: AppRegistration, layout: AppLayout, open: (String) throws -> SpotlightStore) {

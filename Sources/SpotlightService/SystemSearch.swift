@@ -85,9 +85,17 @@ public final class SystemSearch: Sendable {
         let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
         // Split once for every store; one scale: IDF and average length over every store read here.
         let terms = TextTokenizer.queryTerms(text)
-        let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb)
-        let outcomes = try Self.inParallel(searched) { self.appOutcome($0, terms, perApp: perApp, near: near, statistics: statistics) }
-        for (app, outcome) in zip(apps, outcomes.map { $0 ?? .nothing }) {
+        func searchEveryApp() throws -> (statistics: SearchStatistics?, outcomes: [(outcome: AppOutcome, stale: Bool)?]) {
+            let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
+            return (statistics, try Self.inParallel(searched) { self.appOutcome($0, terms, perApp: perApp, near: near, statistics: statistics) })
+        }
+        var (statistics, outcomes) = try searchEveryApp()
+        if statistics != nil, outcomes.contains(where: { $0?.stale == true }) {
+            // A commit came between the statistics (each store's last read) and
+            // the matches: score again, on statistics of what the matches were read from.
+            (statistics, outcomes) = try searchEveryApp()
+        }
+        for (app, outcome) in zip(apps, outcomes.map { $0?.outcome ?? .nothing }) {
             switch outcome {
             case .found(let group): groups.append(group)
             case .nothing: break
@@ -159,16 +167,18 @@ public final class SystemSearch: Sendable {
         case missing(String)
     }
 
+    /// What searching one app gave, and whether one of its stores was read
+    /// in another state than its statistics came from (``SearchedApp/statisticsStamps``).
     func appOutcome(_ searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], perApp: Int, near: SearchArea?,
-                    statistics: SearchStatistics?) -> AppOutcome {
+                    statistics: SearchStatistics?) -> (outcome: AppOutcome, stale: Bool) {
         let app = searched.app
         do {
-            let found = try results(of: searched, terms, limit: perApp + 1, near: near, statistics: statistics)
-            guard !found.isEmpty else { return try missingIndex(app).map(AppOutcome.missing) ?? .nothing }
-            return .found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
-                                         offersSearchInApp: app.supportsSearchContinuation))
+            let (found, stale) = try results(of: searched, terms, limit: perApp + 1, near: near, statistics: statistics)
+            guard !found.isEmpty else { return (try missingIndex(app).map(AppOutcome.missing) ?? .nothing, stale) }
+            return (.found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
+                                          offersSearchInApp: app.supportsSearchContinuation)), stale)
         } catch {
-            return .missing("\(error)")
+            return (.missing("\(error)"), false)
         }
     }
 
@@ -205,23 +215,33 @@ public final class SystemSearch: Sendable {
     /// on one scale. Nil without a word; a store that cannot be read adds
     /// nothing (its search reports it).
     func collectionStatistics(_ text: String, apps: [AppRegistration], web: Bool) throws -> SearchStatistics? {
-        try searchedApps(apps, terms: TextTokenizer.queryTerms(text), text: text, web: web).statistics
+        try searchedApps(apps, terms: TextTokenizer.queryTerms(text), text: text, web: web, recent: false).statistics
     }
 
     /// Every app's stores, looked up once for the whole search
-    /// (``SearchedApp``), and ``collectionStatistics(_:apps:web:)`` of them.
-    func searchedApps(_ apps: [AppRegistration], terms: [TextTokenizer.QueryTerm], text: String, web: Bool) throws
+    /// (``SearchedApp``), and ``collectionStatistics(_:apps:web:)`` of them:
+    /// with `recent`, from the segments each store's last search read
+    /// (``SpotlightStore/recentSearchStatistics(terms:)``, no transaction;
+    /// the search checks their stamps against what it reads next), else
+    /// each in a read transaction of its own.
+    func searchedApps(_ apps: [AppRegistration], terms: [TextTokenizer.QueryTerm], text: String, web: Bool, recent: Bool) throws
         -> (apps: [SearchedApp], statistics: SearchStatistics?)
     {
         let counts = !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         // Per app on every core, as the searches that follow: the first search of a
         // process opens every store here.
         let parts = try Self.inParallel(apps) { app -> (SearchedApp, SearchStatistics) in
-            let searched = SearchedApp(app, layout: self.layout(of: app)) { try self.store(app.bundleIdentifier, $0) }
+            var searched = SearchedApp(app, layout: self.layout(of: app)) { try self.store(app.bundleIdentifier, $0) }
             var part = SearchStatistics()
             if counts, case .success(let stores) = searched.stores {
                 for (_, store) in stores {
-                    if let statistics = try? store.searchStatistics(terms: terms) { part.add(statistics) }
+                    if recent {
+                        let read = try? store.recentSearchStatistics(terms: terms)
+                        searched.statisticsStamps.append(read?.stamp)
+                        if let read { part.add(read.statistics) }
+                    } else if let statistics = try? store.searchStatistics(terms: terms) {
+                        part.add(statistics)
+                    }
                 }
             }
             return (searched, part)
@@ -287,16 +307,19 @@ public final class SystemSearch: Sendable {
     /// score (exact matches before typo matches), each times the app's
     /// factor (``RankingWeights/appPassedOverFactor(engagement:impressions:)``).
     /// Each store is read once: its matches and its engagement totals together.
+    /// `stale`: a store was read in another state than its statistics came
+    /// from (``SearchedApp/statisticsStamps``).
     func results(of searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
-                 statistics: SearchStatistics? = nil) throws -> [SystemSearchResult] {
+                 statistics: SearchStatistics? = nil) throws -> (results: [SystemSearchResult], stale: Bool) {
         let app = searched.app
         let stores = try searched.stores.get()
         let browsing = area != nil && terms.isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
         let pool = area == nil ? limit : max(limit * 10, 200)
         var totals = (engagement: 0.0, impressions: 0.0)
+        var stale = false
         /// The store's matches, each with its item's attributes; its engagement totals added to `totals`.
-        func found(in store: SpotlightStore, _ indexName: String, limit: Int) throws -> [(SystemSearchResult, [String: AttributeValue])] {
+        func found(in store: SpotlightStore, _ indexName: String, at position: Int, limit: Int) throws -> [(SystemSearchResult, [String: AttributeValue])] {
             if browsing, let area {
                 var located: [(SystemSearchResult, [String: AttributeValue])] = []
                 try store.query(area.boundingBoxQuery) { batch in
@@ -310,16 +333,17 @@ public final class SystemSearch: Sendable {
             }
             let part = try store.systemSearchPart(terms, limit: limit, statistics: statistics)
             totals = (totals.engagement + part.totals.engagement, totals.impressions + part.totals.impressions)
+            if statistics != nil, searched.statisticsStamps.indices.contains(position), searched.statisticsStamps[position] != part.stamp { stale = true }
             return part.results.map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
         }
         var merged: [SystemSearchResult] = []
         var itemStores: [SpotlightStore] = []
-        for (name, store) in stores where name != UserActivityStore.indexName {
+        for (position, (name, store)) in stores.enumerated() where name != UserActivityStore.indexName {
             itemStores.append(store)
-            merged += try found(in: store, name, limit: pool).map(\.0)
+            merged += try found(in: store, name, at: position, limit: pool).map(\.0)
         }
-        for (name, activities) in stores where name == UserActivityStore.indexName {
-            for (result, attributes) in try found(in: activities, name, limit: pool * 2) {
+        for (position, (name, activities)) in stores.enumerated() where name == UserActivityStore.indexName {
+            for (result, attributes) in try found(in: activities, name, at: position, limit: pool * 2) {
                 if attributes["relatedUniqueIdentifier"]?.texts?.first != nil { continue }
                 if !StoredActivity.isSearchable(attributes: attributes) { continue }
                 if let weak = attributes["weakRelatedUniqueIdentifier"]?.texts?.first,
@@ -336,7 +360,7 @@ public final class SystemSearch: Sendable {
         }
         if let area { merged = area.rank(merged) }
         merged.sort(by: Self.ranksBefore)
-        return Array(merged.prefix(limit))
+        return (Array(merged.prefix(limit)), stale)
     }
 
     /// The factor every result of an app is multiplied by: below 1 when the

@@ -112,6 +112,29 @@ import Testing
         #expect(found.groups[1].results[0].typos && !found.groups[0].results[0].typos)
     }
 
+    /// Statistics come from each store's last read, without a transaction
+    /// of their own: after a commit, a search kept running scores with
+    /// statistics of what it found the matches in, as a new one does.
+    @Test func aCommitBetweenSearchesIsScoredOnWhatWasRead() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        try root.registry.register(app("com.example.b", "B"))
+        try root.store("com.example.a").index([Self.titled("a1", "Kiwi jam")] + Self.bigStore(40))
+        try root.store("com.example.b").index([Self.titled("b1", "Kiwi tart")])
+        let kept = SystemSearch(registry: root.registry)
+        let before = try kept.search("kiwi")
+        // Many more kiwis in B: the word is far more common than the kept statistics say.
+        try root.store("com.example.b").index((0..<60).map { Self.titled("k\($0)", "Kiwi crate \($0)") })
+        let after = try kept.search("kiwi")
+        let fresh = try SystemSearch(registry: root.registry).search("kiwi")
+        func scores(_ found: SystemSearchResults) -> [String: Double] {
+            Dictionary(uniqueKeysWithValues: found.groups.flatMap(\.results).map { ($0.reference.description, $0.score) })
+        }
+        #expect(!scores(after).isEmpty && scores(after) == scores(fresh))
+        #expect(scores(after)["com.example.a/default/a1"] != scores(before)["com.example.a/default/a1"], "the word's IDF fell")
+    }
+
     @Test func anAppShownOftenAndRarelyChosenLosesALittle() throws {
         let root = try ServiceRoot()
         defer { root.cleanUp() }

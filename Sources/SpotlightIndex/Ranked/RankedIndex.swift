@@ -95,6 +95,8 @@ final class RankedIndex: Sendable {
     }
 
     let cache = Mutex<[Int64: Loaded]>([:])
+    /// The segments a reader saw last (``recentSnapshot``).
+    private let lastRead = Mutex<(segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)?>(nil)
     /// Segments whose background check failed: the next read rebuilds.
     private let failedChecks = Mutex<Set<Int64>>([])
     let writeState = Mutex(WriteState())
@@ -139,17 +141,23 @@ final class RankedIndex: Sendable {
     // MARK: - Reading
 
     /// The live segments of the reader's snapshot.
-    func snapshot(_ db: Database) throws -> [SegmentSnapshot] {
+    func snapshot(_ db: Database) throws -> [SegmentSnapshot] { try stampedSnapshot(db).segments }
+
+    /// ``snapshot(_:)`` with its stamp: each segment's token and deletion version.
+    private func stampedSnapshot(_ db: Database) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
         // Every keystroke reads this list: a cached statement, columns by position.
         let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id"))
         var out: [SegmentSnapshot] = []
         out.reserveCapacity(rows.count)
         var live = Set<Int64>(minimumCapacity: rows.count)
+        var stamp: [Int64] = []
+        stamp.reserveCapacity(2 * rows.count)
         let failed = failedChecks.withLock { $0 }
         let cached = cache.withLock { $0 }
         for row in rows {
             let id: Int64 = row[0], token: Int64 = row[1], version: Int64 = row[3]
             live.insert(token)
+            stamp += [token, version]
             if failed.contains(token) { throw SegmentError.corrupt("segment \(String(UInt64(bitPattern: token), radix: 16)) failed its checksum") }
             if let loaded = cached[token], loaded.deletedVersion == version {
                 out.append(SegmentSnapshot(segment: loaded.segment, deleted: loaded.deleted))
@@ -169,8 +177,22 @@ final class RankedIndex: Sendable {
         if cached.count > live.count {
             cache.withLock { cache in cache = cache.filter { live.contains($0.key) } }
         }
-        return out
+        return (out, RankedSnapshotStamp(values: stamp))
     }
+
+    /// ``snapshot(_:)`` for a reader, with its stamp, kept as the store's
+    /// ``recentSnapshot``. Only read transactions call it: a writer's
+    /// snapshot may hold what it has not committed.
+    func readerSnapshot(_ db: Database) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
+        let read = try stampedSnapshot(db)
+        lastRead.withLock { $0 = read }
+        return read
+    }
+
+    /// The segments the last reader saw (``readerSnapshot(_:)``), nil before
+    /// any: at most one keystroke old while a front end searches the store
+    /// as the user types.
+    var recentSnapshot: (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)? { lastRead.withLock { $0 } }
 
     private func load(_ db: Database, id: Int64, token: Int64, file: String?) throws -> Segment {
         let bytes: SegmentBytes
@@ -468,4 +490,13 @@ final class RankedIndex: Sendable {
             writeState.withLock { $0.droppedFiles.append(directory.appendingPathComponent(file)) }
         }
     }
+}
+
+/// Which segments, in which state of their deletions, a read of a ranked
+/// index saw: two reads with equal stamps saw the same index. A system
+/// search compares the stamp its statistics came from with the one its
+/// matches came from (``SpotlightStore/recentSearchStatistics(terms:)``).
+package struct RankedSnapshotStamp: Hashable, Sendable {
+    /// Each segment's token and deletion version, in the segments' order.
+    let values: [Int64]
 }

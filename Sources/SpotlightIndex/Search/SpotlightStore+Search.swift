@@ -50,30 +50,58 @@ extension SpotlightStore {
         guard !terms.isEmpty else { return SearchStatistics() }
         return try withRankedIndex {
             try read { db in
-                try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+                try RankedSearcher(segments: try ranked.readerSnapshot(db).segments, scoring: ranked.scoring, now: now.timeIntervalSince1970)
                     .statistics(of: RankedQuery(terms))
             }
         }
     }
 
+    /// ``searchStatistics(terms:)`` from the segments this store's last
+    /// search read (``systemSearchPart(_:limit:statistics:)``), without a
+    /// transaction of its own (in one when nothing has searched the store
+    /// yet), with the stamp of those segments.
+    ///
+    /// A system search asks every store for its statistics, then every store
+    /// for its matches: two read transactions per store and keystroke, the
+    /// first only to scale scores. With this one, the search compares the
+    /// stamp with the one its matches were read under
+    /// (``systemSearchPart(_:limit:statistics:)``) and, when a commit came
+    /// between, scores again with statistics of what it read.
+    ///
+    /// ```swift
+    /// let (statistics, stamp) = try store.recentSearchStatistics(terms: TextTokenizer.queryTerms("kiwi"))
+    /// ```
+    package func recentSearchStatistics(terms: [TextTokenizer.QueryTerm]) throws -> (statistics: SearchStatistics, stamp: RankedSnapshotStamp) {
+        let read: (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)
+        if let recent = ranked.recentSnapshot {
+            read = recent
+        } else {
+            read = try withRankedIndex { try self.read { db in try ranked.readerSnapshot(db) } }
+        }
+        guard !terms.isEmpty else { return (SearchStatistics(), read.stamp) }
+        let statistics = try RankedSearcher(segments: read.segments, scoring: ranked.scoring, now: now.timeIntervalSince1970).statistics(of: RankedQuery(terms))
+        return (statistics, read.stamp)
+    }
+
     /// What a system search needs of this store, in one read transaction:
-    /// the best `limit` matches for `terms` (as ``search(_:limit:statistics:)``)
-    /// and the store's engagement totals (``engagementTotals()``), from which
-    /// its app's factor is made.
+    /// the best `limit` matches for `terms` (as ``search(_:limit:statistics:)``),
+    /// the store's engagement totals (``engagementTotals()``), from which
+    /// its app's factor is made, and the stamp of the index it read.
     ///
     /// ```swift
     /// let part = try store.systemSearchPart(TextTokenizer.queryTerms("kiwi"), limit: 4, statistics: nil)
     /// print(part.results.count, part.totals.impressions)
     /// ```
     package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, statistics: SearchStatistics?) throws
-        -> (results: [SearchResult], totals: (engagement: Double, impressions: Double))
+        -> (results: [SearchResult], totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
     {
         try withRankedIndex {
             try read { db in
                 let totals = try decayedTotals(db)
-                guard !terms.isEmpty, limit > 0 else { return ([], totals) }
-                let hits = try rankedHits(terms, limit: limit, statistics: statistics, db)
-                return (try Self.results(of: hits, db), totals)
+                let (segments, stamp) = try ranked.readerSnapshot(db)
+                guard !terms.isEmpty, limit > 0 else { return ([], totals, stamp) }
+                let hits = try rankedHits(terms, limit: limit, statistics: statistics, segments: segments, db)
+                return (try Self.results(of: hits, db), totals, stamp)
             }
         }
     }
@@ -143,9 +171,9 @@ extension SpotlightStore {
     /// `statistics` (several stores') score the exact tier; the typo tier
     /// uses this store's own, as its words are not the ones typed.
     func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, statistics: SearchStatistics? = nil,
-                    _ db: Database) throws -> [RankedHit] {
+                    segments: [SegmentSnapshot]? = nil, _ db: Database) throws -> [RankedHit] {
         let query = RankedQuery(terms)
-        var searcher = RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+        var searcher = RankedSearcher(segments: try segments ?? ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
         let verify = { (rowid: Int64) in try Self.holdsPhrases(query.phrases, rowid: rowid, db) }
         var hits = try searcher.search(query, limit: limit, collection: statistics, verify: verify)
         guard typos, hits.count < limit, let fuzzy = query.allowingTypos() else { return hits }
