@@ -712,7 +712,9 @@ struct PostingCursor {
 /// dense save more than the per-document array costs; past the
 /// ``unionLimit`` largest tokens it always does: a term of many tokens (a
 /// short prefix) reads its long tail densely, skipping the blocks that
-/// hold none of `candidates` (the driver's documents). For `email for`,
+/// hold none of `candidates` (the driver's documents), and in the others
+/// the postings of other documents: with candidates, the cursor answers for
+/// them only. For `email for`,
 /// `for` and `format` stay lazy cursors while the hundreds of rarer `for…`
 /// tokens are read densely; in the typo tier of `library feature serde`,
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
@@ -788,22 +790,30 @@ struct PostingCursor {
         // Unpacked into fixed buffers: a tail is mostly tokens of a few
         // postings, for which sizing arrays per block cost more than unpacking.
         let buffers = BlockBuffers()
+        // With candidates, the cursor is asked about them only (the driver's
+        // documents): a block's other postings, nearly all of a common
+        // token's, are passed over with a bit test instead of being stored.
+        let asked = candidates?.words ?? []
         try dense.withUnsafeMutableBufferPointer { dense throws(SegmentError) in
             try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
-                for id in tail {
-                    let blocks = try segment.blocks(of: id)
-                    let flag = RankedScoring.flag(id, wholeWord: wholeWord)
-                    for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
-                        let count = try segment.unpack(block, into: buffers, columns: false)
-                        // The block's own maximum bounds its windows: no per-document score.
-                        let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
-                        var window = -1
-                        for index in 0..<count {
-                            let doc = Int(buffers.docs[index]), frequency = buffers.frequencies[index] | flag
-                            if frequency > dense[doc] { dense[doc] = frequency }
-                            if doc >> Self.windowShift != window {
-                                window = doc >> Self.windowShift
-                                if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+                try asked.withUnsafeBufferPointer { asked throws(SegmentError) in
+                    for id in tail {
+                        let blocks = try segment.blocks(of: id)
+                        let flag = RankedScoring.flag(id, wholeWord: wholeWord)
+                        for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
+                            let count = try segment.unpack(block, into: buffers, columns: false)
+                            // The block's own maximum bounds its windows: no per-document score.
+                            let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
+                            var window = -1
+                            for index in 0..<count {
+                                let doc = Int(buffers.docs[index])
+                                if !asked.isEmpty, asked[doc >> 6] & (1 << UInt64(doc & 63)) == 0 { continue }
+                                let frequency = buffers.frequencies[index] | flag
+                                if frequency > dense[doc] { dense[doc] = frequency }
+                                if doc >> Self.windowShift != window {
+                                    window = doc >> Self.windowShift
+                                    if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+                                }
                             }
                         }
                     }
