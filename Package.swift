@@ -309,7 +309,7 @@ let package = Package(
             name: "SpotlightBenchmarks",
             dependencies: [
                 // PublicIndex for its posix_spawn runner (a process per keystroke, timed).
-                "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "Corpora", "PublicIndex",
+                "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "SpotlightService", "Corpora", "PublicIndex",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",

@@ -21,6 +21,9 @@ import SpotlightServer
 /// answered from memory while no store changed). Then, with the service stopped, `--cli-keystrokes` of the same keystrokes each run as a
 /// `spotlight search --json --no-service` process, and as a
 /// `spotlight search --json` process asking a running service.
+///
+/// With `--in-process`, no service runs: each keystroke's CPU time in the
+/// system search itself (``KeystrokeCosts``), and the `--slowest` keystrokes.
 struct ServiceBench {
     var apps = 20
     var itemsPerApp = 50_000
@@ -32,12 +35,16 @@ struct ServiceBench {
     var workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-bench", isDirectory: true)
     var spotlight: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlight")
     var jsonFile: URL?
+    var inProcess = false
+    var slowest = 20
 
     static let usage = """
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
                                        [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
+               spotlight-bench service --in-process [--slowest 20] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
+        --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws -> ServiceBench {
@@ -66,6 +73,8 @@ struct ServiceBench {
             case "--work-dir": bench.workDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
             case "--spotlight": bench.spotlight = URL(fileURLWithPath: try value(flag))
             case "--json": bench.jsonFile = URL(fileURLWithPath: try value(flag))
+            case "--in-process": bench.inProcess = true
+            case "--slowest": bench.slowest = try positive(flag)
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(flag)")
             }
@@ -77,6 +86,13 @@ struct ServiceBench {
     var runtime: URL { workDirectory.appendingPathComponent("run", isDirectory: true) }
 
     func run() throws {
+        if inProcess {
+            try buildStores()
+            let report = try KeystrokeCosts(stores: stores, keystrokes: try Self.keystrokes(from: corpusDirectory), slowest: slowest).run()
+            print(report.table)
+            try jsonFile.map { try Self.write(report, to: $0) }
+            return
+        }
         guard FileManager.default.isExecutableFile(atPath: spotlight.path) else {
             throw BenchError.failed("no spotlight binary at \(spotlight.path); build it (swift build -c release) or pass --spotlight")
         }
@@ -115,11 +131,14 @@ struct ServiceBench {
             processDirect: .init(samples: direct.latencies, count: direct.latencies.count, nonEmpty: direct.nonEmpty, meanResults: direct.meanResults),
             processDirectRSSKilobytes: direct.peakKilobytes)
         print(report.table)
-        if let jsonFile {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(report).write(to: jsonFile)
-        }
+        try jsonFile.map { try Self.write(report, to: $0) }
+    }
+
+    /// Every figure as JSON, for programs.
+    static func write(_ report: some Encodable, to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: file)
     }
 
     /// Registers the apps and indexes their slices, once.
