@@ -15,12 +15,8 @@ import SpotlightSystem
 /// service's p99 under load follows them.
 struct KeystrokeCosts {
     struct Report: Encodable {
-        var keystrokes: Int
-        var meanMilliseconds: Double
-        var p50: Double
-        var p90: Double
-        var p99: Double
-        var max: Double
+        /// CPU milliseconds per keystroke, over every keystroke once.
+        var cpu: LatencyStats
         var slowest: [Slow]
 
         struct Slow: Encodable {
@@ -43,16 +39,18 @@ struct KeystrokeCosts {
         log("every keystroke again, one at a time, in the order typed…")
         var costs: [(milliseconds: Double, text: String)] = []
         costs.reserveCapacity(keystrokes.count)
+        var nonEmpty = 0, results = 0
         for text in keystrokes {
             let before = Self.processCPUSeconds()
-            _ = try search.search(text, resultsPerApp: 3, webResults: 0)
+            let found = try search.search(text, resultsPerApp: 3, webResults: 0)
             costs.append(((Self.processCPUSeconds() - before) * 1_000, text))
+            let count = found.groups.reduce(0) { $0 + $1.results.count }
+            results += count
+            if count > 0 { nonEmpty += 1 }
         }
-        let sorted = costs.map(\.milliseconds).sorted()
-        func quantile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))] }
-        return Report(keystrokes: costs.count, meanMilliseconds: sorted.reduce(0, +) / Double(max(1, sorted.count)),
-                      p50: quantile(0.5), p90: quantile(0.9), p99: quantile(0.99), max: sorted.last ?? 0,
-                      slowest: costs.sorted { $0.milliseconds > $1.milliseconds }.prefix(slowest).map { .init(text: $0.text, milliseconds: $0.milliseconds) })
+        let cpu = LatencyStats(samples: costs.map(\.milliseconds), count: keystrokes.count, nonEmpty: nonEmpty,
+                               meanResults: Double(results) / Double(max(1, keystrokes.count)))
+        return Report(cpu: cpu, slowest: costs.sorted { $0.milliseconds > $1.milliseconds }.prefix(slowest).map { .init(text: $0.text, milliseconds: $0.milliseconds) })
     }
 
     /// User and system CPU time of this process so far, in seconds.
@@ -66,8 +64,8 @@ struct KeystrokeCosts {
 extension KeystrokeCosts.Report {
     /// The figures for a person.
     var table: String {
-        var lines = [String(format: "system search CPU per keystroke (ms), %d keystrokes: mean %.2f  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f",
-                            keystrokes, meanMilliseconds, p50, p90, p99, max)]
+        var lines = [String(format: "system search CPU per keystroke (ms), %d keystrokes: mean %.2f  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f",
+                            cpu.samples, cpu.mean, cpu.p50, cpu.p95, cpu.p99, cpu.max)]
         if !slowest.isEmpty { lines.append("the slowest:") }
         for slow in slowest { lines.append(String(format: "  %7.2f  %@", slow.milliseconds, slow.text as NSString)) }
         return lines.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Inspection) import RankedSearch
+import TestSupport
 import Testing
 
 /// Explanations' numbers: the same text as Foundation's `String(format:)`,
@@ -52,18 +53,5 @@ import Testing
             if let fast = NumberText.fixedOneDecimal(value) { #expect(fast == printf1, "\(value)") }
         }
         #expect(compared > 90_000)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the random test is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
