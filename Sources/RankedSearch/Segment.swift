@@ -586,7 +586,6 @@ package struct Segment: @unchecked Sendable {
     /// Whether block `block` of a term's `blocks` spans a document of
     /// `candidates` (always, without): one that does not is not decoded.
     ///
-    ///
     /// The tables bound a term's first block from doc 0 only, so there the
     /// block's own first doc id (its header) is read: a short prefix's
     /// thousands of rare tokens have a block each, most of one posting,

@@ -87,7 +87,7 @@ public final class SystemSearch: Sendable {
         let terms = TextTokenizer.queryTerms(text)
         func searchEveryApp() throws -> (statistics: SearchStatistics?, outcomes: [(outcome: AppOutcome, stale: Bool)?]) {
             let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
-            return (statistics, try Self.inParallel(searched) { self.appOutcome($0, terms, perApp: perApp, near: near, statistics: statistics) })
+            return (statistics, try Self.inParallel(searched) { self.appOutcome($0, text, terms, perApp: perApp, near: near, statistics: statistics) })
         }
         var (statistics, outcomes) = try searchEveryApp()
         if statistics != nil, outcomes.contains(where: { $0?.stale == true }) {
@@ -169,11 +169,11 @@ public final class SystemSearch: Sendable {
 
     /// What searching one app gave, and whether one of its stores was read
     /// in another state than its statistics came from (``SearchedApp/statisticsStamps``).
-    func appOutcome(_ searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], perApp: Int, near: SearchArea?,
+    func appOutcome(_ searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], perApp: Int, near: SearchArea?,
                     statistics: SearchStatistics?) -> (outcome: AppOutcome, stale: Bool) {
         let app = searched.app
         do {
-            let (found, stale) = try results(of: searched, terms, limit: perApp + 1, near: near, statistics: statistics)
+            let (found, stale) = try results(of: searched, text, terms, limit: perApp + 1, near: near, statistics: statistics)
             guard !found.isEmpty else { return (try missingIndex(app).map(AppOutcome.missing) ?? .nothing, stale) }
             return (.found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
                                           offersSearchInApp: app.supportsSearchContinuation)), stale)
@@ -309,11 +309,11 @@ public final class SystemSearch: Sendable {
     /// Each store is read once: its matches and its engagement totals together.
     /// `stale`: a store was read in another state than its statistics came
     /// from (``SearchedApp/statisticsStamps``).
-    func results(of searched: SearchedApp, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
+    func results(of searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
                  statistics: SearchStatistics? = nil) throws -> (results: [SystemSearchResult], stale: Bool) {
         let app = searched.app
         let stores = try searched.stores.get()
-        let browsing = area != nil && terms.isEmpty
+        let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
         let pool = area == nil ? limit : max(limit * 10, 200)
         var totals = (engagement: 0.0, impressions: 0.0)

@@ -181,8 +181,10 @@ final class RankedIndex: Sendable {
     }
 
     /// ``snapshot(_:)`` for a reader, with its stamp, kept as the store's
-    /// ``recentSnapshot``. Only read transactions call it: a writer's
-    /// snapshot may hold what it has not committed.
+    /// ``recentSnapshot``. Only system search's read transactions call it:
+    /// a writer's snapshot may hold what it has not committed, and the kept
+    /// snapshot keeps its segments mapped (files a merge removed included)
+    /// until the next one replaces it.
     func readerSnapshot(_ db: Database) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
         let read = try stampedSnapshot(db)
         lastRead.withLock { $0 = read }

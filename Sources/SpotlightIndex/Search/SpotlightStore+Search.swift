@@ -50,7 +50,7 @@ extension SpotlightStore {
         guard !terms.isEmpty else { return SearchStatistics() }
         return try withRankedIndex {
             try read { db in
-                try RankedSearcher(segments: try ranked.readerSnapshot(db).segments, scoring: ranked.scoring, now: now.timeIntervalSince1970)
+                try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
                     .statistics(of: RankedQuery(terms))
             }
         }
