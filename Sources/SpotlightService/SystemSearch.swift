@@ -67,6 +67,8 @@ public final class SystemSearch: Sendable {
     ///   answering as the user types drops a search the next keystroke replaced).
     ///   Apps are searched on every core at once.
     public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil) throws -> SystemSearchResults {
+        Self.searchesRunning.add(1, ordering: .relaxed)
+        defer { Self.searchesRunning.subtract(1, ordering: .relaxed) }
         let (apps, registryProblems) = try registered.scan()
         let made = ContinuousClock.now
         var kept: (SearchAnswers, SearchAnswers.Question, SearchAnswers.Sources)?
@@ -193,7 +195,9 @@ public final class SystemSearch: Sendable {
         let outcomes = Mutex<[Outcome?]>(Array(repeating: nil, count: elements.count))
         let next = Atomic<Int>(0)
         // The calling thread is one of the workers: there `Task.isCancelled` is the caller's task's.
-        DispatchQueue.concurrentPerform(iterations: min(elements.count, parallelism)) { _ in
+        // While other searches run, they keep the other cores busy: this one stays on its thread.
+        let threads = searchesRunning.load(ordering: .relaxed) > 1 ? 1 : parallelism
+        DispatchQueue.concurrentPerform(iterations: min(elements.count, threads)) { _ in
             while true {
                 if Task.isCancelled { cancelled.store(true, ordering: .relaxed) }
                 guard !cancelled.load(ordering: .relaxed) else { return }
@@ -209,6 +213,11 @@ public final class SystemSearch: Sendable {
 
     /// How many apps are searched at once: the machine's cores, at most 4.
     static let parallelism = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// Searches running in this process now (``search(_:resultsPerApp:webResults:near:)``):
+    /// with another one running, a search uses one thread, since splitting
+    /// it over cores the other already uses only adds hand-offs.
+    static let searchesRunning = Atomic<Int>(0)
 
     /// Every store's statistics for `text` (apps' indexes and activities,
     /// and the web index), summed: the text scores of all of them are then
