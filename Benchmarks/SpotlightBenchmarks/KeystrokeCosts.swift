@@ -41,9 +41,9 @@ struct KeystrokeCosts {
         costs.reserveCapacity(keystrokes.count)
         var nonEmpty = 0, results = 0
         for text in keystrokes {
-            let before = Self.processCPUSeconds()
+            let before = ResourceUsage.cpuSeconds()
             let found = try search.search(text, resultsPerApp: 3, webResults: 0)
-            costs.append(((Self.processCPUSeconds() - before) * 1_000, text))
+            costs.append(((ResourceUsage.cpuSeconds() - before) * 1_000, text))
             let count = found.groups.reduce(0) { $0 + $1.results.count }
             results += count
             if count > 0 { nonEmpty += 1 }
@@ -51,13 +51,6 @@ struct KeystrokeCosts {
         let cpu = LatencyStats(samples: costs.map(\.milliseconds), count: keystrokes.count, nonEmpty: nonEmpty,
                                meanResults: Double(results) / Double(max(1, keystrokes.count)))
         return Report(cpu: cpu, slowest: costs.sorted { $0.milliseconds > $1.milliseconds }.prefix(slowest).map { .init(text: $0.text, milliseconds: $0.milliseconds) })
-    }
-
-    /// User and system CPU time of this process so far, in seconds.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 }
 

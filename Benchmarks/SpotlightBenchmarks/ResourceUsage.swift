@@ -1,8 +1,15 @@
 import Glibc
 import Foundation
 
-/// This process's peak memory, from `getrusage`.
+/// This process's peak memory and CPU time, from `getrusage`.
 enum ResourceUsage {
+    /// User and system CPU time of this process so far, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return .nan }
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// Maximum resident set size so far, in MB (MiB: Linux reports KiB).
     static func peakRSSMB() -> Double {
         var usage = rusage()

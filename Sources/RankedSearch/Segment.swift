@@ -593,7 +593,7 @@ package struct Segment: @unchecked Sendable {
     @inline(__always)
     func block(_ block: Int, of blocks: Range<Int>, mayHoldAnyOf candidates: DocumentBitmap?) -> Bool {
         guard let candidates else { return true }
-        let first = block == blocks.lowerBound ? storedFirstDoc(block) ?? 0 : Int(blockLastDoc(block - 1)) + 1
+        let first = block == blocks.lowerBound ? storedFirstDoc(block) ?? 0 : Int(blockFirstDoc(block, of: blocks))
         return !candidates.isEmpty(from: first, through: Int(blockLastDoc(block)))
     }
 

@@ -157,7 +157,8 @@ final class RankedIndex: Sendable {
         for row in rows {
             let id: Int64 = row[0], token: Int64 = row[1], version: Int64 = row[3]
             live.insert(token)
-            stamp += [token, version]
+            stamp.append(token)
+            stamp.append(version)
             if failed.contains(token) { throw SegmentError.corrupt("segment \(String(UInt64(bitPattern: token), radix: 16)) failed its checksum") }
             if let loaded = cached[token], loaded.deletedVersion == version {
                 out.append(SegmentSnapshot(segment: loaded.segment, deleted: loaded.deleted))

@@ -49,10 +49,7 @@ extension SpotlightStore {
     package func searchStatistics(terms: [TextTokenizer.QueryTerm]) throws -> SearchStatistics {
         guard !terms.isEmpty else { return SearchStatistics() }
         return try withRankedIndex {
-            try read { db in
-                try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
-                    .statistics(of: RankedQuery(terms))
-            }
+            try read { db in try statistics(of: terms, in: try ranked.snapshot(db)) }
         }
     }
 
@@ -79,8 +76,12 @@ extension SpotlightStore {
             read = try withRankedIndex { try self.read { db in try ranked.readerSnapshot(db) } }
         }
         guard !terms.isEmpty else { return (SearchStatistics(), read.stamp) }
-        let statistics = try RankedSearcher(segments: read.segments, scoring: ranked.scoring, now: now.timeIntervalSince1970).statistics(of: RankedQuery(terms))
-        return (statistics, read.stamp)
+        return (try statistics(of: terms, in: read.segments), read.stamp)
+    }
+
+    /// The statistics of `terms` in these segments.
+    private func statistics(of terms: [TextTokenizer.QueryTerm], in segments: [SegmentSnapshot]) throws -> SearchStatistics {
+        try RankedSearcher(segments: segments, scoring: ranked.scoring, now: now.timeIntervalSince1970).statistics(of: RankedQuery(terms))
     }
 
     /// What a system search needs of this store, in one read transaction:
