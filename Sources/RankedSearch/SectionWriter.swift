@@ -13,6 +13,14 @@ package protocol SegmentSink: AnyObject {
     func append(_ bytes: UnsafeRawBufferPointer) throws
     /// Writes the finished header over the start, once every byte is appended.
     func writeHeader(_ bytes: UnsafeRawBufferPointer) throws
+    /// Where a merge streamed here keeps its encoded postings until the
+    /// encoder reaches them (``PostingsSpill``), on the segment's own file
+    /// system; `nil` (the default) keeps them in memory.
+    var scratchDirectory: String? { get }
+}
+
+extension SegmentSink {
+    package var scratchDirectory: String? { nil }
 }
 
 extension SegmentEncoder {
@@ -65,23 +73,45 @@ extension SegmentEncoder {
                 constantSections |= 1 << UInt32(section.rawValue)
                 writer.append(first)
             } else {
-                writer.append(contentsOf: values)
+                append(values: values)
+            }
+        }
+
+        /// Appends `values`' bytes (the host is little-endian, as the
+        /// format); streaming, straight to the sink (``append(large:)-([UInt8])``).
+        mutating func append<T: BitwiseCopyable>(values: [T]) {
+            values.withUnsafeBytes { append(large: $0) }
+        }
+
+        /// Appends `transform` of each of `source`, a few thousand at a
+        /// time: never a copy of the whole section.
+        mutating func append<S, T: BitwiseCopyable>(contentsOf source: [S], _ transform: (S) -> T) {
+            var chunk: [T] = []
+            chunk.reserveCapacity(min(source.count, 8_192))
+            for start in stride(from: 0, to: source.count, by: 8_192) {
+                chunk.removeAll(keepingCapacity: true)
+                for index in start..<min(start + 8_192, source.count) { chunk.append(transform(source[index])) }
+                append(values: chunk)
             }
         }
 
         /// Appends `large`; streaming, straight to the sink but for the
         /// few bytes that keep the pieces a multiple of 8.
         mutating func append(large: [UInt8]) {
-            guard sink != nil else { writer.bytes.append(contentsOf: large); return }
-            large.withUnsafeBytes { raw in
-                let fill = min(raw.count, (8 - writer.bytes.count % 8) % 8)
-                writer.bytes.append(contentsOf: raw[..<fill])
-                flush()
-                guard writer.bytes.isEmpty else { return }   // `large` was shorter than the fill
-                let middle = fill + (raw.count - fill) / 8 * 8
-                hand(UnsafeRawBufferPointer(rebasing: raw[fill..<middle]))
-                writer.bytes.append(contentsOf: raw[middle...])
-            }
+            large.withUnsafeBytes { append(large: $0) }
+        }
+
+        /// Appends `raw` (``append(large:)-([UInt8])``); called again, the
+        /// bytes follow on, as one run.
+        mutating func append(large raw: UnsafeRawBufferPointer) {
+            guard sink != nil else { writer.bytes.append(contentsOf: raw); return }
+            let fill = min(raw.count, (8 - writer.bytes.count % 8) % 8)
+            writer.bytes.append(contentsOf: raw[..<fill])
+            flush()
+            guard writer.bytes.isEmpty else { return }   // `raw` was shorter than the fill
+            let middle = fill + (raw.count - fill) / 8 * 8
+            hand(UnsafeRawBufferPointer(rebasing: raw[fill..<middle]))
+            writer.bytes.append(contentsOf: raw[middle...])
         }
 
         /// Hands the buffered bytes over, up to a multiple of 8.

@@ -80,6 +80,22 @@ package struct SegmentContents {
     var numberEntries: [NumberEntry] = []
 
     package var documentCount: Int { rowids.count }
+
+    /// Drops the per-document values that only the documents' sections
+    /// hold (``SegmentEncoder/writeDocuments(_:bounds:into:)``), once a
+    /// streamed merge has written them; keeps the titles' lengths,
+    /// identifiers and typed values, which later sections read.
+    mutating func dropDocumentValues() {
+        rowids = []
+        expires = []
+        hints = []
+        recency = []
+        engagement = []
+        engagedAt = []
+        lengths = []
+        quality = []
+        impressions = []
+    }
     package var termCount: Int { termStart.count - 1 }
 
     init() {}

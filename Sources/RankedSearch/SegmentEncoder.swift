@@ -8,6 +8,8 @@ package enum SegmentEncoder {
     ///   over two threads (the bytes are the same either way).
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
                                parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
+        var contents = contents
+        orderNumbers(&contents)
         let scales = Scales(contents, scoring: scoring, buildTime: buildTime)
         // Postings in blocks, with maxima: the bulk of the work, done in
         // two halves of the terms on two cores when there is enough of it
@@ -17,42 +19,38 @@ package enum SegmentEncoder {
     }
 
     /// The documents' sections and dictionary of `contents` (whose own
-    /// postings are not read), with postings already encoded in `parts`,
+    /// postings are not read, and whose typed values are in order:
+    /// ``orderNumbers(_:)``), with postings already encoded in `parts`,
     /// one after the other in term order: what ``SegmentMerger`` writes
     /// without ever holding a merge's postings decoded.
     static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
                        buildTime: Double) -> [UInt8] {
         var out = SectionWriter()
-        let postingBytes = parts.reduce(0) { $0 + $1.postings.count }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
+        let postingBytes = parts.reduce(0) { $0 + $1.byteCount }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
         out.bytes.reserveCapacity(SegmentFormat.headerSize + contents.documentCount * 64 + contents.termBytes.count * 2 + contents.termCount * 96
                                   + postingBytes + blocks * 28 + contents.numberEntries.count * 12 + PostingBlock.padding)
-        let header = write(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, into: &out)
+        writeDocuments(contents, bounds: scales.bounds, into: &out)
+        let header = writeAfterDocuments(contents, documentCount: contents.documentCount, postings: parts, avgLength: scales.avgLength,
+                                         scoring: scoring, buildTime: buildTime, into: &out)
         return out.finish(header)
     }
 
-    /// ``encode(_:postings:scales:scoring:buildTime:)`` into `sink` as the
-    /// sections are written, holding about `bufferSize` bytes of them at a
-    /// time; returns the segment's length.
-    static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
-                       buildTime: Double, streamingTo sink: any SegmentSink, bufferSize: Int) throws -> Int {
-        var out = SectionWriter(streamingTo: sink, bufferSize: bufferSize)
-        let header = write(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, into: &out)
-        return try out.finishStreamed(header)
-    }
-
-    /// Every section after the header, in the format's order; returns what the header says.
-    static func write(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
-                      buildTime: Double, into out: inout SectionWriter) -> Header {
-        writeDocuments(contents, bounds: scales.bounds, into: &out)
-        // Dictionary.
-        out.begin(.termOffsets); out.writer.append(contentsOf: contents.termStart.map { UInt64($0) })
-        out.begin(.termBytes); out.append(large: contents.termBytes)
+    /// Every section after the documents' (``writeDocuments(_:bounds:into:)``),
+    /// in the format's order: the dictionary, the postings, typed values
+    /// and identifiers. Reads only the dictionary, `uidHashes` and the
+    /// typed values of `contents`, so a streamed merge may have dropped
+    /// its per-document values once they were written. Returns what the
+    /// header says.
+    static func writeAfterDocuments(_ contents: SegmentContents, documentCount: Int, postings parts: [PostingsPart], avgLength: Double,
+                                    scoring: RankedScoring, buildTime: Double, into out: inout SectionWriter) -> Header {
+        out.begin(.termOffsets); out.append(contentsOf: contents.termStart) { UInt64($0) }
+        out.begin(.termBytes); out.append(values: contents.termBytes)
         let blockCount = writePostings(parts, contents: contents, into: &out)
         let (nameCount, valueCount) = writeNumbers(contents, into: &out)
         writeIdentifiers(contents, into: &out)
         out.writer.align8()
-        return Header(documents: contents.documentCount, terms: contents.termCount, blocks: blockCount, numberNames: nameCount,
-                      numberValues: valueCount, fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: scales.avgLength)
+        return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: nameCount,
+                      numberValues: valueCount, fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)
     }
 
     /// What scoring reads of each document while its postings are
@@ -81,99 +79,146 @@ package enum SegmentEncoder {
 
     /// The per-document sections: rowids, signals, lengths, static bounds.
     static func writeDocuments(_ contents: SegmentContents, bounds: [Double], into out: inout SectionWriter) {
-        out.begin(.rowids); out.writer.append(contentsOf: contents.rowids)
+        out.begin(.rowids); out.append(values: contents.rowids)
         out.collapsible(.expires, contents.expires)
         out.collapsible(.hints, contents.hints)
         out.collapsible(.recency, contents.recency)
         out.collapsible(.engagement, contents.engagement)
         out.collapsible(.engagedAt, contents.engagedAt)
-        out.begin(.lengths); out.writer.append(contentsOf: contents.lengths)
-        out.begin(.staticBounds); out.writer.append(contentsOf: bounds.map(RankedScoring.roundedUp))
-        out.begin(.rowidOrder); out.writer.append(contentsOf: Self.rowidOrder(contents.rowids))
-        out.begin(.titleLengths); out.writer.append(contentsOf: contents.titleLengths)
+        out.begin(.lengths); out.append(values: contents.lengths)
+        out.begin(.staticBounds); out.append(contentsOf: bounds, RankedScoring.roundedUp)
+        out.begin(.rowidOrder); out.append(values: Self.rowidOrder(contents.rowids))
+        out.begin(.titleLengths); out.append(values: contents.titleLengths)
         out.collapsible(.quality, contents.quality)
         out.collapsible(.impressions, contents.impressions)
     }
 
     /// The postings' sections and the term groups, from `parts` in term
-    /// order (their postings' bytes copied one after the other, never
-    /// joined first); returns the block count.
+    /// order: each part's tables rebased by the blocks and bytes of the
+    /// parts before it, and its postings' bytes copied (from its spill
+    /// too), never joined first. Returns the block count.
     static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, into out: inout SectionWriter) -> Int {
-        let all = PostingsPart(joiningAllButBytes: parts)
         let t = contents.termCount
-        assert(all.termDocs.count == t)
-        out.begin(.termFirstBlock); out.writer.append(contentsOf: all.termFirstBlock)
-        out.begin(.termDocs); out.writer.append(contentsOf: all.termDocs)
-        out.begin(.termMaxG); out.writer.append(contentsOf: all.termMaxG)
-        out.begin(.termMaxGS); out.writer.append(contentsOf: all.termMaxGS)
-        out.begin(.termMaxS); out.writer.append(contentsOf: all.termMaxS)
+        assert(parts.reduce(0) { $0 + $1.termDocs.count } == t)
+        out.begin(.termFirstBlock)
+        var blockBase: UInt32 = 0
+        for part in parts {
+            out.append(contentsOf: part.termFirstBlock) { $0 + blockBase }
+            blockBase += UInt32(part.blockLastDoc.count)
+        }
+        out.begin(.termDocs); for part in parts { out.append(values: part.termDocs) }
+        out.begin(.termMaxG); for part in parts { out.append(values: part.termMaxG) }
+        out.begin(.termMaxGS); for part in parts { out.append(values: part.termMaxGS) }
+        out.begin(.termMaxS); for part in parts { out.append(values: part.termMaxS) }
         out.begin(.termGroups)
-        for start in stride(from: 0, to: t, by: SegmentFormat.termGroupSize) {
-            let group = start..<min(start + SegmentFormat.termGroupSize, t)
-            out.writer.append(group.reduce(UInt64(0)) { $0 + UInt64(all.termDocs[$1]) })
-            out.writer.append(group.reduce(UInt32(0)) { max($0, all.termDocs[$1]) })
-            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxG[$1]) })
-            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGS[$1]) })
-            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxS[$1]) })
+        var group = TermGroup(), term = 0
+        for part in parts {
+            for local in part.termDocs.indices {
+                group.add(part, local)
+                term += 1
+                if term % SegmentFormat.termGroupSize == 0 || term == t {
+                    group.write(firstTerm: (term - 1) / SegmentFormat.termGroupSize * SegmentFormat.termGroupSize, contents, into: &out)
+                    group = TermGroup()
+                }
+            }
+        }
+        out.begin(.blockOffsets)
+        var byteBase: UInt64 = 0
+        for part in parts {
+            out.append(contentsOf: part.blockOffsets) { $0 + byteBase }
+            byteBase += UInt64(part.byteCount)
+        }
+        out.writer.append(byteBase)
+        out.begin(.blockLastDoc); for part in parts { out.append(values: part.blockLastDoc) }
+        out.begin(.blockMaxGS); for part in parts { out.append(values: part.blockMaxGS) }
+        out.begin(.blockMaxS); for part in parts { out.append(values: part.blockMaxS) }
+        out.begin(.postingsData)
+        for part in parts { part.forEachChunk { out.append(large: $0) } }
+        // The padding a block decoder reads past the last block.
+        out.bytes.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
+        out.begin(.termMaxGSPart); for part in parts { out.append(values: part.termMaxGSPart) }
+        out.begin(.blockMaxGSPart); for part in parts { out.append(values: part.blockMaxGSPart) }
+        out.begin(.termMaxGPart); for part in parts { out.append(values: part.termMaxGPart) }
+        return Int(blockBase)
+    }
+
+    /// One entry of `termGroups`, summed and maximised over its terms as they come.
+    struct TermGroup {
+        var postings: UInt64 = 0, mostPostings: UInt32 = 0
+        var maxG: Float = 0, maxGS: Float = 0, maxS: Float = 0, maxGSPart: Float = 0, maxGPart: Float = 0
+
+        mutating func add(_ part: PostingsPart, _ term: Int) {
+            postings += UInt64(part.termDocs[term])
+            mostPostings = max(mostPostings, part.termDocs[term])
+            maxG = max(maxG, part.termMaxG[term])
+            maxGS = max(maxGS, part.termMaxGS[term])
+            maxS = max(maxS, part.termMaxS[term])
+            maxGSPart = max(maxGSPart, part.termMaxGSPart[term])
+            maxGPart = max(maxGPart, part.termMaxGPart[term])
+        }
+
+        /// The entry's 56 bytes (``SegmentFormat/termGroupStride``), its first term `firstTerm`.
+        func write(firstTerm: Int, _ contents: SegmentContents, into out: inout SectionWriter) {
+            out.writer.append(postings)
+            out.writer.append(mostPostings)
+            out.writer.append(maxG)
+            out.writer.append(maxGS)
+            out.writer.append(maxS)
             // The group's first term: its length, then its first 16 bytes (zero-padded).
-            let first = contents.termStart[start]..<contents.termStart[start + 1]
+            let first = contents.termStart[firstTerm]..<contents.termStart[firstTerm + 1]
             out.writer.append(UInt32(first.count))
             out.writer.append(UInt32(0))
             let key = contents.termBytes[first.lowerBound..<min(first.upperBound, first.lowerBound + SegmentFormat.termGroupKeySize)]
             out.bytes.append(contentsOf: key)
             out.bytes.append(contentsOf: repeatElement(0, count: SegmentFormat.termGroupKeySize - key.count))
             // Bytes 48 and 52: the maxima without the exact-title share.
-            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGSPart[$1]) })
-            out.writer.append(group.reduce(Float(0)) { max($0, all.termMaxGPart[$1]) })
+            out.writer.append(maxGSPart)
+            out.writer.append(maxGPart)
         }
-        out.begin(.blockOffsets); out.writer.append(contentsOf: all.blockOffsets)
-        out.begin(.blockLastDoc); out.writer.append(contentsOf: all.blockLastDoc)
-        out.begin(.blockMaxGS); out.writer.append(contentsOf: all.blockMaxGS)
-        out.begin(.blockMaxS); out.writer.append(contentsOf: all.blockMaxS)
-        out.begin(.postingsData)
-        for part in parts { out.append(large: part.postings) }
-        // The padding a block decoder reads past the last block.
-        out.bytes.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-        out.begin(.termMaxGSPart); out.writer.append(contentsOf: all.termMaxGSPart)
-        out.begin(.blockMaxGSPart); out.writer.append(contentsOf: all.blockMaxGSPart)
-        out.begin(.termMaxGPart); out.writer.append(contentsOf: all.termMaxGPart)
-        return all.blockLastDoc.count
     }
 
-    /// Typed values: names in byte order, values ascending within each.
-    /// Returns the count of names and of values.
-    static func writeNumbers(_ contents: SegmentContents, into out: inout SectionWriter) -> (names: Int, values: Int) {
+    /// Puts typed values in the order ``writeNumbers(_:into:)`` writes
+    /// them, in place: names in byte order (a name's id is its rank),
+    /// values ascending within each name, then by doc.
+    static func orderNumbers(_ contents: inout SegmentContents) {
         let nameOrder = contents.numberNames.indices.sorted { contents.numberNames[$0].utf8.lexicographicallyPrecedes(contents.numberNames[$1].utf8) }
         var nameRank = [Int32](repeating: 0, count: contents.numberNames.count)
         for (rank, id) in nameOrder.enumerated() { nameRank[id] = Int32(rank) }
-        let entries = contents.numberEntries.sorted { a, b in
-            let ra = nameRank[Int(a.name)], rb = nameRank[Int(b.name)]
-            if ra != rb { return ra < rb }
+        contents.numberNames = nameOrder.map { contents.numberNames[$0] }
+        for index in contents.numberEntries.indices { contents.numberEntries[index].name = nameRank[Int(contents.numberEntries[index].name)] }
+        contents.numberEntries.sort { a, b in
+            if a.name != b.name { return a.name < b.name }
             if a.value != b.value { return a.value < b.value }
             return a.doc < b.doc
         }
+    }
+
+    /// Typed values (put in order by ``orderNumbers(_:)``): names in byte
+    /// order, values ascending within each. Returns the count of names and of values.
+    static func writeNumbers(_ contents: SegmentContents, into out: inout SectionWriter) -> (names: Int, values: Int) {
+        let entries = contents.numberEntries
         var nameOffsets: [UInt64] = [0], nameBytes: [UInt8] = [], nameStarts: [UInt64] = [0]
         var index = 0
-        for (rank, id) in nameOrder.enumerated() {
-            nameBytes.append(contentsOf: contents.numberNames[id].utf8)
+        for (id, name) in contents.numberNames.enumerated() {
+            nameBytes.append(contentsOf: name.utf8)
             nameOffsets.append(UInt64(nameBytes.count))
-            while index < entries.count, nameRank[Int(entries[index].name)] == Int32(rank) { index += 1 }
+            while index < entries.count, entries[index].name == Int32(id) { index += 1 }
             nameStarts.append(UInt64(index))
         }
-        out.begin(.numberNameOffsets); out.writer.append(contentsOf: nameOffsets)
-        out.begin(.numberNameBytes); out.bytes.append(contentsOf: nameBytes)
-        out.begin(.numberNameStarts); out.writer.append(contentsOf: nameStarts)
-        out.begin(.numberValues); out.writer.append(contentsOf: entries.map(\.value))
-        out.begin(.numberDocs); out.writer.append(contentsOf: entries.map(\.doc))
-        return (nameOrder.count, entries.count)
+        out.begin(.numberNameOffsets); out.append(values: nameOffsets)
+        out.begin(.numberNameBytes); out.append(values: nameBytes)
+        out.begin(.numberNameStarts); out.append(values: nameStarts)
+        out.begin(.numberValues); out.append(contentsOf: entries) { $0.value }
+        out.begin(.numberDocs); out.append(contentsOf: entries) { $0.doc }
+        return (contents.numberNames.count, entries.count)
     }
 
     /// Unique identifiers: hashes ascending, each with its doc.
     static func writeIdentifiers(_ contents: SegmentContents, into out: inout SectionWriter) {
         var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
-        out.begin(.uidHashes); out.writer.append(contentsOf: uids.map(\.hash))
-        out.begin(.uidDocs); out.writer.append(contentsOf: uids.map(\.doc))
+        out.begin(.uidHashes); out.append(contentsOf: uids) { $0.hash }
+        out.begin(.uidDocs); out.append(contentsOf: uids) { $0.doc }
     }
 
     /// The postings of a range of terms, encoded: block offsets relative
@@ -184,32 +229,24 @@ package enum SegmentEncoder {
         var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
         /// Without the exact-title share (a prefix's completions).
         var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
+        /// The encoded blocks not yet handed to ``spill`` (all of them without one).
         var postings: [UInt8] = []
+        /// Where a streamed merge's part hands its blocks once ``postings``
+        /// holds the spill's ``PostingsSpill/threshold`` bytes: the part's bytes are
+        /// the spill's, then ``postings``.
+        var spill: PostingsSpill?
 
-        init() {}
+        init(spill: PostingsSpill? = nil) {
+            self.spill = spill
+        }
 
-        /// The parts end to end but for their postings' bytes (which
-        /// ``writePostings(_:contents:into:)`` copies from each part): blocks
-        /// and byte offsets rebased, with the postings' end offset last.
-        init(joiningAllButBytes parts: [PostingsPart]) {
-            var byteBase: UInt64 = 0
-            for part in parts {
-                let blockBase = UInt32(blockLastDoc.count)
-                termFirstBlock += part.termFirstBlock.map { $0 + blockBase }
-                termDocs += part.termDocs
-                termMaxG += part.termMaxG
-                termMaxGS += part.termMaxGS
-                termMaxGSPart += part.termMaxGSPart
-                termMaxGPart += part.termMaxGPart
-                termMaxS += part.termMaxS
-                blockOffsets += part.blockOffsets.map { $0 + byteBase }
-                blockLastDoc += part.blockLastDoc
-                blockMaxGS += part.blockMaxGS
-                blockMaxGSPart += part.blockMaxGSPart
-                blockMaxS += part.blockMaxS
-                byteBase += UInt64(part.postings.count)
-            }
-            blockOffsets.append(byteBase)
+        /// The part's bytes of encoded blocks, spilled or not.
+        var byteCount: Int { (spill?.count ?? 0) + postings.count }
+
+        /// Calls `body` with the part's bytes in order: the spill's, then ``postings``.
+        func forEachChunk(_ body: (UnsafeRawBufferPointer) -> Void) {
+            spill?.forEachChunk(body)
+            postings.withUnsafeBytes(body)
         }
 
         /// Encodes one term's postings (ascending doc ids) in blocks of
@@ -223,9 +260,10 @@ package enum SegmentEncoder {
             termDocs.append(UInt32(docs.count))
             var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
             var start = 0
+            let spilled = spill?.count ?? 0
             while start < docs.count {
                 let end = min(start + SegmentFormat.blockSize, docs.count)
-                blockOffsets.append(UInt64(postings.count))
+                blockOffsets.append(UInt64(spilled + postings.count))
                 PostingBlock.append(docs: UnsafeBufferPointer(rebasing: docs[start..<end]),
                                     frequencies: UnsafeBufferPointer(rebasing: frequencies[start..<end]),
                                     columns: UnsafeBufferPointer(rebasing: columns[start..<end]), to: &postings)
@@ -257,6 +295,10 @@ package enum SegmentEncoder {
             termMaxGSPart.append(RankedScoring.roundedUp(maxGSPart))
             termMaxGPart.append(RankedScoring.roundedUp(maxGPart))
             termMaxS.append(RankedScoring.roundedUp(maxS))
+            if let spill, postings.count >= spill.threshold {
+                spill.append(postings)
+                postings.removeAll(keepingCapacity: true)
+            }
         }
 
         /// Room for `terms` terms and `count` postings.

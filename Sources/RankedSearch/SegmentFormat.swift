@@ -248,11 +248,14 @@ struct VarintReader {
 package enum SegmentError: Error, CustomStringConvertible {
     case corrupt(String)
     case tooLarge(String)
+    /// A merge's scratch file (``PostingsSpill``) could not be made, written or read.
+    case scratch(String)
 
     package var description: String {
         switch self {
         case .corrupt(let why): "ranked-index segment is damaged: \(why)"
         case .tooLarge(let why): "ranked-index segment too large: \(why)"
+        case .scratch(let why): "ranked-index merge failed: \(why)"
         }
     }
 }

@@ -20,8 +20,8 @@ package enum SegmentMerger {
     /// - Parameter parallelPostings: postings past which the term merge is
     ///   split over two threads (the result is the same either way).
     package static func merge(_ inputs: [SegmentSnapshot], parallelPostings: Int = SegmentMerger.parallelPostings) throws(SegmentError) -> SegmentContents {
-        let (documents, docMaps) = try mergeDocuments(inputs)
-        var out = documents
+        var out = SegmentContents()
+        let docMaps = try mergeDocuments(inputs, into: &out)
         let merged = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in
             var part = TermsPart()
             try forEachMergedTerm(inputs, docMaps: docMaps, ranges: ranges) { key, postings in
@@ -72,15 +72,32 @@ package enum SegmentMerger {
     ///
     /// - Parameter sink: where the bytes go as they are written, instead
     ///   of ``Merged/bytes`` (a large merge's file): then the merge holds
-    ///   its encoded postings and `bufferSize` bytes more, not its segment.
+    ///   its tables and `bufferSize` bytes more, not its segment, and its
+    ///   encoded postings wait in scratch files beside the sink's
+    ///   (``SegmentSink/scratchDirectory``; in memory without one),
+    ///   handed over `bufferSize` bytes at a time.
     package static func mergeEncoded(_ inputs: [SegmentSnapshot], scoring: RankedScoring, buildTime: Double, streamingTo sink: (any SegmentSink)? = nil,
                                      bufferSize: Int = 1 << 20, parallelPostings: Int = SegmentMerger.parallelPostings) throws -> Merged {
-        let (documents, docMaps) = try mergeDocuments(inputs)
-        let scales = SegmentEncoder.Scales(documents, scoring: scoring, buildTime: buildTime)
-        let titleLengths = documents.titleLengths
+        // Built in place: a copy would keep the per-document values alive after they are dropped.
+        var contents = SegmentContents()
+        let docMaps = try mergeDocuments(inputs, into: &contents)
+        SegmentEncoder.orderNumbers(&contents)
+        let documentCount = contents.documentCount
+        let scales = SegmentEncoder.Scales(contents, scoring: scoring, buildTime: buildTime)
+        let titleLengths = contents.titleLengths
+        // Streaming, the documents' sections (first in the format) go out
+        // now, and their values are dropped before the terms are merged.
+        var out = SegmentEncoder.SectionWriter(streamingTo: sink, bufferSize: bufferSize)
+        if sink != nil {
+            SegmentEncoder.writeDocuments(contents, bounds: scales.bounds, into: &out)
+            contents.dropDocumentValues()
+        }
+        let scratch = sink?.scratchDirectory
         let parts = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in
             var dictionary = TermsPart()
-            var part = SegmentEncoder.PostingsPart()
+            var part = SegmentEncoder.PostingsPart(spill: try scratch.map { directory throws(SegmentError) in
+                try PostingsSpill(directory: directory, threshold: bufferSize)
+            })
             try scales.norms.withUnsafeBufferPointer { norms throws(SegmentError) in
                 try scales.bounds.withUnsafeBufferPointer { bounds throws(SegmentError) in
                     try titleLengths.withUnsafeBufferPointer { titleLengths throws(SegmentError) in
@@ -101,30 +118,37 @@ package enum SegmentMerger {
             }
             return (dictionary, part)
         }
-        var contents = documents
+        contents.termBytes.reserveCapacity(parts.reduce(0) { $0 + $1.0.termBytes.count })
         for (dictionary, _) in parts {
             let byteBase = contents.termBytes.count
             contents.termBytes += dictionary.termBytes
             contents.termStart += dictionary.termEnds.map { $0 + byteBase }
         }
-        if let sink {
-            let count = try SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime,
-                                                  streamingTo: sink, bufferSize: bufferSize)
-            return Merged(bytes: [], byteCount: count, docMaps: docMaps, documentCount: contents.documentCount)
+        guard sink != nil else {
+            let bytes = SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime)
+            return Merged(bytes: bytes, byteCount: bytes.count, docMaps: docMaps, documentCount: documentCount)
         }
-        let bytes = SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime)
-        return Merged(bytes: bytes, byteCount: bytes.count, docMaps: docMaps, documentCount: contents.documentCount)
+        let header = SegmentEncoder.writeAfterDocuments(contents, documentCount: documentCount, postings: parts.map(\.1),
+                                                        avgLength: scales.avgLength, scoring: scoring, buildTime: buildTime, into: &out)
+        let count = try out.finishStreamed(header)
+        for (_, part) in parts { try part.spill?.check() }
+        return Merged(bytes: [], byteCount: count, docMaps: docMaps, documentCount: documentCount)
     }
 
     /// The kept documents of `inputs`, segment by segment: their
     /// per-document values, identifier hashes and typed values (no terms),
     /// and per input each document's new doc id (-1 when deleted).
-    static func mergeDocuments(_ inputs: [SegmentSnapshot]) throws(SegmentError) -> (contents: SegmentContents, docMaps: [[Int32]]) {
-        var out = SegmentContents()
+    static func mergeDocuments(_ inputs: [SegmentSnapshot], into out: inout SegmentContents) throws(SegmentError) -> [[Int32]] {
         var docMaps: [[Int32]] = []
-        let documents = inputs.reduce(0) { $0 + $1.segment.documentCount }
+        // Each array at its size at once: grown by doubling, a large merge's peaked at twice.
+        let documents = inputs.reduce(0) { $0 + $1.segment.documentCount - $1.deleted.count }
         out.rowids.reserveCapacity(documents)
+        for keyPath in [\SegmentContents.expires, \.hints, \.recency, \.engagement, \.engagedAt, \.quality, \.impressions] {
+            out[keyPath: keyPath].reserveCapacity(documents)
+        }
         out.lengths.reserveCapacity(documents)
+        out.titleLengths.reserveCapacity(documents)
+        out.numberEntries.reserveCapacity(inputs.reduce(0) { $0 + $1.segment.numberValueCount })
         for input in inputs {
             let segment = input.segment
             var map = [Int32](repeating: -1, count: segment.documentCount)
@@ -173,7 +197,7 @@ package enum SegmentMerger {
             }
             segment.releaseDocuments()
         }
-        return (out, docMaps)
+        return docMaps
     }
 
     /// The term ids of each input, as one range per input, or, past

@@ -468,15 +468,22 @@ import Testing
         #expect(merged.documentCount == 1_200 - 3 - 150)
         #expect(merged.docMaps.map { $0.filter { $0 >= 0 }.count } == [300, 297, 150, 300])
         #expect(merged.docMaps[2][149] == -1 && merged.docMaps[2][150] == 597)
-        // Streamed to a sink, holding 64 bytes or a megabyte: the same bytes.
+        // Streamed to a sink, holding 64 bytes or a megabyte, the postings
+        // in memory or in scratch files (64 bytes: handed over after every
+        // term, read back in pieces): the same bytes, and no file left.
+        let scratch = try ScratchDirectory("spill")
+        defer { scratch.cleanUp() }
         for bufferSize in [64, 1 << 20] {
-            let sink = MemorySink()
-            let streamed = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 7, streamingTo: sink, bufferSize: bufferSize,
-                                                          parallelPostings: parallelPostings)
-            #expect(streamed.bytes.isEmpty && streamed.byteCount == merged.bytes.count && sink.bytes == merged.bytes)
-            #expect(sink.pieces.allSatisfy { $0 % 8 == 0 } && sink.headers == 1)
-            #expect(streamed.docMaps == merged.docMaps && streamed.documentCount == merged.documentCount)
+            for directory in [nil, scratch.url.path] {
+                let sink = MemorySink(scratchDirectory: directory)
+                let streamed = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 7, streamingTo: sink, bufferSize: bufferSize,
+                                                              parallelPostings: parallelPostings)
+                #expect(streamed.bytes.isEmpty && streamed.byteCount == merged.bytes.count && sink.bytes == merged.bytes)
+                #expect(sink.pieces.allSatisfy { $0 % 8 == 0 } && sink.headers == 1)
+                #expect(streamed.docMaps == merged.docMaps && streamed.documentCount == merged.documentCount)
+            }
         }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == [])
         let segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: true)
         let every = try #require(try segment.terms(matching: Array("every".utf8), prefix: false).first)
         #expect(try segment.blocks(of: every).count == (1_047 + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize)
@@ -485,6 +492,8 @@ import Testing
     /// A sink that keeps what it is given, and a failing one.
     final class MemorySink: SegmentSink {
         var bytes: [UInt8] = [], pieces: [Int] = [], headers = 0
+        let scratchDirectory: String?
+        init(scratchDirectory: String? = nil) { self.scratchDirectory = scratchDirectory }
         func append(_ raw: UnsafeRawBufferPointer) throws {
             bytes += raw
             pieces.append(raw.count)
@@ -515,6 +524,22 @@ import Testing
             try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 0, streamingTo: sink, bufferSize: 64)
         }
         #expect(sink.appended == 3)   // nothing handed over after the failure
+    }
+
+    /// A merge whose postings have nowhere to wait fails, saying why, and never finishes its segment.
+    @Test func aMergeWithoutScratchSpaceFails() throws {
+        let inputs = try (0..<2).map { part in
+            SegmentSnapshot(segment: try Self.segment((0..<400).map { Self.document(Int64(part * 1_000 + $0), title: "w\($0) common") }),
+                            deleted: DeletionSet(documentCount: 400, deleted: []))
+        }
+        let sink = MemorySink(scratchDirectory: "/nonexistent-openspotlight-scratch")
+        #expect {
+            try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 0, streamingTo: sink, bufferSize: 64)
+        } throws: { error in
+            guard case SegmentError.scratch(let why) = error else { return false }
+            return why.contains("/nonexistent-openspotlight-scratch")
+        }
+        #expect(sink.headers == 0)
     }
 
     static func sizes(_ live: [Int], deleted: [Int]? = nil) -> [MergePolicy.SegmentSize] {

@@ -130,6 +130,9 @@ final class SegmentFile: SegmentSink {
         try write(bytes, at: 0)
     }
 
+    /// The segment's folder: a merge's postings wait there (``PostingsSpill``).
+    var scratchDirectory: String? { url.deletingLastPathComponent().path }
+
     func sync() throws {
         guard fsync(descriptor) == 0 else {
             throw SpotlightIndexError(.storeUnavailable, "cannot sync \(url.path): \(String(cString: strerror(errno)))")
