@@ -56,7 +56,11 @@ package final class SegmentBytes: @unchecked Sendable {
     func release(_ range: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
         guard mapped, range.count >= minimum, let base = buffer.baseAddress else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let start = (Int(bitPattern: base) + range.lowerBound + page - 1) / page * page
+        // From the page holding the first byte: ranges released one after
+        // the other (a merge's, as it reads) leave no page between them
+        // resident. A page shared with bytes before the range only maps
+        // back if they are read again.
+        let start = (Int(bitPattern: base) + range.lowerBound) / page * page
         let end = (Int(bitPattern: base) + min(range.upperBound, buffer.count)) / page * page
         guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
         _ = madvise(pointer, end - start, MADV_DONTNEED)

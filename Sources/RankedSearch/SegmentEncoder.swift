@@ -31,23 +31,29 @@ package enum SegmentEncoder {
                                   + postingBytes + blocks * 28 + contents.numberEntries.count * 12 + PostingBlock.padding)
         writeDocuments(contents, bounds: scales.bounds, into: &out)
         let header = writeAfterDocuments(contents, documentCount: contents.documentCount, postings: parts, avgLength: scales.avgLength,
-                                         scoring: scoring, buildTime: buildTime, into: &out)
+                                         scoring: scoring, buildTime: buildTime, into: &out) { out in
+            let counts = writeNumbers(contents, into: &out)
+            writeIdentifiers(contents, into: &out)
+            return counts
+        }
         return out.finish(header)
     }
 
     /// Every section after the documents' (``writeDocuments(_:bounds:into:)``),
-    /// in the format's order: the dictionary, the postings, typed values
-    /// and identifiers. Reads only the dictionary, `uidHashes` and the
-    /// typed values of `contents`, so a streamed merge may have dropped
-    /// its per-document values once they were written. Returns what the
+    /// in the format's order: the dictionary, the postings, then the
+    /// typed values and identifiers, which `lookups` writes and counts
+    /// (from `contents`, or a merge's from its inputs). Reads only the
+    /// dictionary of `contents`, so a streamed merge may have dropped its
+    /// per-document values once they were written. Returns what the
     /// header says.
-    static func writeAfterDocuments(_ contents: SegmentContents, documentCount: Int, postings parts: [PostingsPart], avgLength: Double,
-                                    scoring: RankedScoring, buildTime: Double, into out: inout SectionWriter) -> Header {
+    static func writeAfterDocuments<Failure: Error>(
+        _ contents: SegmentContents, documentCount: Int, postings parts: [PostingsPart], avgLength: Double, scoring: RankedScoring,
+        buildTime: Double, into out: inout SectionWriter, lookups: (inout SectionWriter) throws(Failure) -> (names: Int, values: Int)
+    ) throws(Failure) -> Header {
         out.begin(.termOffsets); out.append(contentsOf: contents.termStart) { UInt64($0) }
         out.begin(.termBytes); out.append(values: contents.termBytes)
         let blockCount = writePostings(parts, contents: contents, into: &out)
-        let (nameCount, valueCount) = writeNumbers(contents, into: &out)
-        writeIdentifiers(contents, into: &out)
+        let (nameCount, valueCount) = try lookups(&out)
         out.writer.align8()
         return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: nameCount,
                       numberValues: valueCount, fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)

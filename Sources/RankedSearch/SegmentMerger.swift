@@ -80,8 +80,7 @@ package enum SegmentMerger {
                                      bufferSize: Int = 1 << 20, parallelPostings: Int = SegmentMerger.parallelPostings) throws -> Merged {
         // Built in place: a copy would keep the per-document values alive after they are dropped.
         var contents = SegmentContents()
-        let docMaps = try mergeDocuments(inputs, into: &contents)
-        SegmentEncoder.orderNumbers(&contents)
+        let docMaps = try mergeDocuments(inputs, into: &contents, lookups: false)
         let documentCount = contents.documentCount
         let scales = SegmentEncoder.Scales(contents, scoring: scoring, buildTime: buildTime)
         let titleLengths = contents.titleLengths
@@ -124,21 +123,26 @@ package enum SegmentMerger {
             contents.termBytes += dictionary.termBytes
             contents.termStart += dictionary.termEnds.map { $0 + byteBase }
         }
+        if sink == nil { SegmentEncoder.writeDocuments(contents, bounds: scales.bounds, into: &out) }
+        let header = try SegmentEncoder.writeAfterDocuments(contents, documentCount: documentCount, postings: parts.map(\.1),
+                                                            avgLength: scales.avgLength, scoring: scoring, buildTime: buildTime,
+                                                            into: &out) { out throws(SegmentError) in
+            try writeLookups(inputs, docMaps: docMaps, into: &out)
+        }
         guard sink != nil else {
-            let bytes = SegmentEncoder.encode(contents, postings: parts.map(\.1), scales: scales, scoring: scoring, buildTime: buildTime)
+            let bytes = out.finish(header)
             return Merged(bytes: bytes, byteCount: bytes.count, docMaps: docMaps, documentCount: documentCount)
         }
-        let header = SegmentEncoder.writeAfterDocuments(contents, documentCount: documentCount, postings: parts.map(\.1),
-                                                        avgLength: scales.avgLength, scoring: scoring, buildTime: buildTime, into: &out)
         let count = try out.finishStreamed(header)
         for (_, part) in parts { try part.spill?.check() }
         return Merged(bytes: [], byteCount: count, docMaps: docMaps, documentCount: documentCount)
     }
 
     /// The kept documents of `inputs`, segment by segment: their
-    /// per-document values, identifier hashes and typed values (no terms),
-    /// and per input each document's new doc id (-1 when deleted).
-    static func mergeDocuments(_ inputs: [SegmentSnapshot], into out: inout SegmentContents) throws(SegmentError) -> [[Int32]] {
+    /// per-document values, and with `lookups` their identifier hashes and
+    /// typed values (no terms); returns per input each document's new doc
+    /// id (-1 when deleted).
+    static func mergeDocuments(_ inputs: [SegmentSnapshot], into out: inout SegmentContents, lookups: Bool = true) throws(SegmentError) -> [[Int32]] {
         var docMaps: [[Int32]] = []
         // Each array at its size at once: grown by doubling, a large merge's peaked at twice.
         let documents = inputs.reduce(0) { $0 + $1.segment.documentCount - $1.deleted.count }
@@ -148,7 +152,7 @@ package enum SegmentMerger {
         }
         out.lengths.reserveCapacity(documents)
         out.titleLengths.reserveCapacity(documents)
-        out.numberEntries.reserveCapacity(inputs.reduce(0) { $0 + $1.segment.numberValueCount })
+        if lookups { out.numberEntries.reserveCapacity(inputs.reduce(0) { $0 + $1.segment.numberValueCount }) }
         for input in inputs {
             let segment = input.segment
             var map = [Int32](repeating: -1, count: segment.documentCount)
@@ -169,6 +173,10 @@ package enum SegmentMerger {
         }
         guard out.rowids.count <= Int(UInt32.max) else { throw .tooLarge("\(out.rowids.count) documents") }
 
+        guard lookups else {
+            for input in inputs { input.segment.releaseDocuments() }
+            return docMaps
+        }
         // Identifier hashes and typed values of the documents kept.
         out.uidHashes = [UInt64](repeating: 0, count: out.rowids.count)
         var nameIDs: [String: Int32] = [:]

@@ -1,0 +1,145 @@
+import Foundation
+
+extension SegmentMerger {
+    /// The merged segment's typed values and identifier hashes (the last
+    /// sections of the format), written straight from the inputs' sorted
+    /// sections, input by input merged as they go, deleted documents left
+    /// out: a merge never holds them (at 1M items they were ~30 MB of a
+    /// large merge's peak, with the sort). The bytes are those
+    /// ``SegmentEncoder/writeNumbers(_:into:)`` and
+    /// ``SegmentEncoder/writeIdentifiers(_:into:)`` write for the same
+    /// documents: each input's values are in (value, doc) order and its
+    /// docs keep their order among the kept ones, so (value, input, doc)
+    /// is the merged (value, doc) order; the same for (hash, doc).
+    ///
+    /// Returns the count of typed attribute names and of values.
+    static func writeLookups(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], into out: inout SegmentEncoder.SectionWriter)
+        throws(SegmentError) -> (names: Int, values: Int)
+    {
+        // Every input's names, in byte order, once each; per input, where each is.
+        var positions: [[UInt8]: [(input: Int, name: Int)]] = [:]
+        for (index, input) in inputs.enumerated() {
+            for name in 0..<input.segment.numberNameCount {
+                positions[Array(try input.segment.numberName(name)), default: []].append((index, name))
+            }
+        }
+        let names = positions.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        // Each name's kept values, counted first: the starts come before the values.
+        var nameOffsets: [UInt64] = [0], nameBytes: [UInt8] = [], nameStarts: [UInt64] = [0]
+        var lists: [[ValueList]] = []
+        for name in names {
+            nameBytes += name
+            nameOffsets.append(UInt64(nameBytes.count))
+            var kept = 0
+            var holders: [ValueList] = []
+            for (input, index) in positions[name]! {
+                let list = ValueList(input: input, values: try inputs[input].segment.numberValues(ofName: index))
+                for value in list.values {
+                    let doc = Int(inputs[input].segment.numberDoc(value))
+                    guard doc < docMaps[input].count else { throw .corrupt("a typed value names document \(doc)") }
+                    if docMaps[input][doc] >= 0 { kept += 1 }
+                }
+                holders.append(list)
+            }
+            nameStarts.append(nameStarts.last! + UInt64(kept))
+            lists.append(holders)
+        }
+        out.begin(.numberNameOffsets); out.append(values: nameOffsets)
+        out.begin(.numberNameBytes); out.append(values: nameBytes)
+        out.begin(.numberNameStarts); out.append(values: nameStarts)
+        var values = Chunk<Double>(), docs = Chunk<UInt32>()
+        out.begin(.numberValues)
+        for holders in lists {
+            forEachMergedValue(holders, inputs, docMaps) { value, _ in values.add(value, to: &out) }
+        }
+        values.finish(into: &out)
+        out.begin(.numberDocs)
+        for holders in lists {
+            forEachMergedValue(holders, inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
+        }
+        docs.finish(into: &out)
+
+        var hashes = Chunk<UInt64>()
+        out.begin(.uidHashes)
+        try forEachMergedIdentifier(inputs, docMaps) { hash, _ in hashes.add(hash, to: &out) }
+        hashes.finish(into: &out)
+        out.begin(.uidDocs)
+        try forEachMergedIdentifier(inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
+        docs.finish(into: &out)
+        // Read once: released, as the documents' sections were.
+        for input in inputs { input.segment.releaseDocuments() }
+        return (names.count, Int(nameStarts.last!))
+    }
+
+    /// One input's values of one name: indices into its typed values.
+    struct ValueList {
+        var input: Int
+        var values: Range<Int>
+    }
+
+    /// Calls `body` with each kept value of `lists` (one name's, one list
+    /// per input holding it, in input order) and its new doc, in (value, doc) order.
+    private static func forEachMergedValue(_ lists: [ValueList], _ inputs: [SegmentSnapshot], _ docMaps: [[Int32]],
+                                           _ body: (Double, UInt32) -> Void) {
+        var cursors = lists.map(\.values.lowerBound)
+        while true {
+            var best = -1, bestValue = 0.0, bestDoc: Int32 = -1
+            for (slot, list) in lists.enumerated() {
+                let segment = inputs[list.input].segment, map = docMaps[list.input]
+                // Past deleted documents.
+                while cursors[slot] < list.values.upperBound, map[Int(segment.numberDoc(cursors[slot]))] < 0 { cursors[slot] += 1 }
+                guard cursors[slot] < list.values.upperBound else { continue }
+                let value = segment.numberValue(cursors[slot])
+                // Ties go to the earlier input: its documents come first.
+                if best < 0 || value < bestValue {
+                    (best, bestValue, bestDoc) = (slot, value, map[Int(segment.numberDoc(cursors[slot]))])
+                }
+            }
+            guard best >= 0 else { return }
+            body(bestValue, UInt32(bitPattern: bestDoc))
+            cursors[best] += 1
+        }
+    }
+
+    /// Calls `body` with each kept document's identifier hash and new doc, in (hash, doc) order.
+    private static func forEachMergedIdentifier(_ inputs: [SegmentSnapshot], _ docMaps: [[Int32]],
+                                                _ body: (UInt64, UInt32) -> Void) throws(SegmentError) {
+        for input in inputs {
+            for index in 0..<input.segment.documentCount where Int(input.segment.uidDoc(index)) >= input.segment.documentCount {
+                throw .corrupt("an identifier hash names document \(input.segment.uidDoc(index))")
+            }
+        }
+        var cursors = [Int](repeating: 0, count: inputs.count)
+        while true {
+            var best = -1, bestHash: UInt64 = 0, bestDoc: Int32 = -1
+            for (index, input) in inputs.enumerated() {
+                let segment = input.segment, map = docMaps[index]
+                while cursors[index] < segment.documentCount, map[Int(segment.uidDoc(cursors[index]))] < 0 { cursors[index] += 1 }
+                guard cursors[index] < segment.documentCount else { continue }
+                let hash = segment.uidHash(cursors[index])
+                if best < 0 || hash < bestHash {
+                    (best, bestHash, bestDoc) = (index, hash, map[Int(segment.uidDoc(cursors[index]))])
+                }
+            }
+            guard best >= 0 else { return }
+            body(bestHash, UInt32(bitPattern: bestDoc))
+            cursors[best] += 1
+        }
+    }
+
+    /// Values on their way to a section, a few thousand at a time.
+    struct Chunk<Value: BitwiseCopyable> {
+        private var values: [Value] = []
+
+        mutating func add(_ value: Value, to out: inout SegmentEncoder.SectionWriter) {
+            values.append(value)
+            if values.count == 8_192 { finish(into: &out) }
+        }
+
+        /// Appends what is held.
+        mutating func finish(into out: inout SegmentEncoder.SectionWriter) {
+            out.append(values: values)
+            values.removeAll(keepingCapacity: true)
+        }
+    }
+}
