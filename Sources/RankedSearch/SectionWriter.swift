@@ -83,6 +83,16 @@ extension SegmentEncoder {
             values.withUnsafeBytes { append(large: $0) }
         }
 
+        /// Appends every page of `values` in order.
+        mutating func append<T>(values: PagedArray<T>) {
+            for page in values.pages { append(values: page) }
+        }
+
+        /// ``append(contentsOf:_:)-(_,_)`` over every page of `source` in order.
+        mutating func append<S, T: BitwiseCopyable>(contentsOf source: PagedArray<S>, _ transform: (S) -> T) {
+            for page in source.pages { append(contentsOf: page, transform) }
+        }
+
         /// Appends `transform` of each of `source`, a few thousand at a
         /// time: never a copy of the whole section.
         mutating func append<S, T: BitwiseCopyable>(contentsOf source: [S], _ transform: (S) -> T) {

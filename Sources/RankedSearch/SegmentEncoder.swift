@@ -119,7 +119,7 @@ package enum SegmentEncoder {
         out.begin(.termGroups)
         var group = TermGroup(), term = 0
         for part in parts {
-            for local in part.termDocs.indices {
+            for local in 0..<part.termDocs.count {
                 group.add(part, local)
                 term += 1
                 if term % SegmentFormat.termGroupSize == 0 || term == t {
@@ -230,11 +230,12 @@ package enum SegmentEncoder {
     /// The postings of a range of terms, encoded: block offsets relative
     /// to its own bytes, first blocks relative to its own blocks.
     struct PostingsPart {
-        var termFirstBlock: [UInt32] = [], termDocs: [UInt32] = []
-        var termMaxG: [Float] = [], termMaxGS: [Float] = [], termMaxS: [Float] = []
-        var blockOffsets: [UInt64] = [], blockLastDoc: [UInt32] = [], blockMaxGS: [Float] = [], blockMaxS: [Float] = []
+        var termFirstBlock = PagedArray<UInt32>(), termDocs = PagedArray<UInt32>()
+        var termMaxG = PagedArray<Float>(), termMaxGS = PagedArray<Float>(), termMaxS = PagedArray<Float>()
+        var blockOffsets = PagedArray<UInt64>(), blockLastDoc = PagedArray<UInt32>(), blockMaxGS = PagedArray<Float>()
+        var blockMaxS = PagedArray<Float>()
         /// Without the exact-title share (a prefix's completions).
-        var termMaxGSPart: [Float] = [], blockMaxGSPart: [Float] = [], termMaxGPart: [Float] = []
+        var termMaxGSPart = PagedArray<Float>(), blockMaxGSPart = PagedArray<Float>(), termMaxGPart = PagedArray<Float>()
         /// The encoded blocks not yet handed to ``spill`` (all of them without one).
         var postings: [UInt8] = []
         /// Where a streamed merge's part hands its blocks once ``postings``
@@ -266,13 +267,18 @@ package enum SegmentEncoder {
             termDocs.append(UInt32(docs.count))
             var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
             var start = 0
-            let spilled = spill?.count ?? 0
             while start < docs.count {
                 let end = min(start + SegmentFormat.blockSize, docs.count)
-                blockOffsets.append(UInt64(spilled + postings.count))
+                blockOffsets.append(UInt64(byteCount))
                 PostingBlock.append(docs: UnsafeBufferPointer(rebasing: docs[start..<end]),
                                     frequencies: UnsafeBufferPointer(rebasing: frequencies[start..<end]),
                                     columns: UnsafeBufferPointer(rebasing: columns[start..<end]), to: &postings)
+                // Block by block: one term's postings (an initial's, in
+                // every document) can be megabytes.
+                if let spill, postings.count >= spill.threshold {
+                    spill.append(postings)
+                    postings.removeAll(keepingCapacity: true)
+                }
                 var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
                 for index in start..<end {
                     let doc = Int(docs[index])
@@ -301,27 +307,10 @@ package enum SegmentEncoder {
             termMaxGSPart.append(RankedScoring.roundedUp(maxGSPart))
             termMaxGPart.append(RankedScoring.roundedUp(maxGPart))
             termMaxS.append(RankedScoring.roundedUp(maxS))
-            if let spill, postings.count >= spill.threshold {
-                spill.append(postings)
-                postings.removeAll(keepingCapacity: true)
-            }
         }
 
-        /// Room for `terms` terms and `count` postings.
-        mutating func reserve(terms: Int, postings count: Int) {
-            let blocks = terms + count / SegmentFormat.blockSize
-            termFirstBlock.reserveCapacity(terms)
-            termDocs.reserveCapacity(terms)
-            termMaxG.reserveCapacity(terms)
-            termMaxGS.reserveCapacity(terms)
-            termMaxS.reserveCapacity(terms)
-            termMaxGSPart.reserveCapacity(terms)
-            termMaxGPart.reserveCapacity(terms)
-            blockOffsets.reserveCapacity(blocks)
-            blockLastDoc.reserveCapacity(blocks)
-            blockMaxGS.reserveCapacity(blocks)
-            blockMaxS.reserveCapacity(blocks)
-            blockMaxGSPart.reserveCapacity(blocks)
+        /// Room for `count` postings' bytes (the tables grow by pages).
+        mutating func reserve(postings count: Int) {
             postings.reserveCapacity(count * 3 + 16)
         }
     }
@@ -356,7 +345,7 @@ package enum SegmentEncoder {
     static func postings(of terms: Range<Int>, _ contents: SegmentContents, scoring: RankedScoring, scales: Scales) -> PostingsPart {
         var part = PostingsPart()
         guard !terms.isEmpty else { return part }
-        part.reserve(terms: terms.count, postings: contents.postingStart[terms.upperBound] - contents.postingStart[terms.lowerBound])
+        part.reserve(postings: contents.postingStart[terms.upperBound] - contents.postingStart[terms.lowerBound])
         contents.postingDocs.withUnsafeBufferPointer { allDocs in
         contents.postingFrequencies.withUnsafeBufferPointer { allFrequencies in
         contents.postingColumns.withUnsafeBufferPointer { allColumns in

@@ -170,13 +170,12 @@ package enum SegmentMerger {
                 out.impressions.append(segment.impressions(doc))
             }
             docMaps.append(map)
+            // Read once, as the merge goes: released input by input, not all at the end.
+            if !lookups { segment.releaseDocuments() }
         }
         guard out.rowids.count <= Int(UInt32.max) else { throw .tooLarge("\(out.rowids.count) documents") }
 
-        guard lookups else {
-            for input in inputs { input.segment.releaseDocuments() }
-            return docMaps
-        }
+        guard lookups else { return docMaps }
         // Identifier hashes and typed values of the documents kept.
         out.uidHashes = [UInt64](repeating: 0, count: out.rowids.count)
         var nameIDs: [String: Int32] = [:]

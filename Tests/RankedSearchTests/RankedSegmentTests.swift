@@ -526,6 +526,36 @@ import Testing
         #expect(sink.appended == 3)   // nothing handed over after the failure
     }
 
+    /// A table of pages: every value where it was appended, full pages but the last.
+    @Test func pagedArraysKeepEveryValueInPlace() {
+        var values = PagedArray<UInt32>()
+        let count = 2 * PagedArray<UInt32>.pageSize + 5
+        for value in 0..<count { values.append(UInt32(value) &* 2_654_435_761) }
+        #expect(values.count == count)
+        #expect(values.pages.map(\.count) == [PagedArray<UInt32>.pageSize, PagedArray<UInt32>.pageSize, 5])
+        #expect((0..<count).allSatisfy { values[$0] == UInt32($0) &* 2_654_435_761 })
+        #expect(values.pages.joined().elementsEqual((0..<count).map { UInt32($0) &* 2_654_435_761 }))
+    }
+
+    /// More terms and blocks than a table's page: every term's postings
+    /// are found past the first page, whole and merged alike.
+    @Test func tablesPastOnePageAreReadBack() throws {
+        let count = PagedArray<UInt32>.pageSize + 3_000
+        let halves = try [0..<count / 2, count / 2..<count].map { range in
+            let documents = range.map { Self.document(Int64($0), title: "u\($0)x") }
+            return SegmentSnapshot(segment: try Self.segment(documents), deleted: DeletionSet(documentCount: range.count, deleted: []))
+        }
+        let merged = try SegmentMerger.mergeEncoded(halves, scoring: Self.scoring, buildTime: 0)
+        let whole = try Self.segment((0..<count).map { Self.document(Int64($0), title: "u\($0)x") })
+        let segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: true)
+        for probe in [0, 40_000, count - 1] {
+            for segment in [segment, whole] {
+                let term = try #require(try segment.terms(matching: Array("u\(probe)x".utf8), prefix: false).first)
+                #expect(try Self.postings(segment, term: term).map(\.doc) == [UInt32(probe)])
+            }
+        }
+    }
+
     /// A merge whose postings have nowhere to wait fails, saying why, and never finishes its segment.
     @Test func aMergeWithoutScratchSpaceFails() throws {
         let inputs = try (0..<2).map { part in
