@@ -77,28 +77,44 @@ extension SegmentMerger {
         var values: Range<Int>
     }
 
+    /// One input's sorted entries (typed values of one name, or identifier
+    /// hashes): their indices, each one's key and doc, and the input's doc map.
+    private struct SortedEntries<Key: Comparable> {
+        var indices: Range<Int>
+        var map: [Int32]
+        var key: (Int) -> Key
+        var doc: (Int) -> UInt32
+    }
+
+    /// Calls `body` with each kept entry of `lists` (one per input, in
+    /// input order) and its new doc, in (key, doc) order: smallest key
+    /// first, ties to the earlier input, whose documents come first.
+    private static func forEachMerged<Key: Comparable>(_ lists: [SortedEntries<Key>], _ body: (Key, UInt32) -> Void) {
+        var cursors = lists.map(\.indices.lowerBound)
+        while true {
+            var best = -1, bestKey: Key?, bestDoc: Int32 = -1
+            for (slot, list) in lists.enumerated() {
+                // Past deleted documents.
+                while cursors[slot] < list.indices.upperBound, list.map[Int(list.doc(cursors[slot]))] < 0 { cursors[slot] += 1 }
+                guard cursors[slot] < list.indices.upperBound else { continue }
+                let key = list.key(cursors[slot])
+                if let current = bestKey, !(key < current) { continue }
+                (best, bestKey, bestDoc) = (slot, key, list.map[Int(list.doc(cursors[slot]))])
+            }
+            guard let key = bestKey else { return }
+            body(key, UInt32(bitPattern: bestDoc))
+            cursors[best] += 1
+        }
+    }
+
     /// Calls `body` with each kept value of `lists` (one name's, one list
     /// per input holding it, in input order) and its new doc, in (value, doc) order.
     private static func forEachMergedValue(_ lists: [ValueList], _ inputs: [SegmentSnapshot], _ docMaps: [[Int32]],
                                            _ body: (Double, UInt32) -> Void) {
-        var cursors = lists.map(\.values.lowerBound)
-        while true {
-            var best = -1, bestValue = 0.0, bestDoc: Int32 = -1
-            for (slot, list) in lists.enumerated() {
-                let segment = inputs[list.input].segment, map = docMaps[list.input]
-                // Past deleted documents.
-                while cursors[slot] < list.values.upperBound, map[Int(segment.numberDoc(cursors[slot]))] < 0 { cursors[slot] += 1 }
-                guard cursors[slot] < list.values.upperBound else { continue }
-                let value = segment.numberValue(cursors[slot])
-                // Ties go to the earlier input: its documents come first.
-                if best < 0 || value < bestValue {
-                    (best, bestValue, bestDoc) = (slot, value, map[Int(segment.numberDoc(cursors[slot]))])
-                }
-            }
-            guard best >= 0 else { return }
-            body(bestValue, UInt32(bitPattern: bestDoc))
-            cursors[best] += 1
-        }
+        forEachMerged(lists.map { list in
+            let segment = inputs[list.input].segment
+            return SortedEntries(indices: list.values, map: docMaps[list.input], key: segment.numberValue, doc: segment.numberDoc)
+        }, body)
     }
 
     /// Calls `body` with each kept document's identifier hash and new doc, in (hash, doc) order.
@@ -109,22 +125,9 @@ extension SegmentMerger {
                 throw .corrupt("an identifier hash names document \(input.segment.uidDoc(index))")
             }
         }
-        var cursors = [Int](repeating: 0, count: inputs.count)
-        while true {
-            var best = -1, bestHash: UInt64 = 0, bestDoc: Int32 = -1
-            for (index, input) in inputs.enumerated() {
-                let segment = input.segment, map = docMaps[index]
-                while cursors[index] < segment.documentCount, map[Int(segment.uidDoc(cursors[index]))] < 0 { cursors[index] += 1 }
-                guard cursors[index] < segment.documentCount else { continue }
-                let hash = segment.uidHash(cursors[index])
-                if best < 0 || hash < bestHash {
-                    (best, bestHash, bestDoc) = (index, hash, map[Int(segment.uidDoc(cursors[index]))])
-                }
-            }
-            guard best >= 0 else { return }
-            body(bestHash, UInt32(bitPattern: bestDoc))
-            cursors[best] += 1
-        }
+        forEachMerged(zip(inputs, docMaps).map { input, map in
+            SortedEntries(indices: 0..<input.segment.documentCount, map: map, key: input.segment.uidHash, doc: input.segment.uidDoc)
+        }, body)
     }
 
     /// Values on their way to a section, a few thousand at a time.
