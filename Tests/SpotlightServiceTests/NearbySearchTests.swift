@@ -115,6 +115,18 @@ func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
         #expect(everywhere.groups.flatMap(\.results).count == 3, "50 km by default: Albany is 216 km away")
     }
 
+    /// Only empty text browses what is near: text of no words (punctuation)
+    /// asks for something that nothing matches, near a place or not.
+    @Test(arguments: ["!!!", "?", "-- --"])
+    func textOfNoWordsNearAPlaceFindsNothing(text: String) throws {
+        let root = try shops()
+        defer { root.cleanUp() }
+        let search = SystemSearch(registry: root.registry)
+        #expect(try search.search(text, resultsPerApp: 10, near: SearchArea(center: Self.here, radius: 5_000)).groups.isEmpty)
+        #expect(try search.search(text, resultsPerApp: 10).groups.isEmpty)
+        #expect(try search.search("", resultsPerApp: 10, near: SearchArea(center: Self.here, radius: 5_000)).groups.count == 2)
+    }
+
     /// The bounding box of a browse crosses the antimeridian and the poles correctly.
     @Test func browsingWorksAcrossTheAntimeridianAndNearThePoles() throws {
         let root = try ServiceRoot()

@@ -35,6 +35,32 @@ import Testing
         #expect(found.unavailableApps == ["com.example.c"] && found.problems.first?.contains("reindex") == true, "\(found.problems)")
     }
 
+    /// An app one of whose stores cannot be opened at all (its file is a
+    /// folder) is reported unavailable, and neither its results nor its
+    /// other stores' statistics count: the other apps score as if it were
+    /// not registered.
+    @Test func anAppWithAStoreThatCannotOpenAddsNothing() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        try root.store("com.example.a").index([Self.item("1", "Kiwi"), Self.item("2", "Kiwi jam"), Self.item("3", "Pear")])
+        let alone = try SystemSearch(registry: root.registry).search("kiwi")
+        try root.registry.register(app("com.example.b", "B"))
+        // Many more documents, none of them kiwis: counted, they would change A's scores.
+        try root.store("com.example.b").index((0..<40).map { Self.item("b\($0)", "Apple \($0)") })
+        try FileManager.default.createDirectory(at: root.url.appendingPathComponent("com.example.b/broken.sqlite", isDirectory: true),
+                                                withIntermediateDirectories: true)
+        let found = try SystemSearch(registry: root.registry).search("kiwi")
+        #expect(found.unavailableApps == ["com.example.b"], "\(found.problems)")
+        #expect(found.groups.map(\.app.displayName) == ["A"])
+        #expect(found.groups.flatMap(\.results).map(\.score) == alone.groups.flatMap(\.results).map(\.score))
+        // Once it opens, its documents count.
+        try FileManager.default.removeItem(at: root.url.appendingPathComponent("com.example.b/broken.sqlite"))
+        let whole = try SystemSearch(registry: root.registry).search("kiwi")
+        #expect(whole.unavailableApps.isEmpty)
+        #expect(whole.groups.flatMap(\.results).map(\.score) != alone.groups.flatMap(\.results).map(\.score))
+    }
+
     @Test func anIndexAddedOrRemovedIsSeenByTheNextSearch() throws {
         let root = try ServiceRoot()
         defer { root.cleanUp() }
