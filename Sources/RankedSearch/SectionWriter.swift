@@ -96,13 +96,9 @@ extension SegmentEncoder {
         /// Appends `transform` of each of `source`, a few thousand at a
         /// time: never a copy of the whole section.
         mutating func append<S, T: BitwiseCopyable>(contentsOf source: [S], _ transform: (S) -> T) {
-            var chunk: [T] = []
-            chunk.reserveCapacity(min(source.count, 8_192))
-            for start in stride(from: 0, to: source.count, by: 8_192) {
-                chunk.removeAll(keepingCapacity: true)
-                for index in start..<min(start + 8_192, source.count) { chunk.append(transform(source[index])) }
-                append(values: chunk)
-            }
+            var chunk = Chunk<T>()
+            for value in source { chunk.add(transform(value), to: &self) }
+            chunk.finish(into: &self)
         }
 
         /// Appends `large`; streaming, straight to the sink but for the
@@ -186,6 +182,23 @@ extension SegmentEncoder {
             out.set(checksum, at: SegmentFormat.checksumOffset)
             let headerSum = out.bytes.withUnsafeBytes { SegmentFormat.headerChecksum($0) }
             out.set(headerSum, at: SegmentFormat.headerChecksumOffset)
+        }
+    }
+
+    /// Values on their way to a section, a few thousand at a time
+    /// (values that come one by one, as a merge makes them).
+    struct Chunk<Value: BitwiseCopyable> {
+        private var values: [Value] = []
+
+        mutating func add(_ value: Value, to out: inout SectionWriter) {
+            values.append(value)
+            if values.count == 8_192 { finish(into: &out) }
+        }
+
+        /// Appends what is held.
+        mutating func finish(into out: inout SectionWriter) {
+            out.append(values: values)
+            values.removeAll(keepingCapacity: true)
         }
     }
 

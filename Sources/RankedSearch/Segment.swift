@@ -270,11 +270,11 @@ package struct Segment: @unchecked Sendable {
         return out
     }
 
-    /// The unique identifier hash of every document, by doc id (for merges).
     /// The `index`th identifier hash in ascending order, and its document.
     func uidHash(_ index: Int) -> UInt64 { u64(.uidHashes, index) }
     func uidDoc(_ index: Int) -> UInt32 { u32(.uidDocs, index) }
 
+    /// The unique identifier hash of every document, by doc id (for merges).
     @_spi(Inspection) public func uidHashesByDocument() -> [UInt64] {
         var out = [UInt64](repeating: 0, count: documentCount)
         for index in 0..<documentCount {

@@ -47,7 +47,7 @@ extension SegmentMerger {
         out.begin(.numberNameOffsets); out.append(values: nameOffsets)
         out.begin(.numberNameBytes); out.append(values: nameBytes)
         out.begin(.numberNameStarts); out.append(values: nameStarts)
-        var values = Chunk<Double>(), docs = Chunk<UInt32>()
+        var values = SegmentEncoder.Chunk<Double>(), docs = SegmentEncoder.Chunk<UInt32>()
         out.begin(.numberValues)
         for holders in lists {
             forEachMergedValue(holders, inputs, docMaps) { value, _ in values.add(value, to: &out) }
@@ -59,7 +59,7 @@ extension SegmentMerger {
         }
         docs.finish(into: &out)
 
-        var hashes = Chunk<UInt64>()
+        var hashes = SegmentEncoder.Chunk<UInt64>()
         out.begin(.uidHashes)
         try forEachMergedIdentifier(inputs, docMaps) { hash, _ in hashes.add(hash, to: &out) }
         hashes.finish(into: &out)
@@ -128,21 +128,5 @@ extension SegmentMerger {
         forEachMerged(zip(inputs, docMaps).map { input, map in
             SortedEntries(indices: 0..<input.segment.documentCount, map: map, key: input.segment.uidHash, doc: input.segment.uidDoc)
         }, body)
-    }
-
-    /// Values on their way to a section, a few thousand at a time.
-    struct Chunk<Value: BitwiseCopyable> {
-        private var values: [Value] = []
-
-        mutating func add(_ value: Value, to out: inout SegmentEncoder.SectionWriter) {
-            values.append(value)
-            if values.count == 8_192 { finish(into: &out) }
-        }
-
-        /// Appends what is held.
-        mutating func finish(into out: inout SegmentEncoder.SectionWriter) {
-            out.append(values: values)
-            values.removeAll(keepingCapacity: true)
-        }
     }
 }
