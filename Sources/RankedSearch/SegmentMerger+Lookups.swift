@@ -89,21 +89,60 @@ extension SegmentMerger {
     /// Calls `body` with each kept entry of `lists` (one per input, in
     /// input order) and its new doc, in (key, doc) order: smallest key
     /// first, ties to the earlier input, whose documents come first.
+    ///
+    /// Each input is read ahead in runs of ``mergeRun`` kept entries into
+    /// plain arrays, so choosing the next entry compares numbers only: read
+    /// one at a time through the inputs' accessors, every step copied the
+    /// lists' closures and maps, and retaining and releasing them was about
+    /// half of a merge's lookups (~7% of indexing's CPU at 63,666 items).
     private static func forEachMerged<Key: Comparable>(_ lists: [SortedEntries<Key>], _ body: (Key, UInt32) -> Void) {
-        var cursors = lists.map(\.indices.lowerBound)
+        var runs = lists.map { MergeRun<Key>(next: $0.indices.lowerBound) }
+        for slot in lists.indices { runs[slot].refill(from: lists[slot]) }
         while true {
-            var best = -1, bestKey: Key?, bestDoc: Int32 = -1
-            for (slot, list) in lists.enumerated() {
-                // Past deleted documents.
-                while cursors[slot] < list.indices.upperBound, list.map[Int(list.doc(cursors[slot]))] < 0 { cursors[slot] += 1 }
-                guard cursors[slot] < list.indices.upperBound else { continue }
-                let key = list.key(cursors[slot])
-                if let current = bestKey, !(key < current) { continue }
-                (best, bestKey, bestDoc) = (slot, key, list.map[Int(list.doc(cursors[slot]))])
+            var best = -1
+            for slot in runs.indices where runs[slot].position < runs[slot].keys.count {
+                if best < 0 || runs[slot].keys[runs[slot].position] < runs[best].keys[runs[best].position] { best = slot }
             }
-            guard let key = bestKey else { return }
-            body(key, UInt32(bitPattern: bestDoc))
-            cursors[best] += 1
+            guard best >= 0 else { return }
+            body(runs[best].keys[runs[best].position], runs[best].docs[runs[best].position])
+            runs[best].position += 1
+            if runs[best].position == runs[best].keys.count { runs[best].refill(from: lists[best]) }
+        }
+    }
+
+    /// Kept entries read ahead from one input by ``forEachMerged(_:_:)``.
+    static let mergeRun = 512
+
+    /// One input's next kept entries (keys, new docs), and where its
+    /// unread entries start.
+    private struct MergeRun<Key: Comparable> {
+        var keys: [Key] = []
+        var docs: [UInt32] = []
+        var position = 0
+        var next: Int
+
+        init(next: Int) {
+            self.next = next
+            keys.reserveCapacity(SegmentMerger.mergeRun)
+            docs.reserveCapacity(SegmentMerger.mergeRun)
+        }
+
+        /// Reads the input's next kept entries, past deleted documents;
+        /// none are left when `keys` stays empty.
+        mutating func refill(from list: SortedEntries<Key>) {
+            keys.removeAll(keepingCapacity: true)
+            docs.removeAll(keepingCapacity: true)
+            position = 0
+            var index = next
+            while index < list.indices.upperBound, keys.count < SegmentMerger.mergeRun {
+                let doc = list.map[Int(list.doc(index))]
+                if doc >= 0 {
+                    keys.append(list.key(index))
+                    docs.append(UInt32(bitPattern: doc))
+                }
+                index += 1
+            }
+            next = index
         }
     }
 
