@@ -209,34 +209,71 @@ package struct SegmentContents {
 
     /// Documents already ordered by rowid.
     private init(sorted documents: ArraySlice<RankedDocument>) {
-        var table = TokenTable()
-        // Tokens, and about a third as many initials.
-        let occurrences = documents.reduce(0) { $0 + $1.tokens.count } * 3 / 2
-        var occurrenceStart: [Int] = [0]
-        var occurrenceTerm: [Int32] = []
-        var occurrenceFrequency: [UInt32] = []
-        var occurrenceColumns: [UInt8] = []
-        occurrenceStart.reserveCapacity(documents.count + 1)
-        occurrenceTerm.reserveCapacity(occurrences)
-        occurrenceFrequency.reserveCapacity(occurrences)
-        occurrenceColumns.reserveCapacity(occurrences)
-        rowids.reserveCapacity(documents.count)
-        lengths.reserveCapacity(documents.count)
-        uidHashes.reserveCapacity(documents.count)
-        var nameIDs: [String: Int32] = [:]
-        var initials = DocumentInitials()
-        for (doc, document) in documents.enumerated() {
-            uidHashes.append(document.uidHash)
+        var builder = Builder(expecting: documents)
+        for document in documents { builder.add(document) }
+        self = builder.finish()
+    }
+
+    /// A segment's contents built document by document, in rowid order:
+    /// ``add(_:)`` interns each document's tokens and initials
+    /// (``SegmentInitials``) in a ``TokenTable`` and keeps its values;
+    /// ``finish()`` numbers the terms in byte order and lays the postings
+    /// out by counting. The contents are those of ``init(documents:)`` for
+    /// the same documents, however they were handed in, so a writer can add
+    /// each chunk of a transaction while it writes the next
+    /// (``RankedIndex``'s contents pipeline) and finish at its flush.
+    ///
+    /// ```swift
+    /// var builder = SegmentContents.Builder()
+    /// for document in firstChunk { builder.add(document) }
+    /// for document in secondChunk { builder.add(document) }   // rowids after the first's
+    /// let contents = builder.finish()
+    /// ```
+    package struct Builder {
+        private var contents = SegmentContents()
+        private var table = TokenTable()
+        private var occurrenceStart: [Int] = [0]
+        private var occurrenceTerm: [Int32] = []
+        private var occurrenceFrequency: [UInt32] = []
+        private var occurrenceColumns: [UInt8] = []
+        private var nameIDs: [String: Int32] = [:]
+        private var initials = DocumentInitials()
+
+        /// The documents added so far.
+        package var documentCount: Int { contents.rowids.count }
+        /// The rowid of the last document added.
+        package var lastRowid: Int64? { contents.rowids.last }
+
+        package init() {}
+
+        /// Room for `documents`, which are about to be added.
+        init(expecting documents: ArraySlice<RankedDocument>) {
+            // Tokens, and about a third as many initials.
+            let occurrences = documents.reduce(0) { $0 + $1.tokens.count } * 3 / 2
+            occurrenceStart.reserveCapacity(documents.count + 1)
+            occurrenceTerm.reserveCapacity(occurrences)
+            occurrenceFrequency.reserveCapacity(occurrences)
+            occurrenceColumns.reserveCapacity(occurrences)
+            contents.rowids.reserveCapacity(documents.count)
+            contents.lengths.reserveCapacity(documents.count)
+            contents.uidHashes.reserveCapacity(documents.count)
+        }
+
+        /// Adds the next document, whose rowid is above every rowid added
+        /// (the caller's to keep: doc ids are given in the order added).
+        package mutating func add(_ document: RankedDocument) {
+            let doc = UInt32(contents.rowids.count)
+            contents.uidHashes.append(document.uidHash)
             for (name, value) in document.numbers {
                 let id: Int32
                 if let known = nameIDs[name] {
                     id = known
                 } else {
-                    id = Int32(numberNames.count)
+                    id = Int32(contents.numberNames.count)
                     nameIDs[name] = id
-                    numberNames.append(name)
+                    contents.numberNames.append(name)
                 }
-                numberEntries.append(NumberEntry(name: id, doc: UInt32(doc), value: value))
+                contents.numberEntries.append(NumberEntry(name: id, doc: doc, value: value))
             }
             let tokens = document.tokens
             tokens.bytes.withUnsafeBufferPointer { bytes in
@@ -260,45 +297,51 @@ package struct SegmentContents {
             }
             initials.reset()
             occurrenceStart.append(occurrenceTerm.count)
-            rowids.append(document.rowid)
-            expires.append(document.expires)
-            hints.append(document.hint)
-            recency.append(document.recency ?? .nan)
-            engagement.append(document.engagement)
-            engagedAt.append(document.engagedAt)
-            lengths.append(tokens.length)
-            titleLengths.append(UInt8(min(255, tokens.titleLength)))
-            quality.append(tokens.quality)
-            impressions.append(document.impressions)
+            contents.rowids.append(document.rowid)
+            contents.expires.append(document.expires)
+            contents.hints.append(document.hint)
+            contents.recency.append(document.recency ?? .nan)
+            contents.engagement.append(document.engagement)
+            contents.engagedAt.append(document.engagedAt)
+            contents.lengths.append(tokens.length)
+            contents.titleLengths.append(UInt8(min(255, tokens.titleLength)))
+            contents.quality.append(tokens.quality)
+            contents.impressions.append(document.impressions)
         }
-        // Term ids in byte order of the tokens.
-        let order = table.sortedIDs()
-        var rank = [Int32](repeating: 0, count: table.count)
-        termBytes.reserveCapacity(table.byteCount)
-        termStart.reserveCapacity(table.count + 1)
-        for (position, id) in order.enumerated() {
-            rank[id] = Int32(position)
-            table.appendBytes(of: id, to: &termBytes)
-            termStart.append(termBytes.count)
-        }
-        // Postings by counting (documents in order, so each list ascends).
-        var counts = [Int](repeating: 0, count: table.count + 1)
-        for term in occurrenceTerm { counts[Int(rank[Int(term)]) + 1] += 1 }
-        for index in 1..<counts.count { counts[index] += counts[index - 1] }
-        postingStart = counts
-        postingDocs = [UInt32](repeating: 0, count: occurrenceTerm.count)
-        postingFrequencies = [UInt32](repeating: 0, count: occurrenceTerm.count)
-        postingColumns = [UInt8](repeating: 0, count: occurrenceTerm.count)
-        var fill = counts
-        for doc in 0..<documents.count {
-            for index in occurrenceStart[doc]..<occurrenceStart[doc + 1] {
-                let term = Int(rank[Int(occurrenceTerm[index])])
-                let at = fill[term]
-                postingDocs[at] = UInt32(doc)
-                postingFrequencies[at] = occurrenceFrequency[index]
-                postingColumns[at] = occurrenceColumns[index]
-                fill[term] = at + 1
+
+        /// The contents of every document added.
+        package consuming func finish() -> SegmentContents {
+            var out = contents
+            // Term ids in byte order of the tokens.
+            let order = table.sortedIDs()
+            var rank = [Int32](repeating: 0, count: table.count)
+            out.termBytes.reserveCapacity(table.byteCount)
+            out.termStart.reserveCapacity(table.count + 1)
+            for (position, id) in order.enumerated() {
+                rank[id] = Int32(position)
+                table.appendBytes(of: id, to: &out.termBytes)
+                out.termStart.append(out.termBytes.count)
             }
+            // Postings by counting (documents in order, so each list ascends).
+            var counts = [Int](repeating: 0, count: table.count + 1)
+            for term in occurrenceTerm { counts[Int(rank[Int(term)]) + 1] += 1 }
+            for index in 1..<counts.count { counts[index] += counts[index - 1] }
+            out.postingStart = counts
+            out.postingDocs = [UInt32](repeating: 0, count: occurrenceTerm.count)
+            out.postingFrequencies = [UInt32](repeating: 0, count: occurrenceTerm.count)
+            out.postingColumns = [UInt8](repeating: 0, count: occurrenceTerm.count)
+            var fill = counts
+            for doc in 0..<(occurrenceStart.count - 1) {
+                for index in occurrenceStart[doc]..<occurrenceStart[doc + 1] {
+                    let term = Int(rank[Int(occurrenceTerm[index])])
+                    let at = fill[term]
+                    out.postingDocs[at] = UInt32(doc)
+                    out.postingFrequencies[at] = occurrenceFrequency[index]
+                    out.postingColumns[at] = occurrenceColumns[index]
+                    fill[term] = at + 1
+                }
+            }
+            return out
         }
     }
 }

@@ -369,6 +369,26 @@ import Testing
         #expect(two.rowids == (0..<301).map { Int64($0) * 2 })
     }
 
+    /// A builder fed chunk by chunk (as a transaction's contents pipeline
+    /// feeds it) gives the contents one pass over all the documents does.
+    @Test(arguments: [1, 7, 64, 301])
+    func buildingChunkByChunkGivesTheSameSegment(chunk: Int) throws {
+        let documents: [RankedDocument] = (0..<301).map { (index: Int) -> RankedDocument in
+            let numbers: [(String, Double)] = index % 4 == 0 ? [("a", Double(index))] : [("b", 1), ("c", Double(index))]
+            return Self.document(Int64(index) * 3 + 1, title: "t\(index % 17) only\(index)", description: "every chunk \(index % 5) éclair",
+                                 numbers: numbers)
+        }
+        var builder = SegmentContents.Builder()
+        for start in stride(from: 0, to: documents.count, by: chunk) {
+            for document in documents[start..<min(start + chunk, documents.count)] { builder.add(document) }
+        }
+        #expect(builder.documentCount == 301 && builder.lastRowid == 901)
+        let chunked = builder.finish()
+        let one = SegmentContents(documents: documents)
+        #expect(SegmentEncoder.encode(chunked, scoring: Self.scoring, buildTime: 0) == SegmentEncoder.encode(one, scoring: Self.scoring, buildTime: 0))
+        #expect(chunked.rowids == documents.map(\.rowid))
+    }
+
     /// Identifier hashes are found by interpolation from where each falls:
     /// every stored one (collisions included) and none absent.
     @Test func identifierHashesAreFoundWhereverTheyFall() throws {

@@ -52,6 +52,11 @@ final class RankedIndex: Sendable {
     let backgroundChecks: Bool
     /// Documents per segment while rebuilding (then merged).
     let rebuildChunk: Int
+    /// Whether a transaction that only inserts builds its segment as it
+    /// writes (``ContentsPipeline``).
+    let pipelinesContents: Bool
+    /// Flushes whose segment the contents pipeline built (for tests).
+    let pipelinedFlushes = Atomic<Int>(0)
 
     struct Loaded {
         var segment: Segment
@@ -74,6 +79,8 @@ final class RankedIndex: Sendable {
         var removedAll = false
         var createdFiles: [URL] = []
         var droppedFiles: [URL] = []
+        /// The new segment, built as the transaction goes (``ContentsPipeline``).
+        var pipelining = PipelineState()
 
         /// Forgets the changes noted so far (the files stay noted until
         /// the transaction ends).
@@ -84,6 +91,7 @@ final class RankedIndex: Sendable {
             insertedUIDs = [:]
             segments = nil
             removedAll = false
+            pipelining = PipelineState()
         }
     }
 
@@ -106,8 +114,9 @@ final class RankedIndex: Sendable {
     let writer: any DatabaseWriter
 
     init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true,
-         rebuildChunk: Int = 50_000, writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
+         rebuildChunk: Int = 50_000, pipelinesContents: Bool = true, writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
         self.backgroundChecks = backgroundChecks
+        self.pipelinesContents = pipelinesContents
         self.rebuildChunk = max(1, rebuildChunk)
         self.directory = directory
         self.writer = writer
@@ -250,6 +259,7 @@ final class RankedIndex: Sendable {
             state.contents[document.rowid] = nil
             state.changed.insert(document.rowid)
             state.insertedUIDs[document.uidHash, default: []].append(document.rowid)
+            state.pipelining.provided(document)
         }
     }
 
@@ -260,6 +270,7 @@ final class RankedIndex: Sendable {
             state.documents[rowid] = nil
             state.contents[rowid] = content
             state.changed.insert(rowid)
+            state.pipelining.abandon()
         }
     }
 
@@ -269,6 +280,7 @@ final class RankedIndex: Sendable {
             state.documents[rowid] = nil
             state.contents[rowid] = nil
             state.changed.insert(rowid)
+            state.pipelining.abandon()
         }
     }
 
@@ -325,6 +337,7 @@ final class RankedIndex: Sendable {
     func removedAll() {
         writeState.withLock { state in
             state.removedAll = true
+            state.pipelining.abandon()
             state.changed.removeAll()
             state.documents.removeAll()
             state.contents.removeAll()
@@ -334,8 +347,8 @@ final class RankedIndex: Sendable {
 
     /// Brings the segments in step with this transaction's changes.
     func flush(_ db: Database) throws {
-        let (changedSet, provided, providedContents, removedAll) = writeState.withLock { state in
-            let taken = (state.changed, state.documents, state.contents, state.removedAll)
+        let (changedSet, provided, providedContents, removedAll, pipelining) = writeState.withLock { state in
+            let taken = (state.changed, state.documents, state.contents, state.removedAll, state.pipelining)
             state.forgetChanges()
             return taken
         }
@@ -344,6 +357,23 @@ final class RankedIndex: Sendable {
         }
         guard !changedSet.isEmpty else { return }
         let changed = changedSet.sorted()
+        // Built as the transaction went, when it only inserted; else here.
+        let pipelined = WriteProfile.measure("flush.pipelined") { Self.pipelinedContents(pipelining, documents: changed.count) }
+        if pipelined != nil { pipelinedFlushes.add(1, ordering: .relaxed) }
+        let documents = pipelined == nil ? try currentDocuments(changed, provided: provided, contents: providedContents, db) : []
+        try WriteProfile.measure("flush.markDeleted") { try markDeleted(changed, db) }
+        if let contents = pipelined ?? (documents.isEmpty ? nil : WriteProfile.measure("flush.contents") { SegmentContents.building(documents) }) {
+            try WriteProfile.measure("flush.add") { try add(contents, db) }
+        }
+        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
+    }
+
+    /// The current documents of the `changed` rowids (sorted), deleted
+    /// ones left out: those the writer provided, the others read from
+    /// their rows (replaced, re-ranked), tokenized again unless their
+    /// content was provided.
+    private func currentDocuments(_ changed: [Int64], provided: [Int64: RankedDocument], contents providedContents: [Int64: Content],
+                                  _ db: Database) throws -> [RankedDocument] {
         var documents: [RankedDocument] = []
         documents.reserveCapacity(changed.count)
         var unknown: [Int64] = []
@@ -373,12 +403,7 @@ final class RankedIndex: Sendable {
                                                 uidHash: content.uidHash, numbers: content.numbers))
             }
         }
-        try WriteProfile.measure("flush.markDeleted") { try markDeleted(changed, db) }
-        if !documents.isEmpty {
-            let contents = WriteProfile.measure("flush.contents") { SegmentContents.building(documents) }
-            try WriteProfile.measure("flush.add") { try add(contents, db) }
-        }
-        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
+        return documents
     }
 
     /// What the index keeps of a stored item's identifier and attributes.

@@ -72,6 +72,8 @@ extension SpotlightStore {
             while let (prepared, refused) = WriteProfile.measure("wait-prepare", { pipeline.next() }) {
                 report.refused += refused
                 let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
+                // Its segment is built while the next chunk is written.
+                ranked.handOff()
                 report.accepted += outcome.accepted
                 report.droppedUpdates += outcome.droppedUpdates
                 report.refused += outcome.refused

@@ -110,7 +110,8 @@ public final class SpotlightStore: Sendable {
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
                                   weights: options.ranking, inlineLimit: options.rankedInlineLimit,
                                   checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks,
-                                  rebuildChunk: options.rankedRebuildChunk, writer: opened.writer, clock: options.clock)
+                                  rebuildChunk: options.rankedRebuildChunk, pipelinesContents: options.rankedPipelinesContents,
+                                  writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")
         }

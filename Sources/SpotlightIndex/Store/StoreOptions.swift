@@ -39,6 +39,9 @@ public struct StoreOptions: Sendable {
     /// Items a rebuild of the ranked index tokenizes into one segment
     /// before it merges them all (tests lower it).
     var rankedRebuildChunk = 50_000
+    /// Whether a transaction that only inserts builds its segment as it
+    /// writes (``ContentsPipeline``); tests turn it off to compare.
+    var rankedPipelinesContents = true
     /// Whether verified segment files are checked again in the background
     /// (tests of the load-time checks turn it off; so does a process that
     /// answers one search and exits, such as `spotlight search`, which
