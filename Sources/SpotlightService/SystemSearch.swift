@@ -87,15 +87,23 @@ public final class SystemSearch: Sendable {
         let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
         // Split once for every store; one scale: IDF and average length over every store read here.
         let terms = TextTokenizer.queryTerms(text)
-        func searchEveryApp() throws -> (statistics: SearchStatistics?, outcomes: [(outcome: AppOutcome, stale: Bool)?]) {
+        func searchEveryApp(typos: Bool) throws -> (statistics: SearchStatistics?, outcomes: [(outcome: AppOutcome, stale: Bool)?]) {
             let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
-            return (statistics, try Self.inParallel(searched) { self.appOutcome($0, text, terms, perApp: perApp, near: near, statistics: statistics) })
+            return (statistics, try Self.inParallel(searched) {
+                self.appOutcome($0, text, terms, perApp: perApp, near: near, statistics: statistics, typos: typos)
+            })
         }
-        var (statistics, outcomes) = try searchEveryApp()
+        // Exact matches first; typos only when every app together found few (``typosBelow``).
+        var typos = false
+        var (statistics, outcomes) = try searchEveryApp(typos: typos)
+        if near == nil, Self.exactMatches(outcomes) < Self.typosBelow, RankedQuery(terms).allowingTypos() != nil {
+            typos = true
+            (statistics, outcomes) = try searchEveryApp(typos: typos)
+        }
         if statistics != nil, outcomes.contains(where: { $0?.stale == true }) {
             // A commit came between the statistics (each store's last read) and
             // the matches: score again, on statistics of what the matches were read from.
-            (statistics, outcomes) = try searchEveryApp()
+            (statistics, outcomes) = try searchEveryApp(typos: typos)
         }
         for (app, outcome) in zip(apps, outcomes.map { $0?.outcome ?? .nothing }) {
             switch outcome {
@@ -169,13 +177,30 @@ public final class SystemSearch: Sendable {
         case missing(String)
     }
 
+    /// Exact matches across apps under which a system search also tries
+    /// typos. Each store used to try them whenever it found fewer than it
+    /// was asked for, so one app's exact answer (`bioconductor assay co`)
+    /// sent the 19 others through every typo tier, half a keystroke's CPU
+    /// over 20 apps, for matches ranked below every exact one. Typos are
+    /// for a word typed wrong, which finds little or nothing anywhere.
+    static let typosBelow = 3
+
+    /// The exact matches the apps found (each app's up to its limit).
+    static func exactMatches(_ outcomes: [(outcome: AppOutcome, stale: Bool)?]) -> Int {
+        outcomes.reduce(0) { count, outcome in
+            guard case .found(let group) = outcome?.outcome else { return count }
+            return count + group.results.count + (group.hasMoreResults ? 1 : 0)
+        }
+    }
+
     /// What searching one app gave, and whether one of its stores was read
     /// in another state than its statistics came from (``SearchedApp/statisticsStamps``).
+    /// - Parameter typos: whether its stores try typos when they find too few exact matches.
     func appOutcome(_ searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], perApp: Int, near: SearchArea?,
-                    statistics: SearchStatistics?) -> (outcome: AppOutcome, stale: Bool) {
+                    statistics: SearchStatistics?, typos: Bool = true) -> (outcome: AppOutcome, stale: Bool) {
         let app = searched.app
         do {
-            let (found, stale) = try results(of: searched, text, terms, limit: perApp + 1, near: near, statistics: statistics)
+            let (found, stale) = try results(of: searched, text, terms, limit: perApp + 1, near: near, statistics: statistics, typos: typos)
             guard !found.isEmpty else { return (try missingIndex(app).map(AppOutcome.missing) ?? .nothing, stale) }
             return (.found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
                                           offersSearchInApp: app.supportsSearchContinuation)), stale)
@@ -319,7 +344,7 @@ public final class SystemSearch: Sendable {
     /// `stale`: a store was read in another state than its statistics came
     /// from (``SearchedApp/statisticsStamps``).
     func results(of searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
-                 statistics: SearchStatistics? = nil) throws -> (results: [SystemSearchResult], stale: Bool) {
+                 statistics: SearchStatistics? = nil, typos: Bool = true) throws -> (results: [SystemSearchResult], stale: Bool) {
         let app = searched.app
         let stores = try searched.stores.get()
         let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
@@ -340,7 +365,7 @@ public final class SystemSearch: Sendable {
                 totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
                 return located
             }
-            let part = try store.systemSearchPart(terms, limit: limit, statistics: statistics)
+            let part = try store.systemSearchPart(terms, limit: limit, statistics: statistics, typos: typos)
             totals = (totals.engagement + part.totals.engagement, totals.impressions + part.totals.impressions)
             if statistics != nil, searched.statisticsStamps.indices.contains(position), searched.statisticsStamps[position] != part.stamp { stale = true }
             return part.results.map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }

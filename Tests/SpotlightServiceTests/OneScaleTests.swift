@@ -112,6 +112,25 @@ import Testing
         #expect(found.groups[1].results[0].typos && !found.groups[0].results[0].typos)
     }
 
+    /// Typos are tried when every app together found fewer than
+    /// ``SystemSearch/typosBelow`` exact matches: a word typed right that
+    /// one app holds does not send every other app through its typo tiers.
+    @Test(arguments: [(exact: 2, typosShown: true), (exact: 3, typosShown: false), (exact: 5, typosShown: false)])
+    func typosAreTriedOnlyWhenTheAppsFoundFewExactMatches(exact: Int, typosShown: Bool) throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.a", "A"))
+        try root.registry.register(app("com.example.b", "B"))
+        try root.store("com.example.a").index([Self.titled("typo", "Pyhton tutorial")])
+        try root.store("com.example.b").index((0..<exact).map { Self.titled("exact\($0)", "Python notes \($0)") })
+        let found = try SystemSearch(registry: root.registry).search("python", resultsPerApp: 10)
+        #expect(found.groups.map(\.app.displayName) == (typosShown ? ["B", "A"] : ["B"]))
+        #expect(found.groups[0].results.count == exact && !found.groups[0].results.contains(where: \.typos))
+        #expect(found.groups.dropFirst().allSatisfy { $0.results.allSatisfy(\.typos) })
+        // The app searched alone still tries them.
+        #expect(try root.store("com.example.a").search("python", limit: 3).map(\.item.uniqueIdentifier) == ["typo"])
+    }
+
     /// Statistics come from each store's last read, without a transaction
     /// of their own: after a commit, a search kept running scores with
     /// statistics of what it found the matches in, as a new one does.

@@ -93,7 +93,9 @@ extension SpotlightStore {
     /// let part = try store.systemSearchPart(TextTokenizer.queryTerms("kiwi"), limit: 4, statistics: nil)
     /// print(part.results.count, part.totals.impressions)
     /// ```
-    package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, statistics: SearchStatistics?) throws
+    /// - Parameter typos: whether matches with typos are added when the
+    ///   exact ones are fewer than `limit` (``rankedHits(_:limit:typos:statistics:segments:_:)``).
+    package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, statistics: SearchStatistics?, typos: Bool = true) throws
         -> (results: [SearchResult], totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
     {
         try withRankedIndex {
@@ -101,7 +103,7 @@ extension SpotlightStore {
                 let totals = try decayedTotals(db)
                 let (segments, stamp) = try ranked.readerSnapshot(db)
                 guard !terms.isEmpty, limit > 0 else { return ([], totals, stamp) }
-                let hits = try rankedHits(terms, limit: limit, statistics: statistics, segments: segments, db)
+                let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: segments, db)
                 return (try Self.results(of: hits, db), totals, stamp)
             }
         }
