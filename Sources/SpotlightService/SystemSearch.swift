@@ -96,7 +96,7 @@ public final class SystemSearch: Sendable {
         // Exact matches first; typos only when every app together found few (``typosBelow``).
         var typos = false
         var (statistics, outcomes) = try searchEveryApp(typos: typos)
-        if near == nil, Self.exactMatches(outcomes) < Self.typosBelow, RankedQuery(terms).allowingTypos() != nil {
+        if Self.exactMatches(outcomes) < Self.typosBelow, RankedQuery(terms).allowingTypos() != nil {
             typos = true
             (statistics, outcomes) = try searchEveryApp(typos: typos)
         }

@@ -67,6 +67,16 @@ func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
         return root
     }
 
+    /// A word typed wrong near a place finds what it meant, nearest first,
+    /// as it does anywhere (typos: every app together found few exact matches).
+    @Test func aTypoNearAPlaceFindsWhatItMeant() throws {
+        let root = try shops()
+        defer { root.cleanUp() }
+        let found = try SystemSearch(registry: root.registry).search("mulbery", resultsPerApp: 10, near: SearchArea(center: Self.here))
+        #expect(found.groups.flatMap(\.results).map(\.reference.itemIdentifier) == ["g-near"])
+        #expect(found.groups.flatMap(\.results).allSatisfy { $0.typos && $0.distance != nil })
+    }
+
     @Test func nearerPlacesRankHigherAndCarryTheirDistance() throws {
         let root = try shops()
         defer { root.cleanUp() }
