@@ -87,24 +87,33 @@ public final class SystemSearch: Sendable {
         let hasWeb = webResults > 0 && (near == nil || !text.isEmpty) && WebStore.exists(location: registry.location)
         // Split once for every store; one scale: IDF and average length over every store read here.
         let terms = TextTokenizer.queryTerms(text)
-        func searchEveryApp(typos: Bool) throws -> (statistics: SearchStatistics?, outcomes: [(outcome: AppOutcome, stale: Bool)?]) {
-            let (searched, statistics) = try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
-            return (statistics, try Self.inParallel(searched) {
-                self.appOutcome($0, text, terms, perApp: perApp, near: near, statistics: statistics, typos: typos)
-            })
+        // The apps' stores and the statistics over all of them, then each app's matches.
+        func lookUp() throws -> (apps: [SearchedApp], statistics: SearchStatistics?) {
+            try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
         }
-        // Exact matches first; typos only when every app together found few (``typosBelow``).
+        func searchEveryApp(_ searched: (apps: [SearchedApp], statistics: SearchStatistics?), typos: Bool) throws
+            -> [(outcome: AppOutcome, stale: Bool)?]
+        {
+            try Self.inParallel(searched.apps) {
+                self.appOutcome($0, text, terms, perApp: perApp, near: near, statistics: searched.statistics, typos: typos)
+            }
+        }
+        var searched = try lookUp()
+        // Exact matches first; typos only when every app together found few
+        // (``typosBelow``), on the same statistics.
         var typos = false
-        var (statistics, outcomes) = try searchEveryApp(typos: typos)
+        var outcomes = try searchEveryApp(searched, typos: typos)
         if Self.exactMatches(outcomes) < Self.typosBelow, RankedQuery(terms).allowingTypos() != nil {
             typos = true
-            (statistics, outcomes) = try searchEveryApp(typos: typos)
+            outcomes = try searchEveryApp(searched, typos: typos)
         }
-        if statistics != nil, outcomes.contains(where: { $0?.stale == true }) {
+        if searched.statistics != nil, outcomes.contains(where: { $0?.stale == true }) {
             // A commit came between the statistics (each store's last read) and
             // the matches: score again, on statistics of what the matches were read from.
-            (statistics, outcomes) = try searchEveryApp(typos: typos)
+            searched = try lookUp()
+            outcomes = try searchEveryApp(searched, typos: typos)
         }
+        let statistics = searched.statistics
         for (app, outcome) in zip(apps, outcomes.map { $0?.outcome ?? .nothing }) {
             switch outcome {
             case .found(let group): groups.append(group)
