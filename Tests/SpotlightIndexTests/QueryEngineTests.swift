@@ -106,6 +106,7 @@ import Testing
         }
         #expect(cut.wasCancelled)
         #expect(cut.matchCount == 300 && delivered == 300)
+        #expect(cut.candidatesChecked == 300, "cancelled from the batch, it stops at once rather than checking another batch")
     }
 
     @Test func expiredItemsAndUnknownAttributesMatchNothing() throws {

@@ -129,15 +129,38 @@ extension SpotlightStore {
                 try onBatch(batch)
                 outcome.matchCount += batch.count
                 batch.removeAll(keepingCapacity: true)
+                // A caller that has what it wants cancels from `onBatch`:
+                // stop now, not after reading and checking another batch.
+                if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
                 return true
             }
             if let candidates {
-                // Each candidate row is read by its key, in rowid order.
-                let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ? AND i.expires > ?")
-                for (index, rowid) in candidates.enumerated() {
-                    if index % page == 0, cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
-                    guard let row = try Row.fetchOne(statement, arguments: [rowid, expires]) else { continue }
-                    guard try check(row) else { break }
+                // Candidates are read up to `itemsPerStatement` to a statement
+                // (`rowid IN (…)`, which SQLite walks in rowid order without a
+                // sort), each row in place from the cursor: one statement per
+                // candidate cost more than its B-tree seek. A cursor left
+                // early reads no further row.
+                var start = 0
+                while start < candidates.count {
+                    if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
+                    let chunk = candidates[start..<min(start + Self.itemsPerStatement, candidates.count)]
+                    start = chunk.endIndex
+                    let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    let statement = try db.cachedStatement(sql: """
+                        SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
+                        WHERE i.rowid IN (\(placeholders)) AND i.expires > ? ORDER BY i.rowid
+                        """)
+                    var arguments = StatementArguments(chunk)
+                    arguments += [expires]
+                    statement.setUncheckedArguments(arguments)
+                    let cursor = try Row.fetchCursor(statement)
+                    let goesOn = try withExtendedLifetime(cursor) { () throws -> Bool in
+                        while let row = try cursor.next() {
+                            guard try check(row) else { return false }
+                        }
+                        return true
+                    }
+                    guard goesOn else { break }
                 }
             } else {
                 // No index applies: every item, a page at a time.
