@@ -161,6 +161,41 @@ import Testing
         #expect(try segment.terms(containing: []).isEmpty)
     }
 
+    /// The dictionary scan's search finds what a byte-by-byte search finds:
+    /// haystacks of two or three letters (many near misses), needles of 1
+    /// to 20 bytes, from every offset, at the start, the end and across the
+    /// sixteen-byte blocks it compares at once.
+    @Test func theDictionaryScanFindsWhatAByteByByteSearchFinds() {
+        func naive(_ needle: [UInt8], _ haystack: [UInt8], from: Int) -> Int? {
+            guard haystack.count >= needle.count else { return nil }
+            return (from..<max(from, haystack.count - needle.count + 1)).first { start in
+                haystack[start..<(start + needle.count)].elementsEqual(needle)
+            }
+        }
+        var random = SplitMix(seed: 28)
+        var checked = 0
+        for round in 0..<400 {
+            let alphabet = Array((round % 2 == 0 ? "ab" : "abc").utf8)
+            let haystack = (0..<Int.random(in: 0...70, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let needle = (0..<Int.random(in: 1...20, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            // A needle cut from the haystack itself, so most rounds have a match.
+            let planted = haystack.isEmpty ? needle : Array(haystack[Int.random(in: 0..<haystack.count, using: &random)...].prefix(needle.count))
+            for probe in [needle, planted] {
+                haystack.withUnsafeBytes { bytes in
+                    probe.withUnsafeBytes { needleBytes in
+                        for from in 0...haystack.count {
+                            let base = bytes.baseAddress ?? UnsafeRawPointer(needleBytes.baseAddress!)
+                            let found = Segment.find(needleBytes, in: base, from: from, size: haystack.count)
+                            #expect(found == naive(probe, haystack, from: from), "\(probe) in \(haystack) from \(from)")
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 20_000)
+    }
+
     /// Signals equal for every document are stored once, and read back
     /// the same; differing ones stay per document. Bits naming any other
     /// section are refused as damage.
