@@ -77,17 +77,38 @@ package enum RankedLookups {
                 }
                 // In doc order, which is rowid order but where a segment holds
                 // replaced items: then the standard library's sort, which
-                // finds the ascending runs, sets it right.
+                // finds the ascending runs, sets it right. A word of 64
+                // documents at a time, the deleted masked out.
                 run.reserveCapacity(values.count)
-                for doc in 0..<segment.documentCount where bits.contains(doc) && !snapshot.deleted.contains(doc) {
-                    run.append(segment.rowid(doc))
+                let deleted = snapshot.deleted
+                for (index, word) in bits.words.enumerated() where word != 0 {
+                    var word = word & ~deleted.word(index)
+                    while word != 0 {
+                        run.append(segment.rowid(index << 6 | word.trailingZeroBitCount))
+                        word &= word - 1
+                    }
                 }
                 if zip(run, run.dropFirst()).contains(where: { $0 > $1 }) { run.sort() }
             }
-            if !run.isEmpty { runs.append(run) }
+            if !run.isEmpty { runs.append(Self.distinct(run)) }
         }
-        if runs.count == 1 { return Self.distinct(runs[0]) }
-        // Sorted runs, joined: the standard library's sort finds the runs.
+        return Self.joined(runs)
+    }
+
+    /// Ascending, distinct runs joined into one list, ascending and
+    /// distinct. Segments hold rowid ranges apart but after replacements,
+    /// so the runs, put in order of their first rowid, usually follow one
+    /// another and are only copied end to end; runs that overlap are
+    /// sorted together (the standard library's sort finds the runs).
+    static func joined(_ runs: [[Int64]]) -> [Int64] {
+        if runs.count <= 1 { return runs.first ?? [] }
+        let ordered = runs.sorted { $0[0] < $1[0] }
+        if zip(ordered, ordered.dropFirst()).allSatisfy({ $0.last! < $1[0] }) {
+            var all: [Int64] = []
+            all.reserveCapacity(ordered.reduce(0) { $0 + $1.count })
+            for run in ordered { all.append(contentsOf: run) }
+            return all
+        }
         var all = runs.flatMap { $0 }
         all.sort()
         return Self.distinct(all)
@@ -95,7 +116,7 @@ package enum RankedLookups {
 
     /// Drops repeats from an ascending list.
     static func distinct(_ sorted: [Int64]) -> [Int64] {
-        guard sorted.count > 1 else { return sorted }
+        guard sorted.count > 1, zip(sorted, sorted.dropFirst()).contains(where: { $0 == $1 }) else { return sorted }
         var out: [Int64] = []
         out.reserveCapacity(sorted.count)
         var previous: Int64?

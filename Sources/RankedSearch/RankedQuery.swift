@@ -173,6 +173,11 @@ package struct DeletionSet: Sendable {
     @inline(__always)
     package func contains(_ doc: Int) -> Bool { words[doc / 64] & (UInt64(1) << UInt64(doc % 64)) != 0 }
 
+    /// The deleted documents among `64 × index ..< 64 × (index + 1)`, one bit each
+    /// (0 past the end).
+    @inline(__always)
+    package func word(_ index: Int) -> UInt64 { index < words.count ? words[index] : 0 }
+
     /// The deleted doc ids, ascending.
     package var documents: [UInt32] {
         var out: [UInt32] = []

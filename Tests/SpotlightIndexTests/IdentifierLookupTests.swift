@@ -112,6 +112,11 @@ import TestSupport
         }
         try! store.deleteItems(withIdentifiers: stride(from: 0, to: 1_800, by: 17).map { "v\($0)" })
         for index in stride(from: 0, to: 1_800, by: 17) { values["v\(index)"] = nil }
+        // Replaced items: a later segment holds rowids inside the earlier
+        // segments' ranges, so the segments' runs overlap.
+        let replaced: [(String, [Double])] = [("v5", [12, -7]), ("v600", [96.5]), ("v1205", [0, 15])]
+        try! store.index(replaced.map { uid, numbers in item(uid, title: "value", ["measure": .numbers(numbers.map { .double($0) })]) })
+        for (uid, numbers) in replaced { values[uid] = numbers }
         return (store, values)
     }()
 
