@@ -71,7 +71,7 @@ extension RankedDictionary {
                 switch term {
                 case .word(let word): ids = [try segment.terms(matching: Array(word.utf8), prefix: false)]
                 case .prefix(let prefix): ids = [try segment.terms(matching: Array(prefix.utf8), prefix: true)]
-                case .anyOf(let words): ids = try words.map { try segment.terms(matching: Array($0.utf8), prefix: false) }
+                case .anyOf(let words): ids = try segment.terms(matchingAnyOf: words).map { $0..<($0 + 1) }
                 }
                 let postings = ids.reduce(0) { sum, range in range.reduce(sum) { $0 + segment.termDocumentCount($1) } }
                 resolved.append((ids, postings))

@@ -503,6 +503,28 @@ package struct Segment: @unchecked Sendable {
         return low..<(low + 1)
     }
 
+    /// The ids of the words among `words` that the dictionary holds,
+    /// ascending. The words are put in byte order and each is looked up
+    /// from where the one before it was (``lowerBound(_:from:)``): an
+    /// infix fragment's thousand words cost a walk through the dictionary,
+    /// not a thousand binary searches.
+    @_spi(Inspection) public func terms(matchingAnyOf words: [String]) throws(SegmentError) -> [Int] {
+        let keys = words.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        var out: [Int] = []
+        var start = 0
+        for (index, key) in keys.enumerated() where index == 0 || key != keys[index - 1] {
+            var failure: SegmentError?
+            let id = key.withUnsafeBytes { bytes -> Int in
+                do throws(SegmentError) { return try lowerBound(bytes, from: start) } catch { failure = error; return wordCount }
+            }
+            if let failure { throw failure }
+            guard id < wordCount else { break }
+            if try term(id).elementsEqual(key) { out.append(id) }
+            start = id
+        }
+        return out
+    }
+
     /// Ids of the terms whose bytes contain `fragment`, ascending: one
     /// scan over the dictionary's bytes (terms are stored end to end),
     /// each hit mapped to its term by binary search. Stops after `limit` terms.
@@ -559,7 +581,17 @@ package struct Segment: @unchecked Sendable {
         @inline(__always) func matches(at position: Int) -> Bool {
             guard haystack.load(fromByteOffset: position, as: UInt8.self) == first,
                   haystack.load(fromByteOffset: position + count - 1, as: UInt8.self) == last else { return false }
-            return count <= 2 || memcmp(haystack + position + 1, needle.baseAddress! + 1, count - 2) == 0
+            // Fragments are short: the middle bytes compared in place cost
+            // less than a call.
+            guard count > 16 else {
+                var index = 1
+                while index < count - 1 {
+                    if haystack.load(fromByteOffset: position + index, as: UInt8.self) != needle[index] { return false }
+                    index += 1
+                }
+                return true
+            }
+            return memcmp(haystack + position + 1, needle.baseAddress! + 1, count - 2) == 0
         }
         typealias Lanes = SIMD16<UInt8>
         let firsts = Lanes(repeating: first), lasts = Lanes(repeating: last)

@@ -196,6 +196,27 @@ import Testing
         #expect(checked > 20_000)
     }
 
+    /// Words looked up together, walking the dictionary from one to the
+    /// next, are found as each alone is: given in any order, repeated,
+    /// missing, past the last term, non-ASCII (after `z` in byte order),
+    /// each found once.
+    @Test func wordsLookedUpTogetherAreFoundAsEachAlone() throws {
+        let segment = try Self.segment([
+            Self.document(1, title: "Library card", description: "libraries lend books; ararat"),
+            Self.document(2, title: "Élan vital", description: "élan libre zebra"),
+        ])
+        let cases: [[String]] = [
+            [], ["card"], ["zebra", "books", "card"], ["library", "library", "libre"], ["aaa", "card", "libr", "zzz"],
+            ["élan", "vital", "ararat"], ["zzzz", "élan"], ["libraries", "library", "lend", "books", "ararat", "card", "vital", "élan", "libre", "zebra"],
+        ]
+        for words in cases {
+            let alone = try Set(words).flatMap { try segment.terms(matching: Array($0.utf8), prefix: false) }.sorted()
+            #expect(try segment.terms(matchingAnyOf: words) == alone, "\(words)")
+        }
+        // Folded when indexed: `élan` is held as `elan`.
+        #expect(try segment.terms(matchingAnyOf: ["elan", "vital", "ararat", "élan"]).count == 3)
+    }
+
     /// Signals equal for every document are stored once, and read back
     /// the same; differing ones stay per document. Bits naming any other
     /// section are refused as damage.
