@@ -82,4 +82,28 @@ import Testing
         Thread.sleep(forTimeInterval: 0.05)
         #expect(answers.answer(question, from: sources) == nil, "past its lifetime")
     }
+
+    /// Full, the kept answers lose those past their lifetime, and keep the
+    /// rest while they fill at most three quarters; otherwise all go.
+    @Test func aFullSetOfAnswersDropsTheOldOnesFirst() {
+        let answers = SearchAnswers(lifetime: .seconds(60), capacity: 8)
+        let sources = SearchAnswers.Sources(apps: [], stores: [:])
+        func question(_ text: String) -> SearchAnswers.Question { .init(text: text, resultsPerApp: 3, webResults: 0, near: []) }
+        func keep(_ text: String, age: Duration) {
+            answers.keep(SystemSearchResults(query: text, groups: [], problems: []), for: question(text), from: sources, madeAt: .now - age)
+        }
+        for index in 0..<6 { keep("old\(index)", age: .seconds(120)) }
+        keep("new0", age: .zero)
+        keep("new1", age: .zero)
+        #expect(answers.count == 8)
+        keep("new2", age: .zero)
+        #expect(answers.count == 3, "the six past their lifetime went")
+        for text in ["new0", "new1", "new2"] { #expect(answers.answer(question(text), from: sources)?.query == text) }
+
+        for index in 3..<8 { keep("new\(index)", age: .zero) }
+        #expect(answers.count == 8)
+        keep("new8", age: .zero)
+        #expect(answers.count == 1, "eight fresh answers fill more than three quarters: all went")
+        #expect(answers.answer(question("new8"), from: sources) != nil)
+    }
 }
