@@ -568,44 +568,49 @@ package struct Segment: @unchecked Sendable {
     /// The first offset ≥ `from` where `needle` (not empty) starts in
     /// `haystack[..<size]`.
     ///
-    /// Sixteen starting offsets at a time: one vector compares their first
-    /// bytes with the needle's first byte, another their bytes `count - 1`
-    /// on with its last, and only offsets where both agree are compared in
-    /// full. A fragment's first letter alone is common in a dictionary
-    /// (`memchr` for it, then `memcmp`, stopped every few bytes and made
-    /// half of a `*ste*` query at 1M items); first and last together are
-    /// rare. The last offsets, fewer than sixteen, are tried one by one.
+    /// Sixteen starting offsets at a time: vectors compare their first
+    /// bytes with the needle's first byte, their second with its second
+    /// and their bytes `count - 1` on with its last, and only offsets where
+    /// all three agree are compared in full. A fragment's first letter
+    /// alone is common in a dictionary (`memchr` for it, then `memcmp`,
+    /// stopped every few bytes and made half of a `*ste*` query at 1M
+    /// items), and so are first and last alone (`e?e`); all three together
+    /// are rare. The last offsets, fewer than sixteen, are tried one by one.
     @_spi(Inspection) public static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawPointer, from: Int, size: Int) -> Int? {
         let count = needle.count
         let first = needle[0], last = needle[count - 1]
+        let secondOffset = count > 2 ? 1 : 0
         @inline(__always) func matches(at position: Int) -> Bool {
             guard haystack.load(fromByteOffset: position, as: UInt8.self) == first,
-                  haystack.load(fromByteOffset: position + count - 1, as: UInt8.self) == last else { return false }
+                  haystack.load(fromByteOffset: position &+ count &- 1, as: UInt8.self) == last else { return false }
             // Fragments are short: the middle bytes compared in place cost
             // less than a call.
             guard count > 16 else {
                 var index = 1
-                while index < count - 1 {
-                    if haystack.load(fromByteOffset: position + index, as: UInt8.self) != needle[index] { return false }
-                    index += 1
+                while index < count &- 1 {
+                    if haystack.load(fromByteOffset: position &+ index, as: UInt8.self) != needle[index] { return false }
+                    index &+= 1
                 }
                 return true
             }
             return memcmp(haystack + position + 1, needle.baseAddress! + 1, count - 2) == 0
         }
         typealias Lanes = SIMD16<UInt8>
-        let firsts = Lanes(repeating: first), lasts = Lanes(repeating: last)
+        let firsts = Lanes(repeating: first), seconds = Lanes(repeating: needle[secondOffset]), lasts = Lanes(repeating: last)
         var position = from
-        while position + Lanes.scalarCount + count - 1 <= size {
+        // Offsets from here on leave room for a whole vector at `count - 1`.
+        let lastVector = size - Lanes.scalarCount - count + 1
+        while position <= lastVector {
             let starts = haystack.loadUnaligned(fromByteOffset: position, as: Lanes.self)
-            let ends = haystack.loadUnaligned(fromByteOffset: position + count - 1, as: Lanes.self)
-            let both = (starts .== firsts) .& (ends .== lasts)
-            if any(both) {
-                for lane in 0..<Lanes.scalarCount where both[lane] && matches(at: position + lane) {
-                    return position + lane
+            let nexts = haystack.loadUnaligned(fromByteOffset: position &+ secondOffset, as: Lanes.self)
+            let ends = haystack.loadUnaligned(fromByteOffset: position &+ count &- 1, as: Lanes.self)
+            let all = (starts .== firsts) .& (nexts .== seconds) .& (ends .== lasts)
+            if any(all) {
+                for lane in 0..<Lanes.scalarCount where all[lane] && matches(at: position &+ lane) {
+                    return position &+ lane
                 }
             }
-            position += Lanes.scalarCount
+            position &+= Lanes.scalarCount
         }
         while position + count <= size {
             if matches(at: position) { return position }
