@@ -39,7 +39,35 @@ import TestSupport
         (#"title == "*ar*"c && keywords == "books""#, ["lib"], 1),
         (#"title == "*brar*"c || title == "*arden*"c"#, ["lib", "libs", "cls", "none"], 4),
         (#"contentDescription == "*bfo*"c"#, ["libs"], 1),
+        (#"title == "*brar*"c || contentDescription == "*brar*"c"#, ["lib", "libs", "cls"], 3),
+        (#"title == "*bfo*"c || contentDescription == "*bfo*"c"#, ["libs", "dash"], 2),
+        (#"title == "*bfo*"c || keywords == "*ook*"c"#, ["lib", "dash"], 2),
     ]
+
+    /// One pattern in two attributes joined by `||` is looked up once, in
+    /// both columns; two patterns, or a pattern and a literal, each alone.
+    @Test func onePatternInTwoAttributesIsLookedUpOnce() throws {
+        var fragments: [String] = []
+        var lookups: [UInt8] = []
+        let planner = QueryPlanner(evaluator: QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!),
+                                   wordsContaining: { fragment in fragments.append(fragment); return [fragment + "s"] },
+                                   rowidsMatching: { _, columns in lookups.append(columns); return [Int64(columns)] })
+        let title = TextColumns.bit(of: "title"), summary = TextColumns.bit(of: "contentDescription")
+        let cases: [(String, [String], [UInt8])] = [
+            (#"title == "*ste*"c || contentDescription == "*ste*"c"#, ["ste"], [title | summary]),
+            (#"title == "*ste*"c || contentDescription == "*sta*"c"#, ["ste", "sta"], [title, summary]),
+            (#"title == "ste*"c || contentDescription == "ste*"c"#, [], [title | summary]),
+            (#"title == "ste"c || contentDescription == "ste"c"#, [], [title, summary]),
+            (#"title == "*ste*"c || uniqueIdentifier == "*ste*"c"#, ["ste"], [title]),
+        ]
+        for (query, expectedFragments, expectedLookups) in cases {
+            fragments = []
+            lookups = []
+            _ = try planner.candidates(try QueryParser.parse(query))
+            #expect(fragments == expectedFragments, "\(query)")
+            #expect(lookups == expectedLookups, "\(query)")
+        }
+    }
 
     @Test(arguments: cases)
     func infixQueries(query: String, expected: [String], maxCandidates: Int) throws {

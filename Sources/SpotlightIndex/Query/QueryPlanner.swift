@@ -62,6 +62,13 @@ struct QueryPlanner {
             case (nil, nil): return nil
             }
         case .or(let left, let right):
+            // One pattern in two text attributes (`title == "*ste*"c ||
+            // contentDescription == "*ste*"c`): its terms are read once, in
+            // both columns. Items holding each term in either column are a
+            // superset of those holding all of them in one.
+            if let l = textComparison(left), let r = textComparison(right), l.pattern == r.pattern {
+                return try textCandidates(l.pattern, columns: l.columns | r.columns)
+            }
             guard let l = try candidates(left), let r = try candidates(right) else { return nil }
             return Self.union(l, r)
         case .not:
@@ -96,16 +103,7 @@ struct QueryPlanner {
                 guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
                 columns = TextColumns.bit(of: name)
             }
-            var text: Candidates
-            switch try QueryPlanner.textMatch(pattern, wordsContaining: wordsContaining) {
-            case .unconstrained:
-                return nil
-            case .impossible:
-                text = []
-            case .match(let terms):
-                guard let rowids = try rowidsMatching(terms, columns) else { return nil }
-                text = rowids
-            }
+            guard var text = try textCandidates(pattern, columns: columns) else { return nil }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
                 var values: [Double] = []
@@ -117,6 +115,31 @@ struct QueryPlanner {
                 }
             }
             return text
+        }
+    }
+
+    /// The items whose text in `columns` may match `pattern`, from the
+    /// ranked index; nil when it cannot say.
+    private func textCandidates(_ pattern: QueryPattern, columns: UInt8) throws -> Candidates? {
+        switch try QueryPlanner.textMatch(pattern, wordsContaining: wordsContaining) {
+        case .unconstrained: return nil
+        case .impossible: return []
+        case .match(let terms): return try rowidsMatching(terms, columns)
+        }
+    }
+
+    /// A comparison answered by text alone (`==` a pattern with a wildcard,
+    /// in a searched attribute): its pattern and columns; nil for any other.
+    private func textComparison(_ expression: QueryExpression) -> (pattern: QueryPattern, columns: UInt8)? {
+        guard case .comparison(let comparison) = expression, comparison.op == .equal,
+              case .pattern(let pattern) = comparison.value, !pattern.isPresenceTest,
+              QueryPlanner.literalText(pattern) == nil else { return nil }
+        switch comparison.attribute {
+        case .anyAttribute, .anyAttributeOrContent:
+            return (pattern, TextColumns.allColumns)
+        case .named(let name):
+            guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
+            return (pattern, TextColumns.bit(of: name))
         }
     }
 

@@ -83,6 +83,8 @@ extension SpotlightStore {
         /// Words the infix fragments expanded to, in bytes: past a few MB the
         /// rest of the fragments are left to the evaluator.
         var wordBytes = 0
+        /// The words of each fragment, found once per query.
+        var wordsOfFragment: [String: [String]?] = [:]
         return try read { db in
             // The ranked index, read once per query; damaged, it only costs
             // speed here: no words or rowids → every item is a candidate.
@@ -93,10 +95,12 @@ extension SpotlightStore {
             }
             let planner = QueryPlanner(evaluator: evaluator, wordsContaining: { fragment in
                 if budget.isExhausted { throw tooExpensive() }
+                if let known = wordsOfFragment[fragment] { return known }
                 guard wordBytes < Self.maxInfixWordBytes, let segments = try snapshot() else { return nil }
                 do {
                     let words = try RankedDictionary.words(containing: fragment, limit: QueryPlanner.maxInfixWords, in: segments)
                     wordBytes += words?.reduce(0) { $0 + $1.utf8.count } ?? 0
+                    wordsOfFragment[fragment] = .some(words)
                     return words
                 } catch is SegmentError { return nil }
             }, rowidsMatching: { terms, columns in
