@@ -17,10 +17,11 @@ import SpotlightQuery
 /// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
 ///   becomes the indexed words containing it, found in the ranked index's
 ///   term dictionaries (``RankedDictionary``; up to ``maxInfixWords``);
-/// - `&&` intersects, `||` unions the sides' sorted rowid lists; `!`,
-///   `!=`, presence tests, fragments found in too many words and
-///   identifier attributes have no index: they yield `nil`, "every item",
-///   and a conjunction keeps the other side's candidates.
+/// - `&&` intersects, `||` unions the sides' sorted rowid lists (one
+///   wildcard pattern in two text attributes is looked up once, in both
+///   columns); `!`, `!=`, presence tests, fragments found in too many
+///   words and identifier attributes have no index: they yield `nil`,
+///   "every item", and a conjunction keeps the other side's candidates.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
