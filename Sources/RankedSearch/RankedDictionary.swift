@@ -102,15 +102,7 @@ extension RankedDictionary {
                 }
             }
             guard let result else { continue }
-            let deleted = snapshot.deleted
-            for (index, word) in result.words.enumerated() where word != 0 {
-                var word = word
-                while word != 0 {
-                    let doc = index << 6 | word.trailingZeroBitCount
-                    word &= word - 1
-                    if !deleted.contains(doc) { out.append(segment.rowid(doc)) }
-                }
-            }
+            snapshot.appendLiveRowids(of: result, to: &out)
         }
         out.sort()
         return out

@@ -77,17 +77,9 @@ package enum RankedLookups {
                 }
                 // In doc order, which is rowid order but where a segment holds
                 // replaced items: then the standard library's sort, which
-                // finds the ascending runs, sets it right. A word of 64
-                // documents at a time, the deleted masked out.
+                // finds the ascending runs, sets it right.
                 run.reserveCapacity(values.count)
-                let deleted = snapshot.deleted
-                for (index, word) in bits.words.enumerated() where word != 0 {
-                    var word = word & ~deleted.word(index)
-                    while word != 0 {
-                        run.append(segment.rowid(index << 6 | word.trailingZeroBitCount))
-                        word &= word - 1
-                    }
-                }
+                snapshot.appendLiveRowids(of: bits, to: &run)
                 if zip(run, run.dropFirst()).contains(where: { $0 > $1 }) { run.sort() }
             }
             if !run.isEmpty { runs.append(Self.distinct(run)) }
@@ -125,5 +117,19 @@ package enum RankedLookups {
             previous = value
         }
         return out
+    }
+}
+
+extension SegmentSnapshot {
+    /// Appends the rowids of the documents in `bits` that are not deleted,
+    /// in doc order: a word of 64 documents at a time, the deleted masked out.
+    func appendLiveRowids(of bits: DocumentBitmap, to out: inout [Int64]) {
+        for (index, word) in bits.words.enumerated() where word != 0 {
+            var word = word & ~deleted.word(index)
+            while word != 0 {
+                out.append(segment.rowid(index << 6 | word.trailingZeroBitCount))
+                word &= word - 1
+            }
+        }
     }
 }

@@ -95,15 +95,7 @@ struct QueryPlanner {
         case .null:
             return nil
         case .pattern(let pattern):
-            guard comparison.op == .equal, !pattern.isPresenceTest else { return nil }
-            let columns: UInt8
-            switch comparison.attribute {
-            case .anyAttribute, .anyAttributeOrContent:
-                columns = TextColumns.allColumns
-            case .named(let name):
-                guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
-                columns = TextColumns.bit(of: name)
-            }
+            guard comparison.op == .equal, !pattern.isPresenceTest, let columns = Self.textColumns(of: comparison.attribute) else { return nil }
             guard var text = try textCandidates(pattern, columns: columns) else { return nil }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
@@ -134,13 +126,19 @@ struct QueryPlanner {
     private func textComparison(_ expression: QueryExpression) -> (pattern: QueryPattern, columns: UInt8)? {
         guard case .comparison(let comparison) = expression, comparison.op == .equal,
               case .pattern(let pattern) = comparison.value, !pattern.isPresenceTest,
-              QueryPlanner.literalText(pattern) == nil else { return nil }
-        switch comparison.attribute {
+              QueryPlanner.literalText(pattern) == nil, let columns = Self.textColumns(of: comparison.attribute) else { return nil }
+        return (pattern, columns)
+    }
+
+    /// The ranked index's columns holding an attribute's text (all of them
+    /// for `*` and `**`); nil for one not searched or an item field.
+    private static func textColumns(of attribute: QueryAttribute) -> UInt8? {
+        switch attribute {
         case .anyAttribute, .anyAttributeOrContent:
-            return (pattern, TextColumns.allColumns)
+            return TextColumns.allColumns
         case .named(let name):
-            guard FullTextIndex.isSearched(name), !QueryPlanner.itemFields.contains(name) else { return nil }
-            return (pattern, TextColumns.bit(of: name))
+            guard FullTextIndex.isSearched(name), !itemFields.contains(name) else { return nil }
+            return TextColumns.bit(of: name)
         }
     }
 
