@@ -37,14 +37,16 @@ struct ServiceBench {
     var jsonFile: URL?
     var inProcess = false
     var slowest = 20
+    var inProcessReuse = false
 
     static let usage = """
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
                                        [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
-               spotlight-bench service --in-process [--slowest 20] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
+               spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
-        --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest.
+        --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest;
+        with --reuse-answers, the search keeps answers as `spotlight serve --reuse-answers` does.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws -> ServiceBench {
@@ -75,6 +77,7 @@ struct ServiceBench {
             case "--json": bench.jsonFile = URL(fileURLWithPath: try value(flag))
             case "--in-process": bench.inProcess = true
             case "--slowest": bench.slowest = try positive(flag)
+            case "--reuse-answers": bench.inProcessReuse = true
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(flag)")
             }
@@ -88,7 +91,8 @@ struct ServiceBench {
     func run() throws {
         if inProcess {
             try buildStores()
-            let report = try KeystrokeCosts(stores: stores, keystrokes: try Self.keystrokes(from: corpusDirectory), slowest: slowest).run()
+            let report = try KeystrokeCosts(stores: stores, keystrokes: try Self.keystrokes(from: corpusDirectory), slowest: slowest,
+                                        reusesAnswers: inProcessReuse).run()
             print(report.table)
             try jsonFile.map { try Self.write(report, to: $0) }
             return

@@ -83,8 +83,8 @@ import Testing
         #expect(answers.answer(question, from: sources) == nil, "past its lifetime")
     }
 
-    /// Full, the kept answers lose those past their lifetime, and keep the
-    /// rest while they fill at most three quarters; otherwise all go.
+    /// Full, the kept answers lose those past their lifetime, then the
+    /// oldest until they fill three quarters.
     @Test func aFullSetOfAnswersDropsTheOldOnesFirst() {
         let answers = SearchAnswers(lifetime: .seconds(60), capacity: 8)
         let sources = SearchAnswers.Sources(apps: [], stores: [:])
@@ -100,10 +100,13 @@ import Testing
         #expect(answers.count == 3, "the six past their lifetime went")
         for text in ["new0", "new1", "new2"] { #expect(answers.answer(question(text), from: sources)?.query == text) }
 
-        for index in 3..<8 { keep("new\(index)", age: .zero) }
+        // new0…new2 are already kept, made now; new3…new7 are made earlier, the higher the older.
+        for index in 3..<8 { keep("new\(index)", age: .seconds(index)) }
         #expect(answers.count == 8)
         keep("new8", age: .zero)
-        #expect(answers.count == 1, "eight fresh answers fill more than three quarters: all went")
-        #expect(answers.answer(question("new8"), from: sources) != nil)
+        #expect(answers.count == 7, "eight fresh answers fill more than three quarters: the two oldest went")
+        for index in 0...8 {
+            #expect((answers.answer(question("new\(index)"), from: sources) != nil) == !(6...7).contains(index), "new\(index)")
+        }
     }
 }
