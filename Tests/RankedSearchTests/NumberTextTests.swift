@@ -55,3 +55,33 @@ import Testing
         #expect(compared > 90_000)
     }
 }
+
+/// A score's explanation, written into one buffer, reads as the line of
+/// `printf`-formatted numbers it always was.
+@Suite struct ScoreExplanationTests {
+    static let breakdowns: [ScoreBreakdown] = [
+        ScoreBreakdown(text: 2.14159, matchQuality: 0.9, rankingHint: 80, hintFactor: 1.4, engagement: 2.5, engagementFactor: 1.38,
+                       age: 3 * 86_400, recencyFactor: 1.2345678, total: 3.2101),
+        ScoreBreakdown(text: 0.000123, rankingHint: 0, hintFactor: 1, engagement: 0, engagementFactor: 1, age: nil, recencyFactor: 1,
+                       metadataFactor: 0.5, impressions: 12_345.6, passedOverFactor: 0.25, total: 1.5e-5, typos: true),
+        ScoreBreakdown(text: 123_456.7, rankingHint: 100, hintFactor: 2, engagement: 1e-7, engagementFactor: 1, age: 6_638.95 * 86_400,
+                       recencyFactor: 1, total: 2.5e20),
+        ScoreBreakdown(text: 0, rankingHint: -0.0, hintFactor: .infinity, engagement: .nan, engagementFactor: 1, age: -86_400,
+                       recencyFactor: 1, total: 0),
+    ]
+
+    @Test(arguments: breakdowns)
+    func readsAsPrintfWouldWriteIt(score: ScoreBreakdown) {
+        func f(_ value: Double) -> String { String(format: "%.4g", value) }
+        let age = score.age.map { String(format: "%.1f", $0 / 86_400) + " days" } ?? "none"
+        let expected = "\(f(score.total)) = \(score.typos ? "text (typos)" : "text") \(f(score.text)) (match \(f(score.matchQuality)))"
+            + " × hint(\(f(score.rankingHint))) \(f(score.hintFactor)) × engagement(\(f(score.engagement))) \(f(score.engagementFactor))"
+            + " × recency(\(age)) \(f(score.recencyFactor)) × metadata \(f(score.metadataFactor)) × shown(\(f(score.impressions))) \(f(score.passedOverFactor))"
+        #expect(score.explanation == expected)
+    }
+
+    @Test func aTypicalLine() {
+        #expect(Self.breakdowns[0].explanation
+            == "3.21 = text 2.142 (match 0.9) × hint(80) 1.4 × engagement(2.5) 1.38 × recency(3.0 days) 1.235 × metadata 1 × shown(0) 1")
+    }
+}
