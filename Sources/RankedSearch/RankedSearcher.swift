@@ -209,10 +209,32 @@ package struct RankedSearcher {
         return (resolved, matching, liveDocuments)
     }
 
+    /// ``resolve(_:)``'s answer, kept to be used again: a system search
+    /// resolves a keystroke's terms in every store twice, for the statistics
+    /// over all stores and then for the matches, mostly in the same
+    /// segments (the adapter keeps it per snapshot stamp, `ResolutionMemo`).
+    package struct Resolution: @unchecked Sendable {
+        let resolved: [Resolved]
+        let matching: [Int]
+        let liveDocuments: Int
+    }
+
+    /// `query`'s terms resolved in these segments, for ``statistics(of:)-(Resolution)``
+    /// and ``search(_:limit:excluding:collection:resolution:verify:)``.
+    package func resolution(of query: RankedQuery) throws -> Resolution {
+        let (resolved, matching, liveDocuments) = try resolve(query)
+        return Resolution(resolved: resolved, matching: matching, liveDocuments: liveDocuments)
+    }
+
     /// The statistics of ``resolve(_:)`` for IDF and BM25's average length,
     /// to be summed with other stores' (``SearchStatistics``).
     package func statistics(of query: RankedQuery) throws -> SearchStatistics {
-        let (_, matching, liveDocuments) = try resolve(query)
+        statistics(of: try resolution(of: query))
+    }
+
+    /// The statistics of a resolution made in these segments.
+    package func statistics(of resolution: Resolution) -> SearchStatistics {
+        let (matching, liveDocuments) = (resolution.matching, resolution.liveDocuments)
         var totalLength = 0.0
         for snapshot in segments {
             totalLength += snapshot.segment.avgLength * Double(snapshot.segment.documentCount - snapshot.deleted.count)
@@ -232,12 +254,14 @@ package struct RankedSearcher {
     /// - Parameter collection: statistics over every store searched with
     ///   this one (system search), for IDF and the average length; nil:
     ///   this store's own.
+    /// - Parameter resolution: `query` resolved in these same segments
+    ///   before (``resolution(of:)``); nil: resolved now.
     package mutating func search(_ query: RankedQuery, limit: Int, excluding: Set<Int64> = [], collection: SearchStatistics? = nil,
-                                 verify: (Int64) throws -> Bool) throws -> [RankedHit] {
+                                 resolution: Resolution? = nil, verify: (Int64) throws -> Bool) throws -> [RankedHit] {
         statistics = Statistics()
         guard limit > 0, !query.terms.isEmpty else { return [] }
         let termCount = query.terms.count
-        let (resolved, localMatching, liveDocuments) = try resolve(query)
+        let (resolved, localMatching, liveDocuments) = try resolution.map { ($0.resolved, $0.matching, $0.liveDocuments) } ?? resolve(query)
         let scales = scales(matching: localMatching, liveDocuments: liveDocuments, collection: collection)
         let plan = readPlan(resolved, termCount: termCount)
         var lists = driverLists(resolved, plan: plan, scales: scales)

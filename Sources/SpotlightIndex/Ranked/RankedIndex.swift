@@ -103,6 +103,9 @@ final class RankedIndex: Sendable {
     }
 
     let cache = Mutex<[Int64: Loaded]>([:])
+    /// The last few resolutions of a query's terms in a snapshot: a system
+    /// search's statistics and its matches resolve the same terms.
+    let resolutions = ResolutionMemo()
     /// The segments a reader saw last (``recentSnapshot``).
     private let lastRead = Mutex<(segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)?>(nil)
     /// Segments whose background check failed: the next read rebuilds.

@@ -49,7 +49,10 @@ extension SpotlightStore {
     package func searchStatistics(terms: [TextTokenizer.QueryTerm]) throws -> SearchStatistics {
         guard !terms.isEmpty else { return SearchStatistics() }
         return try withRankedIndex {
-            try read { db in try statistics(of: terms, in: try ranked.snapshot(db)) }
+            try read { db in
+                try RankedSearcher(segments: try ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+                    .statistics(of: RankedQuery(terms))
+            }
         }
     }
 
@@ -76,12 +79,9 @@ extension SpotlightStore {
             read = try withRankedIndex { try self.read { db in try ranked.readerSnapshot(db) } }
         }
         guard !terms.isEmpty else { return (SearchStatistics(), read.stamp) }
-        return (try statistics(of: terms, in: read.segments), read.stamp)
-    }
-
-    /// The statistics of `terms` in these segments.
-    private func statistics(of terms: [TextTokenizer.QueryTerm], in segments: [SegmentSnapshot]) throws -> SearchStatistics {
-        try RankedSearcher(segments: segments, scoring: ranked.scoring, now: now.timeIntervalSince1970).statistics(of: RankedQuery(terms))
+        let searcher = RankedSearcher(segments: read.segments, scoring: ranked.scoring, now: now.timeIntervalSince1970)
+        let resolution = try ranked.resolutions.resolution(of: terms, stamp: read.stamp) { try searcher.resolution(of: RankedQuery(terms)) }
+        return (searcher.statistics(of: resolution), read.stamp)
     }
 
     /// What a system search needs of this store, in one read transaction:
@@ -103,7 +103,7 @@ extension SpotlightStore {
                 let totals = try decayedTotals(db)
                 let (segments, stamp) = try ranked.readerSnapshot(db)
                 guard !terms.isEmpty, limit > 0 else { return ([], totals, stamp) }
-                let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: segments, db)
+                let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: (segments, stamp), db)
                 return (try Self.results(of: hits, db), totals, stamp)
             }
         }
@@ -173,12 +173,17 @@ extension SpotlightStore {
     /// their text score scaled by ``/RankedSearch/RankingWeights/typoFactor``.
     /// `statistics` (several stores') score the exact tier; the typo tier
     /// uses this store's own, as its words are not the ones typed.
+    /// `segments`: a snapshot already read, with its stamp (whose
+    /// resolution of `terms` the statistics may have kept, ``ResolutionMemo``).
     func rankedHits(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true, statistics: SearchStatistics? = nil,
-                    segments: [SegmentSnapshot]? = nil, _ db: Database) throws -> [RankedHit] {
+                    segments: (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)? = nil, _ db: Database) throws -> [RankedHit] {
         let query = RankedQuery(terms)
-        var searcher = RankedSearcher(segments: try segments ?? ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
+        var searcher = RankedSearcher(segments: try segments?.segments ?? ranked.snapshot(db), scoring: ranked.scoring, now: now.timeIntervalSince1970)
         let verify = { (rowid: Int64) in try Self.holdsPhrases(query.phrases, rowid: rowid, db) }
-        var hits = try searcher.search(query, limit: limit, collection: statistics, verify: verify)
+        let resolution = try segments.map { read in
+            try ranked.resolutions.resolution(of: terms, stamp: read.stamp) { [searcher] in try searcher.resolution(of: query) }
+        }
+        var hits = try searcher.search(query, limit: limit, collection: statistics, resolution: resolution, verify: verify)
         guard typos, hits.count < limit, let fuzzy = query.allowingTypos() else { return hits }
         func addTypoTier(_ fuzzy: RankedQuery) throws {
             let more = try searcher.search(fuzzy, limit: limit - hits.count, excluding: Set(hits.map(\.rowid)), verify: verify)
