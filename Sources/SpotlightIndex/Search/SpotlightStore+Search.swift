@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Logging
 
 extension SpotlightStore {
@@ -149,10 +150,21 @@ extension SpotlightStore {
             start = chunk.endIndex
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid IN (\(placeholders))")
-            statement.setUncheckedArguments(StatementArguments(chunk.map(\.rowid)))
-            let cursor = try Row.fetchCursor(statement)
-            try withExtendedLifetime(cursor) {
-                while let row = try cursor.next() { items[row[0]] = try StoredRow.item(row).item }
+            // Bound, stepped and read through SQLite's C API (``StoredRow/item(_:)-(OpaquePointer)``), reset after.
+            let raw = statement.sqliteStatement
+            defer {
+                sqlite3_reset(raw)
+                sqlite3_clear_bindings(raw)
+            }
+            for (index, hit) in zip(Int32(1)..., chunk) { sqlite3_bind_int64(raw, index, hit.rowid) }
+            while true {
+                let code = sqlite3_step(raw)
+                if code == SQLITE_DONE { break }
+                guard code == SQLITE_ROW else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                        sql: statement.sql)
+                }
+                items[sqlite3_column_int64(raw, 0)] = try StoredRow.item(raw).item
             }
         }
         return try hits.map { hit in

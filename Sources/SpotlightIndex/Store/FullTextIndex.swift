@@ -44,7 +44,12 @@ enum StoredRow {
     }
 
     private static func attributes(_ blob: Data?, uid: @autoclosure () -> String?) throws -> [String: AttributeValue] {
-        let data: [UInt8] = blob.map(Array.init) ?? []
+        try attributes(bytes: blob.map(Array.init) ?? [], uid: uid())
+    }
+
+    /// The attributes stored as `data` (compressed, encoded by ``AttributeCodec``).
+    /// - Throws: `.storeCorrupt` naming the item when they cannot be decoded.
+    static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?) throws -> [String: AttributeValue] {
         do {
             return try AttributeCodec.decode(try BlobCompression.unpack(data))
         } catch {
