@@ -119,8 +119,8 @@ extension SpotlightStore {
             let expires = now.timeIntervalSince1970
             var matcher = evaluator.matcher(for: expression, budget: budget)
             /// Checks one stored row; false once the query must stop.
-            func check(_ row: Row) throws -> Bool {
-                let item = try StoredRow.item(row).item
+            func check(_ stored: StoredItem) throws -> Bool {
+                let item = stored.item
                 outcome.candidatesChecked += 1
                 let matches = matcher.matches(QueryItem(item: item))
                 checked = outcome.candidatesChecked
@@ -141,9 +141,10 @@ extension SpotlightStore {
             if let candidates {
                 // Candidates are read up to `itemsPerStatement` to a statement
                 // (`rowid IN (…)`, which SQLite walks in rowid order without a
-                // sort), each row in place from the cursor: one statement per
-                // candidate cost more than its B-tree seek. A cursor left
-                // early reads no further row.
+                // sort), each row read in place through SQLite's C API
+                // (`StoredRow.eachItem`): one statement per candidate cost
+                // more than its B-tree seek. A statement left early reads no
+                // further row.
                 var start = 0
                 while start < candidates.count {
                     if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
@@ -154,15 +155,10 @@ extension SpotlightStore {
                         SELECT \(StoredRow.columns) FROM \(StoredRow.tables)
                         WHERE i.rowid IN (\(placeholders)) AND i.expires > ? ORDER BY i.rowid
                         """)
-                    var arguments = StatementArguments(chunk)
-                    arguments += [expires]
-                    statement.setUncheckedArguments(arguments)
-                    let cursor = try Row.fetchCursor(statement)
-                    let goesOn = try withExtendedLifetime(cursor) { () throws -> Bool in
-                        while let row = try cursor.next() {
-                            guard try check(row) else { return false }
-                        }
-                        return true
+                    var goesOn = true
+                    try StoredRow.eachItem(statement, rowids: chunk, then: [expires], db) { _, stored in
+                        goesOn = try check(stored)
+                        return goesOn
                     }
                     guard goesOn else { break }
                 }
@@ -177,7 +173,7 @@ extension SpotlightStore {
                     if cancellation?.isCancelled == true { outcome.wasCancelled = true; break }
                     let rows = try Row.fetchAll(statement, arguments: [after, expires])
                     for row in rows {
-                        guard try check(row) else { return outcome }
+                        guard try check(try StoredRow.item(row)) else { return outcome }
                     }
                     guard rows.count == page, let last = rows.last else { break scan }
                     after = last["rowid"]

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import Logging
 
 extension SpotlightStore {
@@ -138,9 +137,9 @@ extension SpotlightStore {
     }
 
     /// The items of `hits`, in their order. One statement reads up to
-    /// ``itemsPerStatement`` of them (`rowid IN (…)`), in place from its
-    /// cursor (no copied rows): per item, a statement's cursor and row
-    /// cost more than the B-tree seek.
+    /// ``itemsPerStatement`` of them (`rowid IN (…)`), stepped through
+    /// SQLite's C API (``StoredRow/eachItem(_:rowids:then:_:_:)``): per
+    /// item, a statement, a cursor and a row object cost more than the B-tree seek.
     static func results(of hits: [RankedHit], _ db: Database) throws -> [SearchResult] {
         var items: [Int64: SearchableItem] = [:]
         items.reserveCapacity(hits.count)
@@ -150,21 +149,9 @@ extension SpotlightStore {
             start = chunk.endIndex
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid IN (\(placeholders))")
-            // Bound, stepped and read through SQLite's C API (``StoredRow/item(_:)-(OpaquePointer)``), reset after.
-            let raw = statement.sqliteStatement
-            defer {
-                sqlite3_reset(raw)
-                sqlite3_clear_bindings(raw)
-            }
-            for (index, hit) in zip(Int32(1)..., chunk) { sqlite3_bind_int64(raw, index, hit.rowid) }
-            while true {
-                let code = sqlite3_step(raw)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else {
-                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                                        sql: statement.sql)
-                }
-                items[sqlite3_column_int64(raw, 0)] = try StoredRow.item(raw).item
+            try StoredRow.eachItem(statement, rowids: chunk.lazy.map(\.rowid), db) { rowid, stored in
+                items[rowid] = stored.item
+                return true
             }
         }
         return try hits.map { hit in

@@ -3,6 +3,38 @@ import GRDB
 import GRDBSQLite
 
 extension StoredRow {
+    /// Steps `statement` (a cached statement selecting ``columns``) with
+    /// `rowids` bound to its first parameters and `then` after them, and
+    /// hands `body` each row's rowid and item, until it returns false;
+    /// the statement is reset and its bindings cleared after. Used for a
+    /// page of search results and the query language's candidates.
+    static func eachItem(_ statement: Statement, rowids: some Collection<Int64>, then more: [Double] = [], _ db: Database,
+                         _ body: (Int64, StoredItem) throws -> Bool) throws {
+        let raw = statement.sqliteStatement
+        defer {
+            sqlite3_reset(raw)
+            sqlite3_clear_bindings(raw)
+        }
+        var index: Int32 = 1
+        for rowid in rowids {
+            sqlite3_bind_int64(raw, index, rowid)
+            index += 1
+        }
+        for value in more {
+            sqlite3_bind_double(raw, index, value)
+            index += 1
+        }
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                                    sql: statement.sql)
+            }
+            guard try body(sqlite3_column_int64(raw, 0), try item(raw)) else { return }
+        }
+    }
+
     /// The item of the row a statement selecting ``columns`` is on, read
     /// through SQLite's C API: a search reads 20 items per keystroke, and
     /// GRDB's rows (a cursor, a row object, a generic decoding per column,
