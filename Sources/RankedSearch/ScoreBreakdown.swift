@@ -10,7 +10,7 @@ public import Foundation
 /// for result in try store.search("apple") {
 ///     print(result.item.uniqueIdentifier, result.score.explanation)
 /// }
-/// // apple  3.21 = text 2.14 (match 0.9) × hint(80) 1.40 × engagement(2.5) 1.38 × recency(3 days) 1.23 × metadata 1 × shown(0) 1
+/// // apple  3.21 = text 2.14 (match 0.9) × hint(80) 1.4 × engagement(2.5) 1.38 × recency(3.0 days) 1.23 × metadata 1 × shown(0) 1
 /// ```
 public struct ScoreBreakdown: Sendable, Hashable {
     /// Text relevance, higher is better: Σ over the typed words of IDF ×
