@@ -35,8 +35,9 @@ struct Routes: Sendable {
         router.get("/") { _, _ in SearchPage.response(token: token, listener: listener) }
         router.get("/v1/search") { request, _ in
             let query = try QueryParameters(request.uri.query)
-            return try JSONBody.response(try api.search(try query.required("q"), resultsPerApp: try query.integer("perApp", default: 3),
-                                                        webResults: try query.integer("web", default: 3), near: try query.area(), via: "http"))
+            let found = try api.search(try query.required("q"), resultsPerApp: try query.integer("perApp", default: 3),
+                                       webResults: try query.integer("web", default: 3), near: try query.area(), via: "http")
+            return JSONBody.response(bytes: try SearchResponseJSON.encode(found))
         }
         router.get("/v1/search/live") { _, _ -> Response in
             throw APIError(.invalidRequest, "/v1/search/live is a WebSocket: send Connection: Upgrade, Upgrade: websocket")
@@ -104,8 +105,12 @@ enum JSONBody {
     }()
 
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        response(bytes: try encoder.encode(value), status: status)
+    }
+
+    /// A body already encoded (``SearchResponseJSON``).
+    static func response(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The body, read up to `limit` bytes, as `T`.
