@@ -119,10 +119,12 @@ package struct RankedSearcher {
         }
     }
 
-    /// Each term's term-id ranges in each segment (segments one term
-    /// misses are left out), the documents holding each term (a prefix: its
-    /// most frequent token's, summed over segments), and the live documents.
-    func resolve(_ query: RankedQuery) throws -> (resolved: [Resolved], matching: [Int], liveDocuments: Int) {
+    /// `query`'s terms resolved in these segments: each term's term-id
+    /// ranges in each segment (segments one term misses are left out), the
+    /// documents holding each term (a prefix: its most frequent token's,
+    /// summed over segments), and the live documents. For
+    /// ``statistics(of:)-(Resolution)`` and ``search(_:limit:excluding:collection:resolution:verify:)``.
+    package func resolution(of query: RankedQuery) throws -> Resolution {
         let termCount = query.terms.count
         var resolved: [Resolved] = []
         var exactCountBudget = 256
@@ -206,10 +208,10 @@ package struct RankedSearcher {
             resolved.append(Resolved(index: index, ranges: ranges, documents: documents, blended: blended, maxG: maxG,
                                      wholeWord: wholeWord, initials: initials))
         }
-        return (resolved, matching, liveDocuments)
+        return Resolution(resolved: resolved, matching: matching, liveDocuments: liveDocuments)
     }
 
-    /// ``resolve(_:)``'s answer, kept to be used again: a system search
+    /// ``resolution(of:)``'s answer, kept to be used again: a system search
     /// resolves a keystroke's terms in every store twice, for the statistics
     /// over all stores and then for the matches, mostly in the same
     /// segments (the adapter keeps it per snapshot stamp, `ResolutionMemo`).
@@ -219,14 +221,7 @@ package struct RankedSearcher {
         let liveDocuments: Int
     }
 
-    /// `query`'s terms resolved in these segments, for ``statistics(of:)-(Resolution)``
-    /// and ``search(_:limit:excluding:collection:resolution:verify:)``.
-    package func resolution(of query: RankedQuery) throws -> Resolution {
-        let (resolved, matching, liveDocuments) = try resolve(query)
-        return Resolution(resolved: resolved, matching: matching, liveDocuments: liveDocuments)
-    }
-
-    /// The statistics of ``resolve(_:)`` for IDF and BM25's average length,
+    /// The statistics of ``resolution(of:)`` for IDF and BM25's average length,
     /// to be summed with other stores' (``SearchStatistics``).
     package func statistics(of query: RankedQuery) throws -> SearchStatistics {
         statistics(of: try resolution(of: query))
@@ -261,7 +256,8 @@ package struct RankedSearcher {
         statistics = Statistics()
         guard limit > 0, !query.terms.isEmpty else { return [] }
         let termCount = query.terms.count
-        let (resolved, localMatching, liveDocuments) = try resolution.map { ($0.resolved, $0.matching, $0.liveDocuments) } ?? resolve(query)
+        let resolution = try resolution ?? self.resolution(of: query)
+        let (resolved, localMatching, liveDocuments) = (resolution.resolved, resolution.matching, resolution.liveDocuments)
         let scales = scales(matching: localMatching, liveDocuments: liveDocuments, collection: collection)
         let plan = readPlan(resolved, termCount: termCount)
         var lists = driverLists(resolved, plan: plan, scales: scales)
