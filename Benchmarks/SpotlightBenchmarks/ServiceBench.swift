@@ -38,15 +38,18 @@ struct ServiceBench {
     var inProcess = false
     var slowest = 20
     var inProcessReuse = false
+    /// `--keystrokes FILE`: the in-process run's keystrokes, one a line, instead of the query set's.
+    var keystrokeFile: URL?
 
     static let usage = """
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
                                        [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
-               spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
+               spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--keystrokes FILE] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
         --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest;
-        with --reuse-answers, the search keeps answers as `spotlight serve --reuse-answers` does.
+        with --reuse-answers, the search keeps answers as `spotlight serve --reuse-answers` does;
+        --keystrokes FILE: those keystrokes, one a line (a line repeated is searched again), not the query set's.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws -> ServiceBench {
@@ -78,6 +81,7 @@ struct ServiceBench {
             case "--in-process": bench.inProcess = true
             case "--slowest": bench.slowest = try positive(flag)
             case "--reuse-answers": bench.inProcessReuse = true
+            case "--keystrokes": bench.keystrokeFile = URL(fileURLWithPath: try value(flag))
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(flag)")
             }
@@ -91,7 +95,8 @@ struct ServiceBench {
     func run() throws {
         if inProcess {
             try buildStores()
-            let report = try KeystrokeCosts(stores: stores, keystrokes: try Self.keystrokes(from: corpusDirectory), slowest: slowest,
+            let keystrokes = try keystrokeFile.map(Self.keystrokes(inFile:)) ?? Self.keystrokes(from: corpusDirectory)
+            let report = try KeystrokeCosts(stores: stores, keystrokes: keystrokes, slowest: slowest,
                                         reusesAnswers: inProcessReuse).run()
             print(report.table)
             try jsonFile.map { try Self.write(report, to: $0) }
@@ -221,6 +226,14 @@ struct ServiceBench {
                 if !prefix.hasSuffix(" "), seen.insert(prefix).inserted { typed.append(prefix) }
             }
         }
+        return typed
+    }
+
+    /// The keystrokes of a file, one a line, in order (blank lines left out).
+    static func keystrokes(inFile file: URL) throws -> [String] {
+        let lines = try String(contentsOf: file, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+        let typed = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard !typed.isEmpty else { throw BenchError.usage("\(file.path) has no keystrokes") }
         return typed
     }
 
