@@ -51,6 +51,31 @@ package struct RankedScoring: Sendable {
         k1 * (1 - b + b * length / max(avgLength, 1e-9))
     }
 
+    /// Whether a term's score in a document, × `factor` (its IDF × the
+    /// document's static bound), is surely below `need`, without dividing:
+    /// the bound a driver's posting is checked against before its other
+    /// terms are, for every posting of a long list. `normBase` and
+    /// `normPerLength` are ``norm(length:avgLength:)``'s parts, k1(1 − b)
+    /// and k1·b / average length. False when unsure: the title holds the
+    /// token (its title part), or the margin of rounding.
+    ///
+    /// ```swift
+    /// RankedScoring.surelyBelow(frequency: 16 << 1, length: 10, normBase: 0.3, normPerLength: 0.09, factor: 2, need: 5)   // true: 2 × G = 2
+    /// ```
+    @inline(__always)
+    @_spi(Inspection) public static func surelyBelow(frequency: UInt32, length: Double, normBase: Double, normPerLength: Double,
+                                                     factor: Double, need: Double) -> Bool {
+        guard frequency & titleBit == 0 else { return false }
+        // G = tf(k1 + 1) / (tf + norm) < need / factor, both sides times (tf + norm) > 0.
+        let tf = Double((frequency & ~wholeWordBit) >> 1) * (1 / SegmentFormat.tfScale)
+        return factor * tf * (k1 + 1) < need * (tf + normBase + normPerLength * length) * (1 - 1e-9)
+    }
+
+    /// ``norm(length:avgLength:)`` = `base` + `perLength` × length, for ``surelyBelow(frequency:length:normBase:normPerLength:factor:need:)``.
+    @_spi(Inspection) public static func normParts(avgLength: Double) -> (base: Double, perLength: Double) {
+        (k1 * (1 - b), k1 * b / max(avgLength, 1e-9))
+    }
+
     /// Every token of a term is a whole word (a word that is not the last,
     /// or has typos): ``flag(_:wholeWord:)`` flags them all.
     static let everyToken = -2

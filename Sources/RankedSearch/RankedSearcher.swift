@@ -520,6 +520,7 @@ package struct RankedSearcher {
         let termBlocks = try segment.blocks(of: list.term)
         let flag = RankedScoring.flag(list.term, wholeWord: entry.wholeWord[driver])
         let whole = flag != 0
+        let normParts = RankedScoring.normParts(avgLength: avgLength)
         blocks: for block in termBlocks {
             // The other terms' most in this block, G×S (∞: unknown).
             var othersGS = Double.infinity
@@ -551,15 +552,25 @@ package struct RankedSearcher {
             documents: for (position, doc32) in scratch.docs.enumerated() {
                 let doc = Int(doc32)
                 if snapshot.deleted.contains(doc) { continue }
-                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
                 // What this document can score at most, before the
                 // cursors are asked: the driver's exact share, the
-                // others' block maxima.
+                // others' block maxima. Most postings of a long list stop
+                // here: checked first without dividing.
                 if othersGS.isFinite, let threshold = top.threshold {
-                    let driverG = scoring.termBound(frequency: scratch.frequencies[position] | flag, norm: norm,
-                                                    titleLength: segment.titleLength(doc))
-                    if idf[driver] * driverG * segment.staticBound(doc) + othersGS < threshold { continue }
+                    let frequency = scratch.frequencies[position] | flag
+                    let factor = idf[driver] * segment.staticBound(doc)
+                    if frequency & RankedScoring.titleBit == 0 {
+                        if RankedScoring.surelyBelow(frequency: frequency, length: segment.length(doc), normBase: normParts.base,
+                                                     normPerLength: normParts.perLength, factor: factor, need: threshold - othersGS) {
+                            continue
+                        }
+                    } else {
+                        let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
+                        let driverG = scoring.termBound(frequency: frequency, norm: norm, titleLength: segment.titleLength(doc))
+                        if factor * driverG + othersGS < threshold { continue }
+                    }
                 }
+                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
                 // Expired documents are never returned (checked after
                 // the bound, which drops most documents first).
                 if segment.expires(doc) <= now { continue }
