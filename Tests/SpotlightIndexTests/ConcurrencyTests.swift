@@ -28,6 +28,35 @@ import TestSupport
         #expect(try store.search("shared", limit: 1000).count == 800)
     }
 
+    /// A read whose body throws ends its transaction: every reader
+    /// connection, used again, sees the writes made since (one left inside
+    /// its transaction would fail to begin the next, or see the old state).
+    @Test func aReadThatThrowsEndsItsTransaction() async throws {
+        struct Stop: Error {}
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        for store in [try fileStore(dir), try memoryStore()] {
+            try store.index([item("a", title: "first")])
+            // Several at once, so that every reader of the pool is used.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        for _ in 0..<10 {
+                            #expect(throws: Stop.self) { try store.read { db -> Int in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM items"); throw Stop() } }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try store.index([item("b", title: "second")])
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try store.search("second").count } }
+                for try await found in group { #expect(found == 1) }
+            }
+            #expect(try store.read { db in db.isInsideTransaction } == true)
+        }
+    }
+
     @Test func writesFromOneCallerApplyInOrder() throws {
         let store = try memoryStore()
         var expected: [String: String] = [:]

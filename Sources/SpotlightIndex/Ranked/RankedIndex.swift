@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RankedSearch
 import Synchronization
 
@@ -157,8 +158,12 @@ final class RankedIndex: Sendable {
 
     /// ``snapshot(_:)`` with its stamp: each segment's token and deletion version.
     private func stampedSnapshot(_ db: Database) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
-        // Every keystroke reads this list: a cached statement, columns by position.
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id"))
+        // Every keystroke reads this list: a cached statement stepped through SQLite's C API.
+        var rows: [(id: Int64, token: Int64, file: String?, version: Int64)] = []
+        try db.cachedStatement(sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id").eachRow(db) { row in
+            let file = sqlite3_column_text(row, 2).map { String(cString: $0) }
+            rows.append((sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1), file, sqlite3_column_int64(row, 3)))
+        }
         var out: [SegmentSnapshot] = []
         out.reserveCapacity(rows.count)
         var live = Set<Int64>(minimumCapacity: rows.count)
@@ -166,8 +171,7 @@ final class RankedIndex: Sendable {
         stamp.reserveCapacity(2 * rows.count)
         let failed = failedChecks.withLock { $0 }
         let cached = cache.withLock { $0 }
-        for row in rows {
-            let id: Int64 = row[0], token: Int64 = row[1], version: Int64 = row[3]
+        for (id, token, file, version) in rows {
             live.insert(token)
             stamp.append(token)
             stamp.append(version)
@@ -180,7 +184,7 @@ final class RankedIndex: Sendable {
             if let loaded = cached[token] {
                 segment = loaded.segment
             } else {
-                segment = try load(db, id: id, token: token, file: row[2])
+                segment = try load(db, id: id, token: token, file: file)
             }
             let blob = Array(try Data.fetchOne(db, sql: "SELECT deleted FROM ranked_segments WHERE id = ?", arguments: [id]) ?? Data())
             let deleted = DeletionSet(documentCount: segment.documentCount, deleted: try DeletionSet.decode(blob))

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SpotlightStore {
     /// Records that the user viewed or selected an item; engagement lifts
@@ -98,10 +99,10 @@ extension SpotlightStore {
     /// keystroke, and three lookups of a key each were 3.6% of its CPU.
     static func totals(_ db: Database) throws -> EngagementSignals {
         var totals = EngagementSignals(engagement: 0, impressions: 0, at: 0)
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: totalsSQL))
-        while let row = try rows.next() {
-            let value: Double = row[1] ?? 0
-            switch row[0] as Int {
+        try db.cachedStatement(sql: totalsSQL).eachRow(db) { row in
+            // (A NULL value reads as 0, as before.)
+            let value = sqlite3_column_double(row, 1)
+            switch sqlite3_column_int64(row, 0) {
             case 0: totals.engagement = value
             case 1: totals.impressions = value
             default: totals.at = value
