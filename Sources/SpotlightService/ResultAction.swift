@@ -32,21 +32,23 @@ public enum ResultAction: Sendable, Hashable, Encodable {
 
     /// The actions an item's attributes allow, in this order: call, email, navigate, open URL.
     public static func actions(for attributes: [String: AttributeValue]) -> [ResultAction] {
-        func flag(_ name: String) -> Bool { (attributes[name]?.doubleValue ?? 0) != 0 }
-        func text(_ name: String) -> String? { attributes[name]?.texts?.first { !$0.isEmpty } }
+        actions(for: ShownAttributes(attributes))
+    }
+
+    /// The actions of the attributes picked out already (`actions(for:)`).
+    static func actions(for shown: ShownAttributes) -> [ResultAction] {
         var actions: [ResultAction] = []
-        if flag("supportsPhoneCall"), let number = text("phoneNumbers") { actions.append(.call(phoneNumber: number)) }
-        if let address = text("emailAddresses") { actions.append(.email(address: address)) }
-        if flag("supportsNavigation") {
-            if let latitude = attributes["latitude"]?.doubleValue, let longitude = attributes["longitude"]?.doubleValue,
-               (-90...90).contains(latitude), (-180...180).contains(longitude) {
+        if shown.supportsPhoneCall, let number = ShownAttributes.firstText(shown.phoneNumbers) { actions.append(.call(phoneNumber: number)) }
+        if let address = ShownAttributes.firstText(shown.emailAddresses) { actions.append(.email(address: address)) }
+        if shown.supportsNavigation {
+            if let latitude = shown.latitude, let longitude = shown.longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) {
                 actions.append(.navigate(latitude: latitude, longitude: longitude))
-            } else if let address = text("fullyFormattedAddress") ?? addressLine(attributes) {
+            } else if let address = ShownAttributes.firstText(shown.fullyFormattedAddress) ?? shown.addressLine {
                 actions.append(.navigateToAddress(address))
             }
         }
-        for name in ["url", "URL", "contentURL"] {
-            if case .url(let url)? = attributes[name], ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+        for value in [shown.url, shown.upperURL, shown.contentURL] {
+            if case .url(let url)? = value, ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
                 actions.append(.openURL(url))
                 break
             }
@@ -56,9 +58,7 @@ public enum ResultAction: Sendable, Hashable, Encodable {
 
     /// The address parts an item has, joined; nil when it has none.
     static func addressLine(_ attributes: [String: AttributeValue]) -> String? {
-        let parts = ["thoroughfare", "subThoroughfare", "postalCode", "city", "stateOrProvince", "country", "namedLocation"]
-            .compactMap { attributes[$0]?.texts?.first }.filter { !$0.isEmpty }
-        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        ShownAttributes(attributes).addressLine
     }
 
     private enum CodingKeys: String, CodingKey { case kind, label, phoneNumber, address, latitude, longitude, url }

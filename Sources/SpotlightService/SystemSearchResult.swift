@@ -83,28 +83,29 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     }
 
     init(_ item: SearchableItem, score: Double, explanation: String, bundleIdentifier: String, indexName: String, typos: Bool = false) {
+        let shown = ShownAttributes(item.attributes)
         reference = ResultReference(bundleIdentifier: bundleIdentifier, indexName: indexName, itemIdentifier: item.uniqueIdentifier)
-        title = item.displayTitle ?? item.uniqueIdentifier
-        description = item.attributes["contentDescription"]?.texts?.first
-        if case .url(let url)? = item.attributes["thumbnailURL"] { thumbnailURL = url } else { thumbnailURL = nil }
-        hasThumbnailData = item.attributes["thumbnailData"] != nil
+        title = shown.displayTitle ?? item.uniqueIdentifier
+        description = shown.contentDescription
+        if case .url(let url)? = shown.thumbnailURL { thumbnailURL = url } else { thumbnailURL = nil }
+        hasThumbnailData = shown.hasThumbnailData
         contentType = item.contentType
-        actions = ResultAction.actions(for: item.attributes)
+        actions = ResultAction.actions(for: shown)
         self.score = score
         self.explanation = explanation
         self.typos = typos
         if indexName == UserActivityStore.indexName {
             url = UserActivityStore.record(of: item)?.webpageURL
-        } else if case .url(let contentURL)? = item.attributes["contentURL"] {
+        } else if case .url(let contentURL)? = shown.contentURL {
             url = contentURL
         } else {
             url = nil
         }
-        coordinate = GeoPoint(attributes: item.attributes)
-        if let stars = item.attributes["rating"]?.doubleValue, stars.isFinite { rating = min(5, max(0, stars)) }
-        ratingDescription = item.attributes["ratingDescription"]?.texts?.first
-        if let amount = item.attributes["price"]?.doubleValue, amount.isFinite, amount >= 0 { price = amount }
-        address = item.attributes["fullyFormattedAddress"]?.texts?.first { !$0.isEmpty } ?? ResultAction.addressLine(item.attributes)
+        coordinate = shown.coordinate
+        if let stars = shown.rating, stars.isFinite { rating = min(5, max(0, stars)) }
+        ratingDescription = shown.ratingDescription
+        if let amount = shown.price, amount.isFinite, amount >= 0 { price = amount }
+        address = ShownAttributes.firstText(shown.fullyFormattedAddress) ?? shown.addressLine
     }
 }
 

@@ -73,6 +73,16 @@ import Testing
             ("web URL", ["url": .url(URL(string: "https://example.com")!)], [.openURL(URL(string: "https://example.com")!)]),
             ("content URL", ["contentURL": .url(URL(string: "http://example.com/a")!)], [.openURL(URL(string: "http://example.com/a")!)]),
             ("file URLs are not actions", ["contentURL": .url(URL(fileURLWithPath: "/etc/passwd"))], []),
+            ("url before URL before contentURL",
+             ["url": .url(URL(string: "https://a.org")!), "URL": .url(URL(string: "https://b.org")!), "contentURL": .url(URL(string: "https://c.org")!)],
+             [.openURL(URL(string: "https://a.org")!)]),
+            ("a file url gives way to URL", ["url": .url(URL(fileURLWithPath: "/tmp/x")), "URL": .url(URL(string: "https://b.org")!)],
+             [.openURL(URL(string: "https://b.org")!)]),
+            ("an empty number is passed over", ["supportsPhoneCall": .bool(true), "phoneNumbers": .strings(["", "+33 2"])], [.call(phoneNumber: "+33 2")]),
+            ("an empty address gives way to its parts",
+             ["supportsNavigation": .bool(true), "fullyFormattedAddress": .string(""), "city": .string("Lyon"), "country": .string("France")],
+             [.navigateToAddress("Lyon, France")]),
+            ("a flag of 0 is off", ["supportsPhoneCall": .number(0), "phoneNumbers": .strings(["1"])], []),
             ("all", ["supportsPhoneCall": .number(1), "phoneNumbers": .strings(["1"]), "emailAddresses": .strings(["e@x"]),
                      "url": .url(URL(string: "https://x.org")!)],
              [.call(phoneNumber: "1"), .email(address: "e@x"), .openURL(URL(string: "https://x.org")!)]),
@@ -80,6 +90,35 @@ import Testing
         for (name, attributes, expected) in table {
             #expect(ResultAction.actions(for: attributes) == expected, "\(name)")
         }
+    }
+
+    /// A row shows what the item's attributes say, each read as the row's
+    /// documentation gives it (``ShownAttributes`` picks them out in one pass).
+    @Test func aRowShowsTheItemsAttributes() {
+        let full = SearchableItem(uniqueIdentifier: "r1", attributes: [
+            "title": .strings(["Bistro", "Other"]), "displayName": .string("Shown name"), "contentDescription": .string("Lunch"),
+            "thumbnailURL": .url(URL(string: "https://x.org/t.png")!), "thumbnailData": .data(Data([1])),
+            "contentURL": .url(URL(string: "https://x.org/bistro")!), "latitude": .number(45.76), "longitude": .number(4.83),
+            "rating": .number(7), "ratingDescription": .string("7 of 5"), "price": .number(12.5),
+            "thoroughfare": .string("Rue Mercière"), "postalCode": .string("69002"), "city": .string("Lyon"), "keywords": .strings(["food"]),
+        ])
+        let row = SystemSearchResult(full, score: 2, explanation: "why", bundleIdentifier: "com.example.a", indexName: "default")
+        #expect(row.title == "Bistro" && row.description == "Lunch" && row.hasThumbnailData)
+        #expect(row.thumbnailURL == URL(string: "https://x.org/t.png") && row.url == URL(string: "https://x.org/bistro"))
+        #expect(row.coordinate == GeoPoint(latitude: 45.76, longitude: 4.83) && row.rating == 5 && row.ratingDescription == "7 of 5")
+        #expect(row.price == 12.5 && row.address == "Rue Mercière, 69002, Lyon")
+        #expect(row.actions == [.openURL(URL(string: "https://x.org/bistro")!)] && row.reference.description == "com.example.a/default/r1")
+
+        let sparse = SearchableItem(uniqueIdentifier: "r2", attributes: [
+            "displayName": .string("Named"), "thumbnailURL": .string("not a URL"), "latitude": .number(100), "longitude": .number(0),
+            "rating": .number(-1), "price": .number(-3), "fullyFormattedAddress": .string("1 Main St"),
+        ])
+        let other = SystemSearchResult(sparse, score: 1, explanation: "", bundleIdentifier: "com.example.a", indexName: "default")
+        #expect(other.title == "Named" && other.description == nil && other.thumbnailURL == nil && !other.hasThumbnailData)
+        #expect(other.coordinate == nil && other.rating == 0 && other.price == nil && other.address == "1 Main St" && other.url == nil)
+        let bare = SystemSearchResult(SearchableItem(uniqueIdentifier: "r3", attributes: [:]), score: 1, explanation: "",
+                                      bundleIdentifier: "com.example.a", indexName: "default")
+        #expect(bare.title == "r3" && bare.address == nil && bare.actions.isEmpty)
     }
 
     @Test func appsAreSearchedTogetherInTheirOrderAndACancelledSearchStops() async throws {
