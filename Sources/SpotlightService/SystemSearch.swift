@@ -209,9 +209,10 @@ public final class SystemSearch: Sendable {
                     statistics: SearchStatistics?, typos: Bool = true) -> (outcome: AppOutcome, stale: Bool) {
         let app = searched.app
         do {
-            let (found, stale) = try results(of: searched, text, terms, limit: perApp + 1, near: near, statistics: statistics, typos: typos)
+            let (found, more, stale) = try results(of: searched, text, terms, limit: perApp + 1, shown: perApp, near: near,
+                                                   statistics: statistics, typos: typos)
             guard !found.isEmpty else { return (try missingIndex(app).map(AppOutcome.missing) ?? .nothing, stale) }
-            return (.found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: found.count > perApp,
+            return (.found(AppResultGroup(app: app, results: Array(found.prefix(perApp)), hasMoreResults: more,
                                           offersSearchInApp: app.supportsSearchContinuation)), stale)
         } catch {
             return (.missing("\(error)"), false)
@@ -352,13 +353,22 @@ public final class SystemSearch: Sendable {
     /// Each store is read once: its matches and its engagement totals together.
     /// `stale`: a store was read in another state than its statistics came
     /// from (``SearchedApp/statisticsStamps``).
-    func results(of searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], limit: Int, near area: SearchArea? = nil,
-                 statistics: SearchStatistics? = nil, typos: Bool = true) throws -> (results: [SystemSearchResult], stale: Bool) {
+    /// - Parameter shown: how many results the caller shows (below `limit`):
+    ///   `more` says whether the app has more than that. An app of one store
+    ///   (no activities, no place) reads the items of those only.
+    func results(of searched: SearchedApp, _ text: String, _ terms: [TextTokenizer.QueryTerm], limit: Int, shown: Int? = nil,
+                 near area: SearchArea? = nil, statistics: SearchStatistics? = nil, typos: Bool = true) throws
+        -> (results: [SystemSearchResult], more: Bool, stale: Bool)
+    {
         let app = searched.app
         let stores = try searched.stores.get()
         let browsing = area != nil && text.trimmingCharacters(in: .whitespaces).isEmpty
         // Near a place, more text matches are weighed by distance than are shown.
         let pool = area == nil ? limit : max(limit * 10, 200)
+        // One store's matches are in their final order (the app's factor
+        // scales them all): the items of those shown are enough.
+        let rows = area == nil && stores.count == 1 && stores[0].name != UserActivityStore.indexName ? shown ?? .max : .max
+        var matches = 0
         var totals = (engagement: 0.0, impressions: 0.0)
         var stale = false
         /// The store's matches, each with its item's attributes; its engagement totals added to `totals`.
@@ -374,7 +384,8 @@ public final class SystemSearch: Sendable {
                 totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
                 return located
             }
-            let part = try store.systemSearchPart(terms, limit: limit, statistics: statistics, typos: typos)
+            let part = try store.systemSearchPart(terms, limit: limit, rows: rows, statistics: statistics, typos: typos)
+            matches += part.matches
             totals = (totals.engagement + part.totals.engagement, totals.impressions + part.totals.impressions)
             if statistics != nil, searched.statisticsStamps.indices.contains(position), searched.statisticsStamps[position] != part.stamp { stale = true }
             return part.results.map { (SystemSearchResult($0, bundleIdentifier: app.bundleIdentifier, indexName: indexName), $0.item.attributes) }
@@ -403,7 +414,8 @@ public final class SystemSearch: Sendable {
         }
         if let area { merged = area.rank(merged) }
         merged.sort(by: Self.ranksBefore)
-        return (Array(merged.prefix(limit)), stale)
+        let more = rows < .max ? matches > rows : merged.count > (shown ?? limit)
+        return (Array(merged.prefix(limit)), more, stale)
     }
 
     /// The factor every result of an app is multiplied by: below 1 when the

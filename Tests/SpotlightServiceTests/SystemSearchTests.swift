@@ -92,6 +92,33 @@ import Testing
         }
     }
 
+    /// An app of one store reads the items of the results it shows (and of
+    /// those tied with the last), knowing from the matches alone whether it
+    /// has more: the same rows, in the same order, as reading them all.
+    @Test func anAppShowsItsBestRowsAndKnowsWhetherItHasMore() throws {
+        let root = try ServiceRoot()
+        defer { root.cleanUp() }
+        try root.registry.register(app("com.example.ties", "Ties"))
+        try root.registry.register(app("com.example.three", "Three"))
+        try root.registry.register(app("com.example.four", "Four"))
+        // Five equal scores: the search keeps the first indexed of them (one
+        // more than shown), and the rows shown are ordered by identifier.
+        try root.store("com.example.ties").index(["e", "d", "c", "b", "a"].map { item($0, "Walnut bread") })
+        try root.store("com.example.three").index((1...3).map { item("t\($0)", "Walnut \($0)", hint: $0) })
+        try root.store("com.example.four").index((1...4).map { item("f\($0)", "Walnut \($0)", hint: $0) })
+        let found = try SystemSearch(registry: root.registry).search("walnut", resultsPerApp: 3)
+        func group(_ name: String) throws -> AppResultGroup { try #require(found.groups.first { $0.app.displayName == name }) }
+        #expect(try group("Ties").results.map(\.reference.itemIdentifier) == ["b", "c", "d"])
+        #expect(try group("Ties").hasMoreResults)
+        #expect(try group("Three").results.map(\.reference.itemIdentifier) == ["t3", "t2", "t1"])
+        #expect(try !group("Three").hasMoreResults)
+        #expect(try group("Four").results.map(\.reference.itemIdentifier) == ["f4", "f3", "f2"])
+        #expect(try group("Four").hasMoreResults)
+        let one = try SystemSearch(registry: root.registry).search("walnut", resultsPerApp: 1)
+        #expect(one.groups.map { $0.results.map(\.reference.itemIdentifier) }.sorted { $0[0] < $1[0] } == [["d"], ["f4"], ["t3"]])
+        #expect(one.groups.allSatisfy { $0.hasMoreResults })
+    }
+
     /// A row shows what the item's attributes say, each read as the row's
     /// documentation gives it (``ShownAttributes`` picks them out in one pass).
     @Test func aRowShowsTheItemsAttributes() {

@@ -8,7 +8,7 @@ import Synchronization
 /// A system search resolves each keystroke's terms in every store twice:
 /// once for the statistics over all stores
 /// (``SpotlightStore/recentSearchStatistics(terms:)``), once for the
-/// matches (``SpotlightStore/systemSearchPart(_:limit:statistics:typos:)``),
+/// matches (``SpotlightStore/systemSearchPart(_:limit:rows:statistics:typos:)``),
 /// nearly always in the same snapshot. A stamp names the segments and
 /// their deletions exactly (``RankedSnapshotStamp``), so an answer kept
 /// under it holds for any read that sees that stamp.

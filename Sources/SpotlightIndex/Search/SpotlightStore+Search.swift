@@ -57,7 +57,7 @@ extension SpotlightStore {
     }
 
     /// ``searchStatistics(terms:)`` from the segments this store's last
-    /// search read (``systemSearchPart(_:limit:statistics:)``), without a
+    /// search read (``systemSearchPart(_:limit:rows:statistics:typos:)``), without a
     /// transaction of its own (in one when nothing has searched the store
     /// yet), with the stamp of those segments.
     ///
@@ -65,7 +65,7 @@ extension SpotlightStore {
     /// for its matches: two read transactions per store and keystroke, the
     /// first only to scale scores. With this one, the search compares the
     /// stamp with the one its matches were read under
-    /// (``systemSearchPart(_:limit:statistics:)``) and, when a commit came
+    /// (``systemSearchPart(_:limit:rows:statistics:typos:)``) and, when a commit came
     /// between, scores again with statistics of what it read.
     ///
     /// ```swift
@@ -95,18 +95,34 @@ extension SpotlightStore {
     /// ```
     /// - Parameter typos: whether matches with typos are added when the
     ///   exact ones are fewer than `limit` (``rankedHits(_:limit:typos:statistics:segments:_:)``).
-    package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, statistics: SearchStatistics?, typos: Bool = true) throws
-        -> (results: [SearchResult], totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
+    /// - Parameter rows: the matches whose items are read (``shownCount(_:rows:)``);
+    ///   `matches` counts them all: an app showing three results asks for
+    ///   four to know whether it has more, and reads three.
+    package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, rows: Int = .max, statistics: SearchStatistics?,
+                                  typos: Bool = true) throws
+        -> (results: [SearchResult], matches: Int, totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
     {
         try withRankedIndex {
             try read { db in
                 let totals = try decayedTotals(db)
                 let (segments, stamp) = try ranked.readerSnapshot(db)
-                guard !terms.isEmpty, limit > 0 else { return ([], totals, stamp) }
+                guard !terms.isEmpty, limit > 0 else { return ([], 0, totals, stamp) }
                 let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: (segments, stamp), db)
-                return (try Self.results(of: hits, db), totals, stamp)
+                return (try Self.results(of: Array(hits.prefix(Self.shownCount(hits, rows: rows))), db), hits.count, totals, stamp)
             }
         }
+    }
+
+    /// How many of `hits` (best first) a caller showing `rows` of them must
+    /// read: the first `rows`, and those tied with the last of them (its
+    /// caller breaks ties by identifier, which the hits do not know).
+    static func shownCount(_ hits: [RankedHit], rows: Int) -> Int {
+        guard rows > 0 else { return 0 }
+        guard rows < hits.count else { return hits.count }
+        let last = hits[rows - 1].score
+        var count = rows
+        while count < hits.count, hits[count].score.total == last.total, hits[count].score.typos == last.typos { count += 1 }
+        return count
     }
 
     /// Runs `body` over the ranked index: once more when a segment file
