@@ -56,11 +56,6 @@ public enum ResultAction: Sendable, Hashable, Encodable {
         return actions
     }
 
-    /// The address parts an item has, joined; nil when it has none.
-    static func addressLine(_ attributes: [String: AttributeValue]) -> String? {
-        ShownAttributes(attributes).addressLine
-    }
-
     private enum CodingKeys: String, CodingKey { case kind, label, phoneNumber, address, latitude, longitude, url }
 
     public func encode(to encoder: any Encoder) throws {

@@ -34,7 +34,7 @@ struct ShownAttributes {
     var phoneNumbers: AttributeValue?
     var emailAddresses: AttributeValue?
     var supportsNavigation = false
-    /// The address parts, in ``ResultAction/addressLine(_:)``'s order.
+    /// The address parts, in ``addressNames``' order (``addressLine``).
     var addressParts: [String?] = []
 
     /// The parts of an address, in the order they are joined.

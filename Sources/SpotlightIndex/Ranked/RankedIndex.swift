@@ -163,6 +163,7 @@ final class RankedIndex: Sendable {
         try db.cachedStatement(sql: "SELECT id, token, file, deleted_version FROM ranked_segments ORDER BY id").eachRow(db) { row in
             let file = sqlite3_column_text(row, 2).map { String(cString: $0) }
             rows.append((sqlite3_column_int64(row, 0), sqlite3_column_int64(row, 1), file, sqlite3_column_int64(row, 3)))
+            return true
         }
         var out: [SegmentSnapshot] = []
         out.reserveCapacity(rows.count)

@@ -107,6 +107,7 @@ extension SpotlightStore {
             case 1: totals.impressions = value
             default: totals.at = value
             }
+            return true
         }
         return totals
     }

@@ -2,17 +2,21 @@ import GRDB
 import GRDBSQLite
 
 extension Statement {
-    /// Steps this statement (cached, without arguments) through SQLite's C
-    /// API, handing `body` the raw statement on each row, then resets it.
+    /// Steps this statement (cached, its arguments bound) through SQLite's
+    /// C API, handing `body` the raw statement on each row until it returns
+    /// false, then resets it.
     /// For the small statements a system search runs on every store at
     /// every keystroke (the ranked segments' list, the engagement totals):
     /// GRDB's rows (a cursor, a row object, a generic decoding per column)
     /// cost more than the statement itself.
     ///
     /// ```swift
-    /// try db.cachedStatement(sql: "SELECT id FROM ranked_segments").eachRow(db) { row in ids.append(sqlite3_column_int64(row, 0)) }
+    /// try db.cachedStatement(sql: "SELECT id FROM ranked_segments").eachRow(db) { row in
+    ///     ids.append(sqlite3_column_int64(row, 0))
+    ///     return true
+    /// }
     /// ```
-    func eachRow(_ db: Database, _ body: (OpaquePointer) throws -> Void) throws {
+    func eachRow(_ db: Database, _ body: (OpaquePointer) throws -> Bool) throws {
         let raw = sqliteStatement
         defer { sqlite3_reset(raw) }
         while true {
@@ -21,7 +25,7 @@ extension Statement {
             guard code == SQLITE_ROW else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
             }
-            try body(raw)
+            guard try body(raw) else { return }
         }
     }
 }

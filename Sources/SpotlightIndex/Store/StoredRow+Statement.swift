@@ -11,10 +11,7 @@ extension StoredRow {
     static func eachItem(_ statement: Statement, rowids: some Collection<Int64>, then more: [Double] = [], _ db: Database,
                          _ body: (Int64, StoredItem) throws -> Bool) throws {
         let raw = statement.sqliteStatement
-        defer {
-            sqlite3_reset(raw)
-            sqlite3_clear_bindings(raw)
-        }
+        defer { sqlite3_clear_bindings(raw) }
         var index: Int32 = 1
         for rowid in rowids {
             sqlite3_bind_int64(raw, index, rowid)
@@ -24,15 +21,7 @@ extension StoredRow {
             sqlite3_bind_double(raw, index, value)
             index += 1
         }
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
-                                    sql: statement.sql)
-            }
-            guard try body(sqlite3_column_int64(raw, 0), try item(raw)) else { return }
-        }
+        try statement.eachRow(db) { row in try body(sqlite3_column_int64(row, 0), try item(row)) }
     }
 
     /// The item of the row a statement selecting ``columns`` is on, read
