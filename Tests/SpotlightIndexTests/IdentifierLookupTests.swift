@@ -76,15 +76,13 @@ import TestSupport
             try store.index([item("a", title: "first"), item("b", title: "other")])
             // What a lost lookup could have written: a second row for "a".
             try store.write { db in
-                try db.execute(sql: """
-                    INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
-                        SELECT uid, domain, content_type, expiration, expires, indexed_at, hint, recency FROM items WHERE uid = 'a';
-                    """)
-                let rowid = db.lastInsertedRowID
                 var later = item("a", title: "second")
                 later.attributes["title"] = .string("second")
                 let blob = BlobCompression.pack(AttributeCodec.encode(later.attributes))
-                try db.execute(sql: "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)", arguments: [rowid, Data(blob)])
+                try db.execute(sql: """
+                    INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency, attributes)
+                        SELECT uid, domain, content_type, expiration, expires, indexed_at, hint, recency, ? FROM items WHERE uid = 'a';
+                    """, arguments: [Data(blob)])
                 try db.execute(sql: "UPDATE meta SET value = value + 1 WHERE key = 'item_count'")
                 try db.execute(sql: "UPDATE meta SET value = 'old' WHERE key = 'ranked_format'")
             }
@@ -165,7 +163,8 @@ import TestSupport
         do {
             let store = try fileStore(dir)
             try store.index([item("a", title: "apple", ["rating": .number(4)]), item("b", title: "banana", ["rating": .number(2)])])
-            // Back to the v7 layout: a UNIQUE identifier column and the typed-value table.
+            // Back to the v7 layout: a UNIQUE identifier column, the attributes
+            // in a table of their own, and the typed-value table.
             try store.write { db in
                 try db.execute(sql: """
                     CREATE TABLE items_v7(rowid INTEGER PRIMARY KEY, uid TEXT NOT NULL UNIQUE, domain TEXT, content_type TEXT,
@@ -173,11 +172,13 @@ import TestSupport
                         recency REAL, eng REAL NOT NULL DEFAULT 0, eng_at REAL NOT NULL DEFAULT 0);
                     INSERT INTO items_v7 SELECT rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at
                         FROM items;
+                    CREATE TABLE item_attributes(rowid INTEGER PRIMARY KEY, attributes BLOB NOT NULL);
+                    INSERT INTO item_attributes SELECT rowid, attributes FROM items;
                     DROP TABLE items;
                     ALTER TABLE items_v7 RENAME TO items;
                     CREATE TABLE attr_numbers(name TEXT NOT NULL, value REAL NOT NULL, item INTEGER NOT NULL,
                         PRIMARY KEY(name, value, item)) WITHOUT ROWID;
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-lookups-in-segments', 'v9-impressions');
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v8-lookups-in-segments', 'v9-impressions', 'v10-attributes-in-items');
                     UPDATE meta SET value = '6.4.0' WHERE key = 'ranked_format';
                     """)
             }

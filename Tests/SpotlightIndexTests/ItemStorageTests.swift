@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @_spi(Inspection) import RankedSearch
 @testable import SpotlightIndex
 
@@ -173,5 +174,71 @@ import Testing
         #expect(try store.engagement(ofItem: "a").views == 0)
         try store.index([item("a", title: "back")])
         #expect(try store.ids("back") == ["a"])
+    }
+
+    /// Before schema v10 an item's attributes were a row of `item_attributes`;
+    /// opening such a store moves them into `items`, keeping every rowid (the
+    /// ranked index names them, and is not rebuilt), item and signal.
+    @Test func aStoreFromBeforeVersion10KeepsEveryItemAndRowid() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let original = SearchableItem(uniqueIdentifier: "all-kinds", domainIdentifier: "acct.inbox", contentType: "public.message",
+                                      expirationDate: Date(timeIntervalSinceReferenceDate: 2_000_000_000.000_001),
+                                      attributes: Self.everyKind)
+        let items = [original] + (0..<40).map { item("n\($0)", title: "note \($0) pear", domain: $0.isMultiple(of: 2) ? "even" : nil) }
+        let before: (rows: [Row], ranked: [Row], pears: [SearchResult])
+        let clock = TestClock()   // engagement decays: the same instant for both searches
+        do {
+            let store = try fileStore(dir, clock: clock)
+            try store.index(items)
+            try store.deleteItems(withIdentifiers: ["n3"])
+            try store.recordEngagement(.selection, itemIdentifier: "n7")
+            before = (try Self.signalRows(store), try store.read { try Row.fetchAll($0, sql: "SELECT * FROM ranked_segments ORDER BY id") },
+                      try store.search("pear", limit: 50))
+            // Back to the v9 layout: the attributes in a table of their own.
+            try store.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE item_attributes(rowid INTEGER PRIMARY KEY, attributes BLOB NOT NULL);
+                    INSERT INTO item_attributes SELECT rowid, attributes FROM items;
+                    CREATE TABLE items_v9(rowid INTEGER PRIMARY KEY, uid TEXT NOT NULL, domain TEXT, content_type TEXT,
+                        expiration REAL, expires REAL NOT NULL, indexed_at REAL NOT NULL, hint REAL NOT NULL DEFAULT 0,
+                        recency REAL, eng REAL NOT NULL DEFAULT 0, eng_at REAL NOT NULL DEFAULT 0, imp REAL NOT NULL DEFAULT 0);
+                    INSERT INTO items_v9 SELECT rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency,
+                        eng, eng_at, imp FROM items;
+                    DROP TABLE items;
+                    ALTER TABLE items_v9 RENAME TO items;
+                    CREATE INDEX items_domain ON items(domain) WHERE domain IS NOT NULL;
+                    CREATE INDEX items_expires ON items(expires);
+                    DELETE FROM grdb_migrations WHERE identifier = 'v10-attributes-in-items';
+                    """)
+            }
+            #expect(try store.read { try $0.columns(in: "items").contains { $0.name == "attributes" } } == false)
+        }
+        let store = try fileStore(dir, clock: clock)
+        #expect(try store.read { try $0.tableExists("item_attributes") } == false)
+        #expect(try store.read { try $0.columns(in: "items").map(\.name).last } == "attributes")
+        #expect(try Self.signalRows(store) == before.rows)
+        #expect(try store.read { try Row.fetchAll($0, sql: "SELECT * FROM ranked_segments ORDER BY id") } == before.ranked, "not rebuilt")
+        #expect(try store.item(withIdentifier: "all-kinds")?.item == original)
+        let pears = try store.search("pear", limit: 50)
+        #expect(pears.map(\.item) == before.pears.map(\.item) && pears.count == 39)
+        #expect(pears.map(\.score.total) == before.pears.map(\.score.total))
+        #expect(try store.allItems(inDomain: "even").count == 20)
+        // Written as before: a new item, a replaced one, a deleted one.
+        try store.index([item("fresh", title: "pear tart"), item("n5", title: "quince")])
+        try store.deleteItems(withIdentifiers: ["n6"])
+        #expect(try store.ids("quince") == ["n5"])
+        #expect(try store.ids("tart") == ["fresh"])
+        #expect(try store.itemCount() == 40)
+    }
+
+    /// Every `items` column but the attributes, by rowid.
+    static func signalRows(_ store: SpotlightStore) throws -> [Row] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at, imp
+                FROM items ORDER BY rowid
+                """)
+        }
     }
 }

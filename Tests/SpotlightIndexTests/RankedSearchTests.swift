@@ -159,7 +159,7 @@ import TestSupport
         #expect(zip(results, results.dropFirst()).allSatisfy { $0.score.total >= $1.score.total })
         // The index names a row the store no longer holds: damage, said as such.
         let hits = try store.read { try store.rankedHits(TextTokenizer.queryTerms("common"), limit: limit, $0) }
-        try store.write { try $0.execute(sql: "DELETE FROM item_attributes WHERE rowid = ?", arguments: [hits[hits.count / 2].rowid]) }
+        try store.write { try $0.execute(sql: "DELETE FROM items WHERE rowid = ?", arguments: [hits[hits.count / 2].rowid]) }
         #expect(throws: SegmentError.self) { try store.read { try SpotlightStore.results(of: hits, $0) } }
     }
 

@@ -35,7 +35,7 @@ import Testing
         let store = try memoryStore()
         try store.index(Self.items)
         try store.write { db in
-            try db.execute(sql: "UPDATE item_attributes SET attributes = x'ff00ff' WHERE rowid = (SELECT rowid FROM items WHERE uid = 'plain')")
+            try db.execute(sql: "UPDATE items SET attributes = x'ff00ff' WHERE uid = 'plain'")
         }
         #expect {
             try store.search("quince", limit: 10)

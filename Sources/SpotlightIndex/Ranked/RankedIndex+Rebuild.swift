@@ -30,8 +30,8 @@ extension RankedIndex {
         try removeOrphanFiles(db)
         let rows = try Row.fetchCursor(db, sql: """
             SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
-                   i.eng AS eng, i.eng_at AS eng_at, i.imp AS imp, a.attributes AS attributes
-            FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid
+                   i.eng AS eng, i.eng_at AS eng_at, i.imp AS imp, i.attributes AS attributes
+            FROM items i ORDER BY i.rowid
             """)
         var chunk: [RankedDocument] = []
         let chunks = RebuildChunks(index: self)
@@ -66,7 +66,6 @@ extension RankedIndex {
             let rowids = try Int64.fetchAll(db, sql: "SELECT rowid FROM items WHERE uid = ? AND rowid < ?", arguments: [row["uid"] as String, row["keep"] as Int64])
             for rowid in rowids {
                 try db.execute(sql: "DELETE FROM items WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "DELETE FROM item_attributes WHERE rowid = ?", arguments: [rowid])
             }
             removed += rowids.count
         }

@@ -402,7 +402,7 @@ final class RankedIndex: Sendable {
                 if let known = providedContents[rowid] {
                     content = known
                 } else {
-                    guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid WHERE i.rowid = ?"),
+                    guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items WHERE rowid = ?"),
                                                         arguments: [rowid]) else { continue }
                     content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), tokens: builder)
                 }

@@ -24,7 +24,7 @@ enum FullTextIndex {
             CREATE VIRTUAL TABLE fts USING fts5(title, keywords, description, other, content='', tokenize='ascii');
             """)
         let insert = try db.makeStatement(sql: "INSERT INTO fts(rowid, title, keywords, description, other) VALUES (?, ?, ?, ?, ?)")
-        let rows = try Row.fetchCursor(db, sql: "SELECT i.rowid AS rowid, a.attributes AS attributes FROM items i JOIN item_attributes a ON a.rowid = i.rowid")
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, attributes FROM items")
         while let row = try rows.next() {
             let columns = FullTextColumns(attributes: try StoredRow.attributes(row))
             try insert.execute(arguments: [row["rowid"] as Int64, columns.title, columns.keywords, columns.description, columns.other])
@@ -34,10 +34,10 @@ enum FullTextIndex {
 
 /// Turning `items` rows back into items.
 enum StoredRow {
-    /// The columns of an item, from `items i JOIN item_attributes a`.
-    static let columns = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, a.attributes AS attributes"
+    /// The columns of an item, from `items i`.
+    static let columns = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, i.attributes AS attributes"
     /// `FROM` clause for ``columns``.
-    static let tables = "items i JOIN item_attributes a ON a.rowid = i.rowid"
+    static let tables = "items i"
 
     static func attributes(_ row: Row) throws -> [String: AttributeValue] {
         try attributes(row["attributes"] as Data?, uid: row["uid"] as String?)

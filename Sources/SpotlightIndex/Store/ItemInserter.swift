@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The two inserts of a new item (`items`, then `item_attributes` with
-/// the same rowid), through SQLite's C API on the writer's connection.
+/// The insert of a new item's row (its attributes included), through
+/// SQLite's C API on the writer's connection.
 ///
-/// Bulk indexing runs them once per item: through GRDB's statements, the
+/// Bulk indexing runs it once per item: through GRDB's statements, the
 /// arguments' boxing and per-execution bookkeeping cost ~3 µs of the
 /// ~6 µs an item took. Used inside one write transaction, then dropped.
 ///
@@ -16,29 +16,20 @@ import GRDBSQLite
 final class ItemInserter {
     private let connection: OpaquePointer
     private let item: OpaquePointer
-    private let attributes: OpaquePointer
 
     static let itemSQL = """
-        INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO items(uid, domain, content_type, expiration, expires, indexed_at, hint, recency, attributes)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    static let attributesSQL = "INSERT INTO item_attributes(rowid, attributes) VALUES (?, ?)"
 
     init(_ db: Database) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "the store's connection is closed") }
         self.connection = connection
         item = try Self.prepare(ItemInserter.itemSQL, connection)
-        do {
-            attributes = try Self.prepare(ItemInserter.attributesSQL, connection)
-        } catch {
-            sqlite3_finalize(item)
-            throw error
-        }
     }
 
     deinit {
         sqlite3_finalize(item)
-        sqlite3_finalize(attributes)
     }
 
     private static func prepare(_ sql: String, _ connection: OpaquePointer) throws -> OpaquePointer {
@@ -73,16 +64,13 @@ final class ItemInserter {
         real(indexedAt, 6)
         real(prepared.hint, 7)
         real(prepared.recency, 8)
-        try step(item, Self.itemSQL)
-        let rowid = sqlite3_last_insert_rowid(connection)
-        sqlite3_bind_int64(attributes, 1, rowid)
         try prepared.blob.withUnsafeBytes { blob in
             // A zero-length blob still binds as a blob, not NULL.
-            sqlite3_bind_blob(attributes, 2, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt(blob.count), nil)
-            defer { sqlite3_bind_null(attributes, 2) }   // no pointer into the array outlives this call
-            try step(attributes, Self.attributesSQL)
+            sqlite3_bind_blob(item, 9, blob.baseAddress ?? UnsafeRawPointer(bitPattern: 1), CInt(blob.count), nil)
+            defer { sqlite3_bind_null(item, 9) }   // no pointer into the array outlives this call
+            try step(item, Self.itemSQL)
         }
-        return rowid
+        return sqlite3_last_insert_rowid(connection)
     }
 
     private func step(_ statement: OpaquePointer, _ sql: String) throws {

@@ -4,14 +4,17 @@ import GRDB
 ///
 /// - `meta(key, value)`: schema and tokenizer versions, the batch client
 ///   state, the item count, a pending reindex request.
-/// - `items`: one small row per item, the store of record with
-///   `item_attributes` (same rowid), which holds the ``AttributeCodec`` blob
-///   apart so that the ranking join reads dense pages. `expiration` is the
-///   date the app gave (seconds
-///   since 2001, exact); `expires`, `indexed_at`, `recency` and `eng_at` are
-///   seconds since 1970; `expires` is the effective expiration; `hint`,
-///   `recency`, `eng` and `eng_at` the ranking signals, read in the same
-///   join as the text score.
+/// - `items`: one row per item, the store of record: its identifier, the
+///   columns below, and last its attributes (`attributes`, the compressed
+///   ``AttributeCodec`` blob). `expiration` is the date the app gave
+///   (seconds since 2001, exact); `expires`, `indexed_at`, `recency` and
+///   `eng_at` are seconds since 1970; `expires` is the effective
+///   expiration; `hint`, `recency`, `eng`, `imp` and `eng_at` the ranking
+///   signals, which the ranked index keeps too. Before v10 the blob was in
+///   a table of its own, `item_attributes` (same rowid), so that a ranking
+///   join over `items` read dense pages; since the ranked index holds the
+///   signals, reading an item is all that table served, and it cost two
+///   B-tree lookups, two pages and two inserts an item instead of one.
 /// - `engagement(uid, views, selections, score, at, impressions)`: counts
 ///   that survive replacing an item and go with deleting it. `items.imp`
 ///   holds the decayed impressions beside `eng` (both as of `eng_at`).
@@ -145,6 +148,40 @@ enum Schema {
             if try !db.columns(in: "engagement").contains(where: { $0.name == "impressions" }) {
                 try db.execute(sql: "ALTER TABLE engagement ADD COLUMN impressions INTEGER NOT NULL DEFAULT 0")
             }
+        }
+        // Each item's attributes move into its `items` row: one lookup and
+        // one page to read an item, one insert to write it. The table is
+        // copied whole (rowids kept: the ranked index names them), so its
+        // pages are full, not split by growing every row in place; an
+        // `items` row without attributes was never readable, and is left out.
+        migrator.registerMigration("v10-attributes-in-items") { db in
+            try db.execute(sql: """
+                CREATE TABLE items_v10(
+                    rowid INTEGER PRIMARY KEY,
+                    uid TEXT NOT NULL,
+                    domain TEXT,
+                    content_type TEXT,
+                    expiration REAL,
+                    expires REAL NOT NULL,
+                    indexed_at REAL NOT NULL,
+                    hint REAL NOT NULL DEFAULT 0,
+                    recency REAL,
+                    eng REAL NOT NULL DEFAULT 0,
+                    eng_at REAL NOT NULL DEFAULT 0,
+                    imp REAL NOT NULL DEFAULT 0,
+                    attributes BLOB NOT NULL
+                );
+                INSERT INTO items_v10(rowid, uid, domain, content_type, expiration, expires, indexed_at, hint, recency, eng, eng_at,
+                                      imp, attributes)
+                    SELECT i.rowid, i.uid, i.domain, i.content_type, i.expiration, i.expires, i.indexed_at, i.hint, i.recency, i.eng,
+                           i.eng_at, i.imp, a.attributes
+                    FROM items i JOIN item_attributes a ON a.rowid = i.rowid ORDER BY i.rowid;
+                DROP TABLE items;
+                DROP TABLE item_attributes;
+                ALTER TABLE items_v10 RENAME TO items;
+                CREATE INDEX items_domain ON items(domain) WHERE domain IS NOT NULL;
+                CREATE INDEX items_expires ON items(expires);
+                """)
         }
         return migrator
     }

@@ -151,7 +151,7 @@ extension SpotlightStore {
             }
             try adjustCount(-removed, db)
         case .deleteAll:
-            try db.execute(sql: "DELETE FROM items; DELETE FROM item_attributes; DELETE FROM engagement")
+            try db.execute(sql: "DELETE FROM items; DELETE FROM engagement")
             ranked.removedAll()
             try db.setMeta("item_count", 0)
             try db.setMeta("client_state", nil)
@@ -190,10 +190,10 @@ extension SpotlightStore {
             return 1
         }
         try db.cachedStatement(sql: """
-            UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?, hint = ?, recency = ?
+            UPDATE items SET domain = ?, content_type = ?, expiration = ?, expires = ?, indexed_at = ?, hint = ?, recency = ?,
+                attributes = ?
             WHERE rowid = ?
-            """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, rowid])
-        try db.cachedStatement(sql: "UPDATE item_attributes SET attributes = ? WHERE rowid = ?").execute(arguments: [Data(item.blob), rowid])
+            """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, Data(item.blob), rowid])
         ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uidHash: item.uidHash, numbers: item.numbers))
         return 0
     }
@@ -230,7 +230,6 @@ extension SpotlightStore {
         let rowid: Int64 = row["rowid"]
         try db.cachedStatement(sql: "DELETE FROM items WHERE rowid = ?").execute(arguments: [rowid])
         ranked.changed(rowid: rowid)
-        try db.cachedStatement(sql: "DELETE FROM item_attributes WHERE rowid = ?").execute(arguments: [rowid])
         try db.cachedStatement(sql: "DELETE FROM engagement WHERE uid = ?").execute(arguments: [row["uid"] as String])
     }
 
