@@ -61,9 +61,14 @@ struct MaintenanceService: Service {
     func pass() async {
         let maintenance = self.maintenance
         do {
-            let (checks, deliveries) = try await SpotlightAPI.offThread { (try maintenance.verifyStores(), try maintenance.deliverPendingRequests()) }
+            let (checks, compacted, deliveries) = try await SpotlightAPI.offThread {
+                (try maintenance.verifyStores(), try maintenance.compactStores(), try maintenance.deliverPendingRequests())
+            }
             for check in checks {
                 logger.warning("maintenance: \(check.bundleIdentifier)/\(check.indexName) \(check.movedAside.map { "was damaged, moved aside to \($0)" } ?? check.error ?? "")")
+            }
+            for done in compacted {
+                logger.info("maintenance: \(done.bundleIdentifier)/\(done.indexName) gave back \(done.bytesSaved) bytes of free pages")
             }
             let failures = deliveries.filter { !$0.succeeded }.count
             status.record(.init(at: Date(), deliveries: deliveries.count, failures: failures))

@@ -24,6 +24,8 @@ public struct IndexMaintenance: Sendable {
     public var timeout: TimeInterval
     /// What runs the index extensions (a process of its own, by default).
     public let processRunner: any ProcessRunning
+    /// The least free space worth giving back (``compactStores()``; default 4 MB).
+    public var compactionMinimumBytes: Int64 = 4 << 20
     private let options: StoreOptions
 
     /// - Parameter processRunner: what runs index extensions: ``AppProcessRunner`` (a process), or a test's stand-in.
@@ -88,6 +90,41 @@ public struct IndexMaintenance: Sendable {
             }
         }
         return found
+    }
+
+    /// A store whose free pages maintenance gave back (``compactStores()``).
+    public struct StoreCompaction: Sendable, Encodable {
+        public var bundleIdentifier: String
+        public var indexName: String
+        /// Bytes the store's file shrank by.
+        public var bytesSaved: Int64
+    }
+
+    /// Gives back the free pages of every registered app's store where they
+    /// are a quarter of its file and at least ``compactionMinimumBytes``
+    /// (``/SpotlightIndex/SpotlightStore/compact(whenFreeAbove:minimumBytes:)``):
+    /// what deleting many items, or upgrading a store to schema v10, leaves.
+    /// Returns the stores compacted; one that cannot be opened or written is
+    /// left as it is (``verifyStores()`` reports those).
+    ///
+    /// ```swift
+    /// for done in try IndexMaintenance().compactStores() { print(done.bundleIdentifier, done.bytesSaved) }
+    /// ```
+    public func compactStores() throws -> [StoreCompaction] {
+        var done: [StoreCompaction] = []
+        let location = registry.location
+        for app in try registry.apps() {
+            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
+            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
+            for name in names {
+                let store = name == UserActivityStore.indexName
+                    ? try? UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: location, options: options).store
+                    : try? SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: location, options: options)
+                guard let store, !store.isReadOnly, let saved = try? store.compact(minimumBytes: compactionMinimumBytes), saved > 0 else { continue }
+                done.append(StoreCompaction(bundleIdentifier: app.bundleIdentifier, indexName: name, bytesSaved: saved))
+            }
+        }
+        return done
     }
 
     /// Runs every registered app's index extension once per pending request.

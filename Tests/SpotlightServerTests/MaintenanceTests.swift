@@ -36,6 +36,33 @@ import Testing
         #expect(try maintenance.verifyStores().isEmpty, "the new store is sound")
     }
 
+    @Test func compactingGivesBackTheFreePagesOfMostlyEmptyStoresOnly() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        _ = try extensionApp(fixture)
+        let store = try fixture.store("com.example.notes")
+        // Letters drawn at random (a fixed seed): text the attributes' compression cannot shrink much.
+        var seed: UInt64 = 42
+        func text() -> String {
+            String((0..<4_000).map { index -> Character in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return index % 7 == 6 ? " " : Character(UnicodeScalar(UInt8(97 + (seed >> 33) % 26)))
+            })
+        }
+        try store.index((0..<100).map { SearchableItem(uniqueIdentifier: "big\($0)", attributes: ["textContent": .string(text())]) })
+        try store.finishMerging()
+        var maintenance = IndexMaintenance(registry: fixture.registry)
+        maintenance.compactionMinimumBytes = 256 << 10
+        _ = try maintenance.compactStores()   // what merging the segments freed
+        #expect(try maintenance.compactStores().isEmpty, "no free pages left")
+        try store.deleteItems(withIdentifiers: (0..<100).map { "big\($0)" })
+        try store.finishMerging()
+        let done = try maintenance.compactStores()
+        #expect(done.map(\.bundleIdentifier) == ["com.example.notes"] && done.first.map { $0.bytesSaved >= 256 << 10 } == true, "\(done)")
+        #expect(try maintenance.compactStores().isEmpty, "compacted once")
+        #expect(try fixture.store("com.example.notes").allItems().map(\.item.uniqueIdentifier) == ["n1"])
+    }
+
     @Test func theServiceRunsMaintenanceOnItsSchedule() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }

@@ -9,8 +9,9 @@ struct Maintain: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "maintain",
         abstract: "Run apps' index extensions for lost stores and items about to expire.",
         discussion: """
-            Checks every store (SQLite's quick_check, which searches skip), then runs apps' \
-            index extensions: apps that are not running rebuild a lost or damaged index and \
+            Checks every store (SQLite's quick_check, which searches skip), gives back the \
+            free pages of stores that are mostly empty space, then runs apps' index \
+            extensions: apps that are not running rebuild a lost or damaged index and \
             refresh expiring items. `spotlight serve` does this on a schedule.
 
             Example:
@@ -24,13 +25,22 @@ struct Maintain: ParsableCommand {
     func run() throws {
         let maintenance = IndexMaintenance()
         let checks = Output.guarded { try maintenance.verifyStores() }
+        let compacted = Output.guarded { try maintenance.compactStores() }
         let deliveries = Output.guarded { try maintenance.deliverPendingRequests() }
         if json {
-            struct Report: Encodable { var damaged: [IndexMaintenance.StoreCheck]; var deliveries: [IndexMaintenance.Delivery] }
-            return print(try Output.json(encoding: Report(damaged: checks, deliveries: deliveries)))
+            struct Report: Encodable {
+                var damaged: [IndexMaintenance.StoreCheck]
+                var compacted: [IndexMaintenance.StoreCompaction]
+                var deliveries: [IndexMaintenance.Delivery]
+            }
+            return print(try Output.json(encoding: Report(damaged: checks, compacted: compacted, deliveries: deliveries)))
         }
         for check in checks {
             print("\(check.bundleIdentifier)/\(check.indexName): " + (check.movedAside.map { "damaged; moved aside to \($0), a reindex is requested" } ?? "cannot be opened: \(check.error ?? "")"))
+        }
+        for done in compacted {
+            let saved = ByteCountFormatter.string(fromByteCount: done.bytesSaved, countStyle: .file)
+            print("\(done.bundleIdentifier)/\(done.indexName): \(saved) of free pages given back")
         }
         if deliveries.isEmpty { return print("nothing to do: no index asks for a reindex, nothing expires within a day") }
         for delivery in deliveries {
