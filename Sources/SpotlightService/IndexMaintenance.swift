@@ -72,24 +72,34 @@ public struct IndexMaintenance: Sendable {
         var checking = options
         checking.checksIntegrityOnOpen = true
         var found: [StoreCheck] = []
-        let location = registry.location
-        for app in try registry.apps() {
-            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
-            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
-            for name in names {
-                do {
-                    let store = name == UserActivityStore.indexName
-                        ? try UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: location, options: checking).store
-                        : try SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: location, options: checking)
-                    if let aside = store.movedAsideFile {
-                        found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, movedAside: aside.path))
-                    }
-                } catch {
-                    found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, error: "\(error)"))
+        for (app, name) in try storeNames() {
+            do {
+                if let aside = try open(app, name, checking).movedAsideFile {
+                    found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, movedAside: aside.path))
                 }
+            } catch {
+                found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, error: "\(error)"))
             }
         }
         return found
+    }
+
+    /// Every registered app's stores, by index name: its indexes, then its activities'.
+    private func storeNames() throws -> [(app: AppRegistration, indexName: String)] {
+        try registry.apps().flatMap { app in
+            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location)
+            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
+                names.append(UserActivityStore.indexName)
+            }
+            return names.map { (app, $0) }
+        }
+    }
+
+    /// Opens one of ``storeNames()``.
+    private func open(_ app: AppRegistration, _ name: String, _ options: StoreOptions) throws -> SpotlightStore {
+        name == UserActivityStore.indexName
+            ? try UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: registry.location, options: options).store
+            : try SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: registry.location, options: options)
     }
 
     /// A store whose free pages maintenance gave back (``compactStores()``).
@@ -111,20 +121,11 @@ public struct IndexMaintenance: Sendable {
     /// for done in try IndexMaintenance().compactStores() { print(done.bundleIdentifier, done.bytesSaved) }
     /// ```
     public func compactStores() throws -> [StoreCompaction] {
-        var done: [StoreCompaction] = []
-        let location = registry.location
-        for app in try registry.apps() {
-            var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: location)
-            if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: location) { names.append(UserActivityStore.indexName) }
-            for name in names {
-                let store = name == UserActivityStore.indexName
-                    ? try? UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: location, options: options).store
-                    : try? SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: location, options: options)
-                guard let store, !store.isReadOnly, let saved = try? store.compact(minimumBytes: compactionMinimumBytes), saved > 0 else { continue }
-                done.append(StoreCompaction(bundleIdentifier: app.bundleIdentifier, indexName: name, bytesSaved: saved))
-            }
+        try storeNames().compactMap { app, name in
+            guard let store = try? open(app, name, options), !store.isReadOnly,
+                  let saved = try? store.compact(minimumBytes: compactionMinimumBytes), saved > 0 else { return nil }
+            return StoreCompaction(bundleIdentifier: app.bundleIdentifier, indexName: name, bytesSaved: saved)
         }
-        return done
     }
 
     /// Runs every registered app's index extension once per pending request.

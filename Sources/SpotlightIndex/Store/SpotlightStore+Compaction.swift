@@ -40,7 +40,7 @@ extension SpotlightStore {
     ///
     /// Rowids are kept (every table names its own), so the ranked index
     /// stays as it is. Rewriting the file takes the store's write lock for
-    /// as long as copying it takes (~1 s per 100 MB here): maintenance
+    /// as long as copying it takes (~5 s for a 1.4 GB file here): maintenance
     /// (`spotlight maintain`, or a running service's schedule) calls it,
     /// not a front end.
     ///
