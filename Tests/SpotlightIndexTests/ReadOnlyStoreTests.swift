@@ -72,6 +72,13 @@ import TestSupport
         #expect { try store.index([item("new", title: "new")]) } throws: { error in
             (error as? SpotlightIndexError)?.code == .storeUnavailable && "\(error)".contains("readonly")
         }
+        let usage = try store.pageUsage()
+        #expect {
+            try store.compact(whenFreeAbove: 0, minimumBytes: 0)
+        } throws: { error in
+            (error as? SpotlightIndexError)?.code == .storeUnavailable && "\(error)".contains("read-only")
+        }
+        #expect(try store.pageUsage() == usage)
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.root.appendingPathComponent("org.openspotlight.tests").path).sorted() == before,
                 "nothing created, renamed or removed")
     }
