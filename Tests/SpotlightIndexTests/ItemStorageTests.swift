@@ -179,7 +179,8 @@ import TestSupport
     /// Before schema v10 an item's attributes were a row of `item_attributes`;
     /// opening such a store moves them into `items`, keeping every rowid (the
     /// ranked index names them, and is not rebuilt), item and signal.
-    @Test func aStoreFromBeforeVersion10KeepsEveryItemAndRowid() throws {
+    /// Upgraded through a pool, and through the one connection `spotlight search` opens.
+    @Test(arguments: [false, true]) func aStoreFromBeforeVersion10KeepsEveryItemAndRowid(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let original = SearchableItem(uniqueIdentifier: "all-kinds", domainIdentifier: "acct.inbox", contentType: "public.message",
@@ -214,7 +215,8 @@ import TestSupport
             }
             #expect(try store.read { try $0.columns(in: "items").contains { $0.name == "attributes" } } == false)
         }
-        let store = try fileStore(dir, clock: clock)
+        let store = try fileStore(dir, clock: clock) { $0.opensOneConnection = oneConnection }
+        #expect((store.writer is DatabaseQueue) == oneConnection)
         #expect(try store.read { try $0.tableExists("item_attributes") } == false)
         #expect(try store.read { try $0.columns(in: "items").map(\.name).last } == "attributes")
         #expect(try Self.signalRows(store) == before.rows)

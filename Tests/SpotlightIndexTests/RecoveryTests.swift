@@ -19,18 +19,20 @@ import TestSupport
         #expect(try fileStore(dir).pendingReindex == nil)
     }
 
-    @Test func aLostStoreIsRecreatedAndAsksForAReindexUntilAcknowledged() throws {
+    /// Recovery is the same whether the store opens a pool or one connection
+    /// (``StoreOptions/opensOneConnection``, as `spotlight search` does).
+    @Test(arguments: [false, true]) func aLostStoreIsRecreatedAndAsksForAReindexUntilAcknowledged(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
         do {
-            let store = try fileStore(dir)
+            let store = try fileStore(dir) { $0.opensOneConnection = oneConnection }
             #expect(try store.pendingReindex == .storeMissing)
             #expect(try store.itemCount() == 0)
             try store.index([item("a", title: "apple")])
         }
-        let reopened = try fileStore(dir)
+        let reopened = try fileStore(dir) { $0.opensOneConnection = oneConnection }
         #expect(try reopened.pendingReindex == .storeMissing, "the request survives a restart")
         try reopened.acknowledgeReindex()
         #expect(try reopened.pendingReindex == nil)
@@ -38,14 +40,14 @@ import TestSupport
         #expect(try fileStore(dir).ids("apple") == ["a"])
     }
 
-    @Test func aStoreOverwrittenWithGarbageIsMovedAsideAndRecreated() throws {
+    @Test(arguments: [false, true]) func aStoreOverwrittenWithGarbageIsMovedAsideAndRecreated(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file = try Self.closedStore(in: dir, [item("a", title: "apple")])
         let garbage = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file.path + suffix) }
         try garbage.write(to: file)
-        let store = try fileStore(dir)
+        let store = try fileStore(dir) { $0.opensOneConnection = oneConnection }
         #expect(try store.pendingReindex == .storeCorrupt)
         let aside = try #require(store.movedAsideFile)
         #expect(aside.lastPathComponent.hasPrefix("shared.sqlite.corrupt-"))
@@ -82,7 +84,7 @@ import TestSupport
         #expect(try fileStore(dir).search("apple").map(\.item.uniqueIdentifier) == ["a"])
     }
 
-    @Test func aStoreFromANewerVersionIsRefusedUntouched() throws {
+    @Test(arguments: [false, true]) func aStoreFromANewerVersionIsRefusedUntouched(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         let file: URL
@@ -92,12 +94,12 @@ import TestSupport
             file = try #require(store.fileURL)
             try store.writer.write { db in try db.execute(sql: "INSERT INTO grdb_migrations(identifier) VALUES ('v99')") }
         }
-        let error = #expect(throws: SpotlightIndexError.self) { try fileStore(dir) }
+        let error = #expect(throws: SpotlightIndexError.self) { try fileStore(dir) { $0.opensOneConnection = oneConnection } }
         #expect(error?.message.contains("newer OpenSpotlight") == true)
         #expect(FileManager.default.fileExists(atPath: file.path))
     }
 
-    @Test func aStoreWithTheOldFullTextTableLosesItOnOpen() throws {
+    @Test(arguments: [false, true]) func aStoreWithTheOldFullTextTableLosesItOnOpen(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
         do {
@@ -108,7 +110,7 @@ import TestSupport
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v7-no-fts'")
             }
         }
-        let reopened = try fileStore(dir)
+        let reopened = try fileStore(dir) { $0.opensOneConnection = oneConnection }
         #expect(try reopened.read { db in try db.tableExists("fts") } == false)
         #expect(try reopened.search("apple").map(\.item.uniqueIdentifier) == ["a"])
         #expect(try reopened.items(matching: #"title == "app*""#).map(\.uniqueIdentifier) == ["a"])

@@ -34,7 +34,7 @@ struct StoreOpener {
     func open() throws -> Opened {
         guard let root = location.rootDirectory else {
             let queue = try DatabaseQueue(configuration: configuration())
-            try prepare(queue)
+            _ = try prepare(queue)
             return Opened(writer: queue, fileURL: nil, movedAside: nil, reindexReason: nil)
         }
         let directory = root.appendingPathComponent(bundleIdentifier, isDirectory: true)
@@ -76,24 +76,24 @@ struct StoreOpener {
             for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) { try? manager.removeItem(atPath: file.path + suffix) }
         }
 
-        var pool: DatabasePool
+        var opened: (writer: any DatabaseWriter, created: Double?)
         do {
-            pool = try openChecked(file)
+            opened = try openChecked(file)
         } catch let error as SpotlightIndexError where error.code != .storeCorrupt {
             throw error
         } catch {
             movedAside = try moveAside(file)
             reason = .storeCorrupt
-            pool = try openChecked(file)
+            opened = try openChecked(file)
         }
-        let created = try pool.read { try $0.meta("created", as: Double.self) }
+        let (writer, created) = opened
         if reason == nil, StorePath.isFile(marker.path), created == nil {
             reason = .storeMissing // the file is there but empty: its content is gone
         }
         // A store opened as it is (the common case) is not written: a search
         // that opens twenty stores would otherwise take twenty write locks.
         if created == nil || reason != nil {
-            try pool.write { db in
+            try writer.write { db in
                 if try db.meta("created", as: Double.self) == nil {
                     try db.setMeta("created", options.clock().timeIntervalSince1970)
                 }
@@ -105,7 +105,7 @@ struct StoreOpener {
                 throw SpotlightIndexError(.storeUnavailable, "cannot write \(marker.path): check the permissions of \(registry.path)")
             }
         }
-        return Opened(writer: pool, fileURL: file, movedAside: movedAside, reindexReason: reason)
+        return Opened(writer: writer, fileURL: file, movedAside: movedAside, reindexReason: reason)
     }
 
     /// An exclusive advisory lock (`flock`) on a file beside the store's marker,
@@ -210,12 +210,13 @@ struct StoreOpener {
         return config
     }
 
-    /// Opens the file, checks it, and creates or upgrades the schema.
+    /// Opens the file, checks it, and creates or upgrades the schema; gives
+    /// the store's `created` time (nil for a store made just now).
     /// Throws `.storeCorrupt` for a damaged file.
-    private func openChecked(_ file: URL) throws -> DatabasePool {
-        let pool: DatabasePool
+    private func openChecked(_ file: URL) throws -> (writer: any DatabaseWriter, created: Double?) {
+        let writer: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: file.path, configuration: configuration())
+            writer = try options.opensOneConnection ? openOneConnection(file) : DatabasePool(path: file.path, configuration: configuration())
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw SpotlightIndexError(.storeCorrupt, "\(file.path) is not a store", underlying: error)
         } catch {
@@ -223,41 +224,78 @@ struct StoreOpener {
         }
         do {
             if options.checksIntegrityOnOpen {
-                let result = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check(5)") }
+                let result = try writer.read { try String.fetchAll($0, sql: "PRAGMA quick_check(5)") }
                 if result != ["ok"] {
                     throw SpotlightIndexError(.storeCorrupt, "\(file.path) fails SQLite's integrity check: \(result.joined(separator: "; "))")
                 }
             }
-            try prepare(pool)
+            return (writer, try prepare(writer))
         } catch let error as SpotlightIndexError {
-            try? pool.close()
+            try? writer.close()
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_ERROR].contains(error.resultCode) {
-            try? pool.close()
+            try? writer.close()
             throw SpotlightIndexError(.storeCorrupt, "\(file.path) is damaged", underlying: error)
         } catch {
-            try? pool.close()
+            try? writer.close()
             throw SpotlightStore.translate(error, fileURL: file)
         }
-        return pool
     }
 
-    /// Creates or upgrades the schema, refusing a newer one.
-    private func prepare(_ writer: any DatabaseWriter) throws {
+    /// One connection for reads and writes in turn
+    /// (``StoreOptions/opensOneConnection``). A file not in WAL mode yet (a
+    /// new one) is opened as a pool instead, which sets the mode for good.
+    private func openOneConnection(_ file: URL) throws -> any DatabaseWriter {
+        let queue = try DatabaseQueue(path: file.path, configuration: configuration())
+        if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") }) == "wal" { return queue }
+        try queue.close()
+        return try DatabasePool(path: file.path, configuration: configuration())
+    }
+
+    /// What opening reads of a file, in one read transaction: its applied
+    /// migrations, whether it has its tables, and two meta values. (GRDB's
+    /// `tableExists` loads a description of the whole schema per connection,
+    /// and with the separate reads it was about a tenth of opening a store
+    /// in `spotlight search`.)
+    private struct FileState {
+        var applied: Set<String> = []
+        var hasItems = false
+        var tokenizerVersion: Int?
+        var created: Double?
+
+        init(_ db: Database) throws {
+            let tables = try Set(String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('grdb_migrations', 'items', 'meta')
+                """))
+            hasItems = tables.contains("items")
+            if tables.contains("grdb_migrations") {
+                applied = try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+            }
+            if tables.contains("meta") {
+                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key IN ('tokenizer_version', 'created')") {
+                    switch row[0] as String {
+                    case "tokenizer_version": tokenizerVersion = row[1]
+                    default: created = row[1]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Creates or upgrades the schema, refusing a newer one; gives the
+    /// store's `created` time.
+    private func prepare(_ writer: any DatabaseWriter) throws -> Double? {
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
-        let (applied, current) = try writer.read { db in
-            (Set(try migrator.appliedIdentifiers(db)),
-             try db.tableExists("items") && db.meta("tokenizer_version", as: Int.self) == TextTokenizer.version)
-        }
-        if !applied.isSubset(of: known) {
-            throw SpotlightIndexError(.storeUnavailable, "the store was written by a newer OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); open it with that version")
+        let state = try writer.read(FileState.init)
+        if !state.applied.isSubset(of: known) {
+            throw SpotlightIndexError(.storeUnavailable, "the store was written by a newer OpenSpotlight (schema \(state.applied.sorted().joined(separator: ", "))); open it with that version")
         }
         // A store as this version writes it is only read: a search that opens
         // twenty stores would otherwise take twenty write locks here.
-        if applied == known && current { return }
+        if state.applied == known && state.hasItems && state.tokenizerVersion == TextTokenizer.version { return state.created }
         try migrator.migrate(writer)
-        try writer.write { db in
+        return try writer.write { db in
             guard try db.tableExists("items") else {
                 throw SpotlightIndexError(.storeCorrupt, "the store's tables are missing")
             }
@@ -265,6 +303,7 @@ struct StoreOpener {
             if try db.meta("tokenizer_version", as: Int.self) != TextTokenizer.version {
                 try db.setMeta("tokenizer_version", TextTokenizer.version)
             }
+            return try db.meta("created", as: Double.self)
         }
     }
 

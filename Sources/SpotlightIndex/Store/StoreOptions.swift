@@ -48,6 +48,14 @@ public struct StoreOptions: Sendable {
     /// leaves the rechecks to the service and maintenance: its rechecks
     /// would read every segment of every store only to be cut short).
     package var rankedBackgroundChecks = true
+    /// Whether the store's file is opened with one SQLite connection that
+    /// reads and writes in turn, instead of a writer and a pool of readers
+    /// (GRDB's `DatabaseQueue` rather than `DatabasePool`). Opening costs one
+    /// connection, not two (each parses the schema; the pool's writer also
+    /// makes sure of the WAL file), but reads wait on writes and on each
+    /// other. For a process that opens many stores to answer one search and
+    /// exits, as `spotlight search` does; an app or the service keeps the pool.
+    package var opensOneConnection = false
 
     public init() {}
 }

@@ -159,9 +159,11 @@ struct Search: AsyncParsableCommand {
         // No full quick_check of every store on every keystroke: maintenance
         // (`spotlight maintain`, the service's schedule) checks them.
         // Nor a background recheck of every segment, which would only compete with the search and be cut short.
+        // One connection a store, not a pool's two: this process reads each store once.
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
         options.rankedBackgroundChecks = false
+        options.opensOneConnection = true
         let search = SystemSearch(registry: registry, options: options)
         let found = try await search.search(text, resultsPerApp: perApp, publicResults: publicResults, near: area)
         let elapsed = clock.now - start
