@@ -333,11 +333,12 @@ struct ServiceBench {
             let measuring = index >= 5
             // posix_spawn, not Foundation's Process: that took ~50 ms a spawn here, as long as what it timed.
             let started = Date()
-            let status = try LocalCluster.spawnAndWait([spotlight.path, "search", "--json"] + extra + [text], environment: variables,
-                                                       output: outputFile.path, errors: "/dev/null")
+            let (status, peak) = try LocalCluster.spawnAndMeasure([spotlight.path, "search", "--json"] + extra + [text], environment: variables,
+                                                                  output: outputFile.path, errors: "/dev/null")
             let elapsed = Date().timeIntervalSince(started) * 1_000
             guard measuring else { continue }
             measured.latencies.append(elapsed)
+            measured.peakKilobytes = max(measured.peakKilobytes, peak)
             guard status == 0, let data = try? Data(contentsOf: outputFile),
                   let found = try? JSONDecoder().decode(API.SearchResponse.self, from: data) else {
                 measured.failed += 1
@@ -347,9 +348,6 @@ struct ServiceBench {
             total += count
             if count > 0 { measured.nonEmpty += 1 }
         }
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-        measured.peakKilobytes = usage.ru_maxrss
         measured.meanResults = Double(total) / Double(max(1, keystrokes.count))
         return measured
     }

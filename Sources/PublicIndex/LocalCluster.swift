@@ -228,6 +228,15 @@ public final class LocalCluster: Sendable {
     /// to run a command per keystroke: a Foundation `Process` took ~50 ms a spawn here,
     /// measured with `/bin/true`, as long as the searches it was to time.)
     package static func spawnAndWait(_ arguments: [String], environment: [String], output: String, errors: String? = nil) throws -> Int32 {
+        try spawnAndMeasure(arguments, environment: environment, output: output, errors: errors).status
+    }
+
+    /// ``spawnAndWait(_:environment:output:errors:)``, with the child's own
+    /// peak resident memory in kilobytes (its `ru_maxrss`, from `wait4`:
+    /// `getrusage(RUSAGE_CHILDREN)` gives the largest of every child
+    /// waited for so far, a service stopped before included).
+    package static func spawnAndMeasure(_ arguments: [String], environment: [String], output: String,
+                                        errors: String? = nil) throws -> (status: Int32, peakKilobytes: Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -254,11 +263,12 @@ public final class LocalCluster: Sendable {
             throw PublicIndexError(.cluster, "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw PublicIndexError(.cluster, "lost track of \(arguments[0]) (waitpid: \(errno))") }
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
+            guard errno == EINTR else { throw PublicIndexError(.cluster, "lost track of \(arguments[0]) (wait4: \(errno))") }
         }
         // WIFEXITED / WEXITSTATUS, spelled out (C macros).
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), usage.ru_maxrss)
     }
 }
 

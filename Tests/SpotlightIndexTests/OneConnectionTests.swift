@@ -61,12 +61,7 @@ import TestSupport
     @Test func aFileLeftInRollbackModeIsOpenedThroughAPoolAndPutInWALMode() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
-        let file: URL
-        do {
-            let store = try fileStore(dir)
-            try store.index([item("a", title: "apple")])
-            file = try #require(store.fileURL)
-        }
+        let file = try RecoveryTests.closedStore(in: dir, [item("a", title: "apple")])
         do {
             let plain = try DatabaseQueue(path: file.path)
             try plain.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
