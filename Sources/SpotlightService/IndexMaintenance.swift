@@ -121,8 +121,12 @@ public struct IndexMaintenance: Sendable {
     /// for done in try IndexMaintenance().compactStores() { print(done.bundleIdentifier, done.bytesSaved) }
     /// ```
     public func compactStores() throws -> [StoreCompaction] {
-        try storeNames().compactMap { app, name in
-            guard let store = try? open(app, name, options), !store.isReadOnly,
+        // Opened without a quick_check: verifyStores() has just read every
+        // store whole for it, and compacting a damaged file fails alone.
+        var compacting = options
+        compacting.checksIntegrityOnOpen = false
+        return try storeNames().compactMap { app, name in
+            guard let store = try? open(app, name, compacting), !store.isReadOnly,
                   let saved = try? store.compact(minimumBytes: compactionMinimumBytes), saved > 0 else { return nil }
             return StoreCompaction(bundleIdentifier: app.bundleIdentifier, indexName: name, bytesSaved: saved)
         }

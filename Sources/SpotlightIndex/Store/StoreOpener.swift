@@ -154,16 +154,15 @@ struct StoreOpener {
         let uri = "file:\(path)?" + (pendingJournal ? "mode=ro" : "immutable=1")
         do {
             let queue = try DatabaseQueue(path: uri, configuration: config)
-            let ok = try queue.read { db -> Bool in
-                if options.checksIntegrityOnOpen, try String.fetchAll(db, sql: "PRAGMA quick_check(5)") != ["ok"] { return false }
-                return try db.tableExists("items")
+            let state = try queue.read { db -> FileState? in
+                if options.checksIntegrityOnOpen, try String.fetchAll(db, sql: "PRAGMA quick_check(5)") != ["ok"] { return nil }
+                return try FileState(db)
             }
-            guard ok else {
+            guard let state, state.hasItems else {
                 throw SpotlightIndexError(.storeCorrupt, "\(file.path) is read-only and damaged; it cannot be moved aside, so it is left as it is")
             }
-            let applied = try queue.read { db in try Schema.migrator.appliedIdentifiers(db) }
-            guard Set(applied) == Set(Schema.migrator.migrations) else {
-                throw SpotlightIndexError(.storeUnavailable, "\(file.path) is read-only and was written by another version of OpenSpotlight (schema \(applied.sorted().joined(separator: ", "))); it can be read only where it can be upgraded")
+            guard state.applied == Set(Schema.migrator.migrations) else {
+                throw SpotlightIndexError(.storeUnavailable, "\(file.path) is read-only and was written by another version of OpenSpotlight (schema \(state.applied.sorted().joined(separator: ", "))); it can be read only where it can be upgraded")
             }
             return Opened(writer: queue, fileURL: file, movedAside: nil, reindexReason: nil, readOnly: true)
         } catch let error as SpotlightIndexError {
@@ -252,11 +251,11 @@ struct StoreOpener {
         return try DatabasePool(path: file.path, configuration: configuration())
     }
 
-    /// What opening reads of a file, in one read transaction: its applied
-    /// migrations, whether it has its tables, and two meta values. (GRDB's
-    /// `tableExists` loads a description of the whole schema per connection,
-    /// and with the separate reads it was about a tenth of opening a store
-    /// in `spotlight search`.)
+    /// What opening reads of a file, writable or not, in one read
+    /// transaction: its applied migrations, whether it has its tables, and
+    /// two meta values. (GRDB's `tableExists` loads a description of the
+    /// whole schema per connection, and with the separate reads it was
+    /// about a tenth of opening a store in `spotlight search`.)
     private struct FileState {
         var applied: Set<String> = []
         var hasItems = false
