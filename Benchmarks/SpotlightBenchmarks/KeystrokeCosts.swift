@@ -12,7 +12,9 @@ import SpotlightSystem
 /// one at a time, each timed by the process's CPU time (user and system):
 /// a figure that other load on a shared machine moves far less than
 /// latency. Prints the distribution and the slowest keystrokes: the
-/// service's p99 under load follows them. With `reusesAnswers` the search
+/// service's p99 under load follows them. The warm-up is timed too, as
+/// the cold pass: its keystrokes are the first in each segment to walk
+/// their typos or read their prefixes' tails (``PrefixMemo``). With `reusesAnswers` the search
 /// keeps answers as `spotlight serve --reuse-answers` does: the warm-up's
 /// answers (another number of results per app) are never reused, so each
 /// keystroke pays for checking its stores, and a keystroke typed again
@@ -21,6 +23,8 @@ struct KeystrokeCosts {
     struct Report: Encodable {
         /// CPU milliseconds per keystroke, over every keystroke once.
         var cpu: LatencyStats
+        /// The same in the warm-up, the first time each keystroke was searched.
+        var cold: LatencyStats
         var slowest: [Slow]
         /// Keystrokes answered from memory (with `reusesAnswers`).
         var reused: Int
@@ -42,7 +46,13 @@ struct KeystrokeCosts {
         let search = SystemSearch(registry: AppRegistry(location: .directory(stores)), options: options, keepsAnswers: reusesAnswers)
         _ = search.prepareStores()
         log("warming up: every keystroke once (\(grouped(keystrokes.count)) searches, not measured)…")
-        for text in keystrokes { _ = try search.search(text, resultsPerApp: 4, webResults: 0) }
+        var firstCosts: [Double] = []
+        firstCosts.reserveCapacity(keystrokes.count)
+        for text in keystrokes {
+            let before = ResourceUsage.cpuSeconds()
+            _ = try search.search(text, resultsPerApp: 4, webResults: 0)
+            firstCosts.append((ResourceUsage.cpuSeconds() - before) * 1_000)
+        }
         log("every keystroke again, one at a time, in the order typed…")
         var costs: [(milliseconds: Double, text: String)] = []
         costs.reserveCapacity(keystrokes.count)
@@ -57,7 +67,9 @@ struct KeystrokeCosts {
         }
         let cpu = LatencyStats(samples: costs.map(\.milliseconds), count: keystrokes.count, nonEmpty: nonEmpty,
                                meanResults: Double(results) / Double(max(1, keystrokes.count)))
-        return Report(cpu: cpu, slowest: costs.sorted { $0.milliseconds > $1.milliseconds }.prefix(slowest).map { .init(text: $0.text, milliseconds: $0.milliseconds) },
+        let cold = LatencyStats(samples: firstCosts, count: keystrokes.count, nonEmpty: nonEmpty,
+                                meanResults: Double(results) / Double(max(1, keystrokes.count)))
+        return Report(cpu: cpu, cold: cold, slowest: costs.sorted { $0.milliseconds > $1.milliseconds }.prefix(slowest).map { .init(text: $0.text, milliseconds: $0.milliseconds) },
                       reused: search.reusedAnswers)
     }
 }
@@ -66,7 +78,9 @@ extension KeystrokeCosts.Report {
     /// The figures for a person.
     var table: String {
         var lines = [String(format: "system search CPU per keystroke (ms), %d keystrokes: mean %.2f  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f",
-                            cpu.samples, cpu.mean, cpu.p50, cpu.p95, cpu.p99, cpu.max)]
+                            cpu.samples, cpu.mean, cpu.p50, cpu.p95, cpu.p99, cpu.max),
+                     String(format: "  the warm-up, each keystroke's first search: mean %.2f  p50 %.2f  p95 %.2f  p99 %.2f  max %.2f",
+                            cold.mean, cold.p50, cold.p95, cold.p99, cold.max)]
         if reused > 0 { lines.append("answered from memory: \(reused)") }
         if !slowest.isEmpty { lines.append("the slowest:") }
         for slow in slowest { lines.append(String(format: "  %7.2f  %@", slow.milliseconds, slow.text as NSString)) }
