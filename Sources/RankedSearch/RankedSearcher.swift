@@ -762,7 +762,9 @@ struct PostingCursor {
 /// tokens are read densely; in the typo tier of `library feature serde`,
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
 /// `server` alone would be asked 7,205 times) while `library` stays a
-/// cursor, asked only about the ~900 documents `serde~` keeps.
+/// cursor, asked only about the ~900 documents `serde~` keeps. A long
+/// tail read for every document is read whole instead and kept by the
+/// segment for the keystrokes that follow (``PrefixMemo``).
 @_spi(Inspection) public struct TermCursor {
     static let unionLimit = 8
     /// Instructions, roughly, for one posting read densely (decoded and
@@ -773,11 +775,14 @@ struct PostingCursor {
     /// …and for one of the driver's documents (decoded, bounded, checked).
     static let driverCost = 130
     private var members: [PostingCursor] = []
+    /// The tokens read densely: read for this cursor, or kept by the
+    /// segment (``PrefixMemo``); `dense` and `windowMaxGS` are its buffers.
+    private var tail: DenseTail?
     /// The tail's largest frequency per document (0: none of its tokens).
-    private var dense: [UInt32] = []
+    private var dense = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
     /// The tail's largest G×S in each window of ``windowSize`` documents
     /// (0: none there), its block maxima in doc-id space.
-    private var windowMaxGS: [Double] = []
+    private var windowMaxGS = UnsafeBufferPointer<Double>(start: nil, count: 0)
     static let windowShift = 7
     static var windowSize: Int { 1 << windowShift }
 
@@ -791,6 +796,11 @@ struct PostingCursor {
     ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
     ///   the exact-title share; the others without it.
     package init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
+        let key = PrefixMemo.Key(ranges: ranges, everyToken: wholeWord == RankedScoring.everyToken)
+        if segment.keepsDenseTails, Self.isDense(ranges), let kept = segment.prefixMemo.tail(key) {
+            try use(kept, of: segment, ranges: ranges, wholeWord: wholeWord)
+            return
+        }
         // The largest tokens first, by document count (then id, for a stable
         // split): only the first `unionLimit` can be cursors, so only they are
         // ordered (one pass); the rest go to the tail, whose order does not matter
@@ -799,7 +809,7 @@ struct PostingCursor {
         var top: [(documents: Int, id: Int)] = []
         top.reserveCapacity(Self.unionLimit + 1)
         var rest: [Int] = []
-        var total = 0
+        var total = 0, postings = 0
         func precedes(_ a: (documents: Int, id: Int), _ b: (documents: Int, id: Int)) -> Bool {
             a.documents != b.documents ? a.documents > b.documents : a.id < b.id
         }
@@ -807,6 +817,7 @@ struct PostingCursor {
             for id in range {
                 total += 1
                 let size = (documents: segment.termDocumentCount(id), id: id)
+                postings += size.documents
                 if top.count == Self.unionLimit {
                     guard precedes(size, top[top.count - 1]) else {
                         rest.append(id)
@@ -823,46 +834,44 @@ struct PostingCursor {
         let saved = top[lazy...].reduce(0) { $0 + askedCost - $1.documents * Self.denseCost }
         // Without a forced tail, a few small tokens do not pay for the array.
         if total <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = total }
+        let tailPostings = postings - top.prefix(lazy).reduce(0) { $0 + $1.documents }
+        // A long tail read for every document is kept for the searches that
+        // follow, read whole: every token, the whole word's unflagged.
+        if segment.keepsDenseTails, total > Self.unionLimit, candidates == nil,
+           tailPostings * PrefixMemo.minimumShare >= segment.documentCount {
+            let whole = DenseTail(documentCount: segment.documentCount)
+            try whole.add(ranges.joined(), of: segment, wholeWord: key.everyToken ? wholeWord : -1, candidates: nil)
+            segment.prefixMemo.keep(whole, for: key)
+            try use(whole, of: segment, ranges: ranges, wholeWord: wholeWord)
+            return
+        }
         for size in top.prefix(lazy) {
             members.append(try PostingCursor(segment: segment, term: size.id, flag: RankedScoring.flag(size.id, wholeWord: wholeWord)))
         }
-        let tail = top.dropFirst(lazy).map(\.id) + rest
-        guard !tail.isEmpty else { return }
-        dense = [UInt32](repeating: 0, count: segment.documentCount)
-        windowMaxGS = [Double](repeating: 0, count: (segment.documentCount + Self.windowSize - 1) >> Self.windowShift)
-        // Unpacked into fixed buffers: a tail is mostly tokens of a few
-        // postings, for which sizing arrays per block cost more than unpacking.
-        let buffers = BlockBuffers()
+        let ids = top.dropFirst(lazy).map(\.id) + rest
+        guard !ids.isEmpty else { return }
+        let tail = DenseTail(documentCount: segment.documentCount)
         // With candidates, the cursor is asked about them only (the driver's
         // documents): a block's other postings, nearly all of a common
         // token's, are passed over with a bit test instead of being stored.
-        let asked = candidates?.words ?? []
-        try dense.withUnsafeMutableBufferPointer { dense throws(SegmentError) in
-            try windowMaxGS.withUnsafeMutableBufferPointer { windowMaxGS throws(SegmentError) in
-                try asked.withUnsafeBufferPointer { asked throws(SegmentError) in
-                    for id in tail {
-                        let blocks = try segment.blocks(of: id)
-                        let flag = RankedScoring.flag(id, wholeWord: wholeWord)
-                        for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
-                            let count = try segment.unpack(block, into: buffers, columns: false)
-                            // The block's own maximum bounds its windows: no per-document score.
-                            let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
-                            var window = -1
-                            for index in 0..<count {
-                                let doc = Int(buffers.docs[index])
-                                if !asked.isEmpty, asked[doc >> 6] & (1 << UInt64(doc & 63)) == 0 { continue }
-                                let frequency = buffers.frequencies[index] | flag
-                                if frequency > dense[doc] { dense[doc] = frequency }
-                                if doc >> Self.windowShift != window {
-                                    window = doc >> Self.windowShift
-                                    if blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        try tail.add(ids, of: segment, wholeWord: wholeWord, candidates: candidates)
+        adopt(tail)
+    }
+
+    /// Reads through `tail`, every token of `ranges` unflagged or all
+    /// flagged (by its key); the whole word typed, if among them, is also
+    /// a flagged cursor, which wins where it is found.
+    private mutating func use(_ tail: DenseTail, of segment: Segment, ranges: [Range<Int>], wholeWord: Int) throws {
+        adopt(tail)
+        if wholeWord >= 0, ranges.contains(where: { $0.contains(wholeWord) }) {
+            members.append(try PostingCursor(segment: segment, term: wholeWord, flag: RankedScoring.wholeWordBit))
         }
+    }
+
+    private mutating func adopt(_ tail: DenseTail) {
+        self.tail = tail
+        dense = UnsafeBufferPointer(tail.frequencies)
+        windowMaxGS = UnsafeBufferPointer(tail.windowMaxGS)
     }
 
     package mutating func rewind() {

@@ -33,6 +33,11 @@ package struct Segment: @unchecked Sendable {
     private let base: UnsafeRawBufferPointer
     /// Typo walks made in this segment (shared by its copies).
     let typoMemo = TypoMemo()
+    /// Dense tails read in this segment (shared by its copies).
+    let prefixMemo = PrefixMemo()
+    /// Whether searches keep long dense tails in ``prefixMemo`` and use
+    /// those kept (off in tests that compare with reading them each time).
+    package var keepsDenseTails = true
 
     /// The segment's length in bytes.
     package var byteCount: Int { base.count }

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// What a ``TermCursor`` reads densely from a term of many tokens (a short
+/// prefix's long tail): the most frequent of the tokens in each document,
+/// and the largest block G×S in each window of ``TermCursor/windowSize``
+/// documents (its block maxima in doc-id space). Filled once, then only
+/// read, so copies of a cursor and other searches can share it
+/// (``PrefixMemo``).
+///
+/// ```swift
+/// let tail = DenseTail(documentCount: segment.documentCount)
+/// try tail.add(ids, of: segment, wholeWord: -1, candidates: nil)
+/// tail.frequencies[doc]   // 0: none of the tokens
+/// ```
+final class DenseTail: @unchecked Sendable {
+    // Unchecked: the buffers are written by `add` before the tail is
+    // shared (a cursor's init, or a memo's walk), and only read after.
+
+    /// Per document, the largest weighted frequency (0: none of the tokens).
+    let frequencies: UnsafeMutableBufferPointer<UInt32>
+    /// Per window, the largest block G×S (0: no posting there).
+    let windowMaxGS: UnsafeMutableBufferPointer<Double>
+
+    init(documentCount: Int) {
+        frequencies = .allocate(capacity: documentCount)
+        frequencies.initialize(repeating: 0)
+        windowMaxGS = .allocate(capacity: (documentCount + TermCursor.windowSize - 1) >> TermCursor.windowShift)
+        windowMaxGS.initialize(repeating: 0)
+    }
+
+    deinit {
+        frequencies.deallocate()
+        windowMaxGS.deallocate()
+    }
+
+    /// Bytes held.
+    var byteCount: Int { frequencies.count * 4 + windowMaxGS.count * 8 }
+
+    /// Reads the postings of `ids` in: with `candidates`, only the blocks
+    /// that may hold one of them, and only their postings (the cursor is
+    /// asked about no other document).
+    func add(_ ids: some Sequence<Int>, of segment: Segment, wholeWord: Int, candidates: DocumentBitmap?) throws(SegmentError) {
+        // Unpacked into fixed buffers: a tail is mostly tokens of a few
+        // postings, for which sizing arrays per block cost more than unpacking.
+        let buffers = BlockBuffers()
+        let dense = frequencies, windows = windowMaxGS
+        let asked = candidates?.words ?? []
+        try asked.withUnsafeBufferPointer { asked throws(SegmentError) in
+            for id in ids {
+                let blocks = try segment.blocks(of: id)
+                let flag = RankedScoring.flag(id, wholeWord: wholeWord)
+                for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
+                    let count = try segment.unpack(block, into: buffers, columns: false)
+                    // The block's own maximum bounds its windows: no per-document score.
+                    let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
+                    var window = -1
+                    for index in 0..<count {
+                        let doc = Int(buffers.docs[index])
+                        if !asked.isEmpty, asked[doc >> 6] & (1 << UInt64(doc & 63)) == 0 { continue }
+                        let frequency = buffers.frequencies[index] | flag
+                        if frequency > dense[doc] { dense[doc] = frequency }
+                        if doc >> TermCursor.windowShift != window {
+                            window = doc >> TermCursor.windowShift
+                            if blockMax > windows[window] { windows[window] = blockMax }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The dense tails one segment has read whole, kept for the keystrokes
+/// that follow: a word typed beside a short prefix (`gnu de`, `system re`)
+/// reads the prefix's tail of hundreds of tokens on every keystroke and
+/// in every store, tens of thousands of postings in a 50,000-item
+/// segment, about half of such a keystroke's work.
+///
+/// A segment never changes, so a tail stays right for as long as the
+/// segment lives. Only a tail of at least a ``minimumShare``-th of the
+/// segment's documents in postings is kept, read whole (every token, no
+/// candidates), and only the ``capacity`` used last: each holds 4 bytes
+/// per document, 200 KB in a 50,000-item segment, so a service over 1M
+/// items holds at most 64 MB of them (36 MB after the service benchmark's
+/// 1,314 keystrokes, two thirds of whose tail postings it then answers).
+/// A search with candidates (a rare word beside the prefix) uses a kept
+/// tail but does not read one whole to keep it.
+///
+/// ```swift
+/// var cursor = try TermCursor(segment: segment, ranges: [de], asked: 50_000)   // reads `de…` whole, keeps it
+/// cursor = try TermCursor(segment: segment, ranges: [de], asked: 50_000)       // reads nothing
+/// segment.rememberedDenseTails   // 1
+/// ```
+final class PrefixMemo: Sendable {
+    /// Tails kept per segment.
+    static let capacity = 16
+    /// A tail is kept when its postings are at least the segment's documents ÷ this.
+    static let minimumShare = 3
+
+    /// A term's tokens, and whether every one is a whole word typed
+    /// (``RankedScoring/everyToken``; otherwise none is, in the tail).
+    struct Key: Hashable {
+        var ranges: [Range<Int>]
+        var everyToken: Bool
+    }
+
+    private struct Kept {
+        var tails: [Key: (tail: DenseTail, used: Int)] = [:]
+        /// Counts uses, for the least recently used.
+        var clock = 0
+    }
+
+    private let kept = Mutex(Kept())
+
+    /// How many tails are kept.
+    var count: Int { kept.withLock { $0.tails.count } }
+
+    /// The kept tail of `key`, if any.
+    func tail(_ key: Key) -> DenseTail? {
+        kept.withLock { kept in
+            guard let found = kept.tails[key] else { return nil }
+            kept.clock += 1
+            kept.tails[key] = (found.tail, kept.clock)
+            return found.tail
+        }
+    }
+
+    /// Keeps `tail` for `key`, the least recently used out past ``capacity``.
+    func keep(_ tail: DenseTail, for key: Key) {
+        kept.withLock { kept in
+            guard kept.tails[key] == nil else { return }
+            if kept.tails.count >= Self.capacity, let oldest = kept.tails.min(by: { $0.value.used < $1.value.used })?.key {
+                kept.tails[oldest] = nil
+            }
+            kept.clock += 1
+            kept.tails[key] = (tail, kept.clock)
+        }
+    }
+}
+
+extension Segment {
+    /// How many dense tails this segment remembers (at most ``PrefixMemo/capacity``).
+    @_spi(Inspection) public var rememberedDenseTails: Int { prefixMemo.count }
+}

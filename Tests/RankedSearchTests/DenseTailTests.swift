@@ -1,0 +1,88 @@
+import Foundation
+@_spi(Inspection) import RankedSearch
+import TestSupport
+import Testing
+
+/// A prefix's long tail, read whole once and kept by its segment
+/// (``PrefixMemo``), answers the searches that follow exactly as reading
+/// it each time does: the same hits and scores, cold and warm, with the
+/// whole word typed still taking its exact-title share.
+@Suite struct DenseTailTests {
+    /// `blue` in a third of the documents drives; `stone…` names 41 tokens
+    /// (`stone` itself, `stonea`…`stonez` and `stoneax`…`stonenx`, each in
+    /// a few percent), whose tail holds more postings than a third of the
+    /// documents.
+    static func segment() throws -> Segment {
+        var random = SplitMix(seed: 11)
+        let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+        let suffixes: [String] = [""] + letters + letters.prefix(14).map { $0 + "x" }
+        let documents = (1...3_000).map { rowid in
+            var words: [String] = rowid % 3 == 0 ? ["blue"] : ["grey"]
+            for _ in 0..<Int(random.next() % 3) { words.append("stone" + suffixes[Int(random.next() % UInt64(suffixes.count))]) }
+            if rowid % 7 == 0 { words.append("stone") }
+            return RankedSegmentTests.document(Int64(rowid), title: words.prefix(2).joined(separator: " "),
+                                               description: words.joined(separator: " ") + String(repeating: " note", count: rowid % 5),
+                                               hint: Double(rowid % 4))
+        }
+        return try RankedSegmentTests.segment(documents)
+    }
+
+    @Test(arguments: ["blue ston", "blue stone", "blue sto", "grey ston", "stone blue"])
+    func keptTailsGiveTheSameHits(_ text: String) throws {
+        let fresh = try Self.segment()
+        var plain = try Self.segment()
+        plain.keepsDenseTails = false
+        let query = RankedQuery(TextTokenizer.queryTerms(text))
+        func search(_ segment: Segment, limit: Int) throws -> [RankedHit] {
+            let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
+            var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
+            return try searcher.search(query, limit: limit, verify: { _ in true })
+        }
+        for limit in [1, 4, 20, 5_000] {
+            let expected = try search(plain, limit: limit)
+            #expect(!expected.isEmpty, "\(text): the fixture matches")
+            for pass in ["cold", "warm"] {
+                let found = try search(fresh, limit: limit)
+                #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(pass)")
+                #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(pass)")
+            }
+        }
+        #expect(plain.rememberedDenseTails == 0)
+        // `grey`, in two thirds of the documents, has BM25's floor IDF and never drives: `ston…` does, and no cursor reads it.
+        #expect(fresh.rememberedDenseTails == (text.hasPrefix("blue") ? 1 : 0), "\(text)")
+    }
+
+    /// A cursor through a kept tail answers the frequency of every document
+    /// as the tokens' postings give it, the whole word's flagged, and a
+    /// bound wherever it answers; with candidates it uses the kept tail but
+    /// never reads one to keep.
+    @Test(arguments: [false, true])
+    func cursorsThroughAKeptTailAnswerEveryDocument(_ wholeWord: Bool) throws {
+        let segment = try Self.segment()
+        let range = try segment.terms(matching: Array((wholeWord ? "stone" : "ston").utf8), prefix: true)
+        let whole = wholeWord ? try #require(segment.terms(matching: Array("stone".utf8), prefix: false).first) : -1
+        var expected = [UInt32](repeating: 0, count: segment.documentCount)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        for id in range {
+            for block in try segment.blocks(of: id) {
+                try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+                for (doc, frequency) in zip(docs, frequencies) {
+                    let flag: UInt32 = id == whole ? 1 << 31 : 0   // the whole-word bit
+                    expected[Int(doc)] = max(expected[Int(doc)], frequency | flag)
+                }
+            }
+        }
+        var candidates = DocumentBitmap(documentCount: segment.documentCount)
+        for doc in stride(from: 2, to: segment.documentCount, by: 5) { candidates.insert(doc) }
+        // Candidates first: nothing is kept; then the whole read, kept; then candidates through it.
+        for (bits, kept) in [(candidates, 0), (nil, 1), (candidates, 1)] as [(DocumentBitmap?, Int)] {
+            var cursor = try TermCursor(segment: segment, ranges: [range], wholeWord: whole, asked: segment.documentCount, candidates: bits)
+            #expect(segment.rememberedDenseTails == kept)
+            for doc in 0..<segment.documentCount where bits?.contains(doc) != false {
+                let want: UInt32? = expected[doc] > 0 ? expected[doc] : nil
+                #expect(try cursor.frequency(at: UInt32(doc)) == want, "doc \(doc)")
+                if want != nil { #expect(try cursor.maxGS(from: UInt32(doc), through: UInt32(doc)) != nil, "doc \(doc)") }
+            }
+        }
+    }
+}
