@@ -71,20 +71,19 @@ final class DenseTail: @unchecked Sendable {
 }
 
 /// The dense tails one segment has read whole, kept for the keystrokes
-/// that follow: a word typed beside a short prefix (`gnu de`, `system re`)
+/// that follow: a word typed beside a short prefix (`gnu de`, `edu co`)
 /// reads the prefix's tail of hundreds of tokens on every keystroke and
 /// in every store, tens of thousands of postings in a 50,000-item
-/// segment, about half of such a keystroke's work.
+/// segment, about half of such a keystroke's work or more.
 ///
 /// A segment never changes, so a tail stays right for as long as the
 /// segment lives. Only a tail of at least a ``minimumShare``-th of the
-/// segment's documents in postings is kept, read whole (every token, no
-/// candidates), and only the ``capacity`` used last: each holds 4 bytes
-/// per document, 200 KB in a 50,000-item segment, so a service over 1M
-/// items holds at most 64 MB of them (36 MB after the service benchmark's
-/// 1,314 keystrokes, two thirds of whose tail postings it then answers).
-/// A search with candidates (a rare word beside the prefix) uses a kept
-/// tail but does not read one whole to keep it.
+/// segment's documents in postings is kept, read whole (every token, and
+/// every document, though the search that reads it may want only a rare
+/// word's), and only the ``capacity`` used last: each holds 4 bytes per
+/// document, 200 KB in a 50,000-item segment, so a service over 1M items
+/// holds at most 64 MB of them (~60 MB after the service benchmark's
+/// 1,314 keystrokes).
 ///
 /// ```swift
 /// var cursor = try TermCursor(segment: segment, ranges: [de], asked: 50_000)   // reads `de…` whole, keeps it

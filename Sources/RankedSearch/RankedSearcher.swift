@@ -763,7 +763,7 @@ struct PostingCursor {
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
 /// `server` alone would be asked 7,205 times) while `library` stays a
 /// cursor, asked only about the ~900 documents `serde~` keeps. A long
-/// tail read for every document is read whole instead and kept by the
+/// tail is read whole instead, every token and document, and kept by the
 /// segment for the keystrokes that follow (``PrefixMemo``).
 @_spi(Inspection) public struct TermCursor {
     static let unionLimit = 8
@@ -835,9 +835,9 @@ struct PostingCursor {
         // Without a forced tail, a few small tokens do not pay for the array.
         if total <= Self.unionLimit, saved < segment.documentCount / 2 { lazy = total }
         let tailPostings = postings - top.prefix(lazy).reduce(0) { $0 + $1.documents }
-        // A long tail read for every document is kept for the searches that
-        // follow, read whole: every token, the whole word's unflagged.
-        if segment.keepsDenseTails, total > Self.unionLimit, candidates == nil,
+        // A long tail is kept for the searches that follow, read whole: every
+        // token (the whole word's unflagged) and document, candidates or not.
+        if segment.keepsDenseTails, total > Self.unionLimit,
            tailPostings * PrefixMemo.minimumShare >= segment.documentCount {
             let whole = DenseTail(documentCount: segment.documentCount)
             try whole.add(ranges.joined(), of: segment, wholeWord: key.everyToken ? wholeWord : -1, candidates: nil)
