@@ -138,6 +138,23 @@ final class PrefixMemo: Sendable {
 }
 
 extension Segment {
+    /// The tail of all `ranges`' tokens that this segment keeps; read whole
+    /// and kept when `postings` (what the caller would otherwise read) is
+    /// at least a ``PrefixMemo/minimumShare``-th of the documents; nil for
+    /// a term of few tokens, or when not kept and `postings` is nil or less.
+    /// The whole word typed (`wholeWord` ≥ 0) is in it unflagged: a caller
+    /// reads that token's postings flagged beside it.
+    func keptTail(_ ranges: [Range<Int>], wholeWord: Int, postings: Int?) throws(SegmentError) -> DenseTail? {
+        guard keepsDenseTails, TermCursor.isDense(ranges) else { return nil }
+        let key = PrefixMemo.Key(ranges: ranges, everyToken: wholeWord == RankedScoring.everyToken)
+        if let kept = prefixMemo.tail(key) { return kept }
+        guard let postings, postings * PrefixMemo.minimumShare >= documentCount else { return nil }
+        let whole = DenseTail(documentCount: documentCount)
+        try whole.add(ranges.joined(), of: self, wholeWord: key.everyToken ? wholeWord : -1, candidates: nil)
+        prefixMemo.keep(whole, for: key)
+        return whole
+    }
+
     /// How many dense tails this segment remembers (at most ``PrefixMemo/capacity``).
     @_spi(Inspection) public var rememberedDenseTails: Int { prefixMemo.count }
 }

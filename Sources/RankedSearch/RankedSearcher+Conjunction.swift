@@ -67,16 +67,30 @@ extension RankedSearcher {
         // hold a few postings, and sizing arrays per block cost more than
         // unpacking them.
         let buffers = BlockBuffers()
+        let order = ranges.indices.sorted { postings[$0] < postings[$1] }
+        // A term of many tokens whose tail the segment keeps (``PrefixMemo``)
+        // is read from it, not from its postings. Only the rarest, read
+        // whole in any case, is kept here: the others read only the blocks
+        // that can hold its documents.
+        var tails: [DenseTail?] = []
+        for term in 0..<termCount {
+            tails.append(try segment.keptTail(ranges[term], wholeWord: wholeWord[term], postings: term == order[0] ? postings[term] : nil))
+        }
 
         // The conjunction, rarest term first: a later term reads only the
         // blocks that can hold a document still in it.
         var conjunction: DocumentBitmap?
         var termBits = DocumentBitmap(documentCount: segment.documentCount)
-        for term in ranges.indices.sorted(by: { postings[$0] < postings[$1] }) {
+        for term in order {
             if conjunction != nil {
                 termBits.words.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             }
-            for range in ranges[term] {
+            if let tail = tails[term] {
+                termBits.words.withUnsafeMutableBufferPointer { words in
+                    for (doc, frequency) in tail.frequencies.enumerated() where frequency != 0 { words[doc >> 6] |= 1 << UInt64(doc & 63) }
+                }
+            }
+            for range in ranges[term] where tails[term] == nil {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: conjunction) {
@@ -126,8 +140,21 @@ extension RankedSearcher {
         // Each term's largest frequency in each match, over its tokens.
         var best = [UInt32](repeating: 0, count: matchCount * termCount)
         for term in 0..<termCount {
+            if let tail = tails[term] {
+                var slot = term
+                for (index, word) in matches.words.enumerated() where word != 0 {
+                    var word = word
+                    while word != 0 {
+                        best[slot] = tail.frequencies[index << 6 | word.trailingZeroBitCount]
+                        word &= word - 1
+                        slot += termCount
+                    }
+                }
+            }
+            // Through a tail, only the whole word typed, flagged: the tail holds it unflagged.
+            let whole = wholeWord[term]
             for range in ranges[term] {
-                for id in range {
+                for id in range where tails[term] == nil || id == whole {
                     let blocks = try segment.blocks(of: id)
                     let flag = RankedScoring.flag(id, wholeWord: wholeWord[term])
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: matches) {

@@ -796,8 +796,7 @@ struct PostingCursor {
     ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
     ///   the exact-title share; the others without it.
     package init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
-        let key = PrefixMemo.Key(ranges: ranges, everyToken: wholeWord == RankedScoring.everyToken)
-        if segment.keepsDenseTails, Self.isDense(ranges), let kept = segment.prefixMemo.tail(key) {
+        if let kept = try segment.keptTail(ranges, wholeWord: wholeWord, postings: nil) {
             try use(kept, of: segment, ranges: ranges, wholeWord: wholeWord)
             return
         }
@@ -837,11 +836,7 @@ struct PostingCursor {
         let tailPostings = postings - top.prefix(lazy).reduce(0) { $0 + $1.documents }
         // A long tail is kept for the searches that follow, read whole: every
         // token (the whole word's unflagged) and document, candidates or not.
-        if segment.keepsDenseTails, total > Self.unionLimit,
-           tailPostings * PrefixMemo.minimumShare >= segment.documentCount {
-            let whole = DenseTail(documentCount: segment.documentCount)
-            try whole.add(ranges.joined(), of: segment, wholeWord: key.everyToken ? wholeWord : -1, candidates: nil)
-            segment.prefixMemo.keep(whole, for: key)
+        if let whole = try segment.keptTail(ranges, wholeWord: wholeWord, postings: tailPostings) {
             try use(whole, of: segment, ranges: ranges, wholeWord: wholeWord)
             return
         }

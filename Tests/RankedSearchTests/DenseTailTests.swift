@@ -8,48 +8,67 @@ import Testing
 /// it each time does: the same hits and scores, cold and warm, with the
 /// whole word typed still taking its exact-title share.
 @Suite struct DenseTailTests {
-    /// `blue` in a third of the documents drives; `stone…` names 41 tokens
-    /// (`stone` itself, `stonea`…`stonez` and `stoneax`…`stonenx`, each in
-    /// a few percent), whose tail holds more postings than a third of the
-    /// documents.
+    /// `blue` in a third of the documents, `item` in all; `stone…` names
+    /// 41 tokens (`stone` itself, `stonea`…`stonez` and
+    /// `stoneax`…`stonenx`, each in a few percent) with ~1,900 postings:
+    /// more than a third of the documents (its tail is kept), fewer than
+    /// `item`'s (it is the rarer term when intersecting).
     static func segment() throws -> Segment {
         var random = SplitMix(seed: 11)
         let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
         let suffixes: [String] = [""] + letters + letters.prefix(14).map { $0 + "x" }
         let documents = (1...3_000).map { rowid in
             var words: [String] = rowid % 3 == 0 ? ["blue"] : ["grey"]
-            for _ in 0..<Int(random.next() % 3) { words.append("stone" + suffixes[Int(random.next() % UInt64(suffixes.count))]) }
+            if rowid % 2 == 0 {
+                for _ in 0..<Int(random.next() % 3) { words.append("stone" + suffixes[Int(random.next() % UInt64(suffixes.count))]) }
+            }
             if rowid % 7 == 0 { words.append("stone") }
             return RankedSegmentTests.document(Int64(rowid), title: words.prefix(2).joined(separator: " "),
-                                               description: words.joined(separator: " ") + String(repeating: " note", count: rowid % 5),
+                                               description: words.joined(separator: " ") + " item" + String(repeating: " note", count: rowid % 5),
                                                hint: Double(rowid % 4))
         }
         return try RankedSegmentTests.segment(documents)
     }
 
-    @Test(arguments: ["blue ston", "blue stone", "blue sto", "grey ston", "stone blue"])
-    func keptTailsGiveTheSameHits(_ text: String) throws {
+    /// Per query and plan, whether a tail is kept: a cursor keeps one
+    /// (`blue` drives, rarer than `stone…`); intersecting keeps only the
+    /// rarest term's (`stone…` beside `item`); `item`, in every document,
+    /// has BM25's floor IDF and never drives, so `stone…` drives and no
+    /// cursor reads it; `stone blue` has no term of many tokens.
+    @Test(arguments: [("blue ston", RankedSearcher.Plan.automatic, 1), ("blue stone", .drivers, 1), ("blue sto", .drivers, 1),
+                      ("blue stone", .conjunctions, 0), ("item ston", .conjunctions, 1), ("item stone", .conjunctions, 1),
+                      ("item ston", .drivers, 0), ("stone blue", .automatic, 0), ("stone blue", .conjunctions, 0)])
+    func keptTailsGiveTheSameHits(_ text: String, plan: RankedSearcher.Plan, kept: Int) throws {
         let fresh = try Self.segment()
         var plain = try Self.segment()
         plain.keepsDenseTails = false
         let query = RankedQuery(TextTokenizer.queryTerms(text))
-        func search(_ segment: Segment, limit: Int) throws -> [RankedHit] {
+        func search(_ segment: Segment, _ plan: RankedSearcher.Plan, limit: Int) throws -> [RankedHit] {
             let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
             var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
+            searcher.plan = plan
             return try searcher.search(query, limit: limit, verify: { _ in true })
         }
         for limit in [1, 4, 20, 5_000] {
-            let expected = try search(plain, limit: limit)
+            let expected = try search(plain, plan, limit: limit)
             #expect(!expected.isEmpty, "\(text): the fixture matches")
             for pass in ["cold", "warm"] {
-                let found = try search(fresh, limit: limit)
+                let found = try search(fresh, plan, limit: limit)
                 #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(pass)")
                 #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(pass)")
             }
         }
         #expect(plain.rememberedDenseTails == 0)
-        // `grey`, in two thirds of the documents, has BM25's floor IDF and never drives: `ston…` does, and no cursor reads it.
-        #expect(fresh.rememberedDenseTails == (text.hasPrefix("blue") ? 1 : 0), "\(text)")
+        #expect(fresh.rememberedDenseTails == kept, "\(text)")
+        // A tail a cursor kept answers the other plan too.
+        let other: RankedSearcher.Plan = plan == .conjunctions ? .drivers : .conjunctions
+        let warm = try Self.segment()
+        _ = try search(warm, .drivers, limit: 4)
+        _ = try search(warm, .conjunctions, limit: 4)
+        for limit in [1, 20] {
+            #expect(try search(warm, other, limit: limit).map(\.score.total) == search(plain, other, limit: limit).map(\.score.total), "\(text)")
+            #expect(try search(warm, plan, limit: limit).map(\.rowid) == search(plain, plan, limit: limit).map(\.rowid), "\(text)")
+        }
     }
 
     /// A cursor through a kept tail answers the frequency of every document
