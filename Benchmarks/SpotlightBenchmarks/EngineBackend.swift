@@ -99,7 +99,8 @@ final class EngineSearcher: BenchSearcher {
     func search(_ query: BenchQuery) throws -> [String] {
         switch query.kind {
         case .word, .prefix, .multi:
-            return try store.search(query.text, limit: Backends.limit).map(\.item.uniqueIdentifier)
+            // Identifiers only (no attributes decoded), as Tantivy's driver reads one stored field.
+            return try store.search(query.text, limit: Backends.limit, fetching: []).map(\.item.uniqueIdentifier)
         case .substring, .attribute:
             guard let text = EngineQueryLanguage.text(for: query) else { return [] }
             return try firstMatches(text, limit: Backends.limit)

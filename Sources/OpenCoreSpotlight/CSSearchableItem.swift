@@ -109,7 +109,7 @@ open class CSSearchableItem: NSObject, NSCopying, @unchecked Sendable {
             attributes["contentTypeTree"] = .strings(item.contentTypeTree)
         }
         if let fetch {
-            attributes = attributes.filter { fetch.contains($0.key) || fetch.contains(String($0.key.split(separator: ".").first ?? "")) }
+            attributes = attributes.filter { StoredRow.isFetched($0.key, fetch) }
         }
         self.init(uniqueIdentifier: item.uniqueIdentifier, domainIdentifier: item.domainIdentifier,
                   attributeSet: CSSearchableItemAttributeSet(storage: AttributeStorage(engine: attributes)))

@@ -132,7 +132,8 @@ open class CSUserQuery: CSSearchQuery, @unchecked Sendable {
             for store in stores { statistics.add(try store.searchStatistics(userQueryString)) }
             var results: [(index: String, result: SearchResult)] = []
             for store in stores where !isCancelled {
-                results += try store.search(userQueryString, limit: limit, statistics: statistics.documents > 0 ? statistics : nil)
+                // Only the attributes asked for are decoded (`contentType` is a column, always read).
+                results += try store.search(userQueryString, limit: limit, statistics: statistics.documents > 0 ? statistics : nil, fetching: fetch)
                     .map { (store.indexName, $0) }
             }
             results.sort { $0.result.score.total > $1.result.score.total }

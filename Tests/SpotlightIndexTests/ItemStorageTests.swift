@@ -47,6 +47,20 @@ import TestSupport
         #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode([9]) }
     }
 
+    /// Decoding some names passes over the others' values of every kind
+    /// and gives what decoding all and filtering gives; cut bytes still throw.
+    @Test func codecDecodesOnlyTheNamesKept() throws {
+        let bytes = AttributeCodec.encode(Self.everyKind)
+        let names = Self.everyKind.keys.sorted()
+        for keep in names.map({ [$0] }) + [[], names, Array(names.prefix(3)), names.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)] {
+            let kept = Set(keep)
+            #expect(try AttributeCodec.decode(bytes) { kept.contains($0) } == Self.everyKind.filter { kept.contains($0.key) }, "\(keep)")
+        }
+        for cut in [2, bytes.count / 2, bytes.count - 1] {
+            #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode(Array(bytes.prefix(cut))) { _ in false } }
+        }
+    }
+
     @Test func largeCallsKeepTheOrderOfTheirItemsAndRefusals() throws {
         let store = try memoryStore()
         let items = (0..<1000).map { $0 % 97 == 5 ? item("bad\($0)", ["title": .number(1)]) : item("i\($0)", title: "item \($0)") }

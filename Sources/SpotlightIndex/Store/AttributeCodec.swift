@@ -55,15 +55,21 @@ enum AttributeCodec {
         var description: String
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> [String: AttributeValue] {
+    /// The attributes in `bytes`; with `keeping`, only those it accepts by
+    /// name, the others passed over unmade (still checked for length).
+    static func decode(_ bytes: [UInt8], keeping: ((String) -> Bool)? = nil) throws -> [String: AttributeValue] {
         var reader = Reader(bytes: bytes)
         guard try reader.byte() == version else { throw DecodingError(description: "unknown attribute encoding version") }
         let count = try reader.count()
         var result: [String: AttributeValue] = [:]
-        result.reserveCapacity(count)
+        result.reserveCapacity(keeping == nil ? count : 0)
         for _ in 0..<count {
             let name = try reader.string()
             guard let kind = Kind(rawValue: try reader.byte()) else { throw DecodingError(description: "unknown attribute kind") }
+            if let keeping, !keeping(name) {
+                try reader.skip(kind)
+                continue
+            }
             let value: AttributeValue
             switch kind {
             case .string: value = .string(try reader.string())
@@ -202,6 +208,20 @@ enum AttributeCodec {
 
         mutating func date() throws -> Date {
             Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed()))
+        }
+
+        /// Passes over a value of `kind`, as long as reading it would.
+        mutating func skip(_ kind: Kind) throws {
+            switch kind {
+            case .string, .data: _ = try take(try count())
+            case .strings: for _ in 0..<(try count()) { _ = try take(try count()) }
+            case .number: _ = try number()
+            case .numbers: for _ in 0..<(try count()) { _ = try number() }
+            case .date: _ = try take(8)
+            case .dates: _ = try take(8 * (try count()))
+            case .bool: _ = try byte()
+            case .url: for _ in 0..<2 { _ = try take(try count()) }
+            }
         }
     }
 }

@@ -33,7 +33,7 @@ enum FullTextIndex {
 }
 
 /// Turning `items` rows back into items.
-enum StoredRow {
+package enum StoredRow {
     /// The columns of an item, from `items i`.
     static let columns = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, i.attributes AS attributes"
     /// `FROM` clause for ``columns``.
@@ -47,15 +47,30 @@ enum StoredRow {
         try attributes(bytes: blob.map(Array.init) ?? [], uid: uid())
     }
 
-    /// The attributes stored as `data` (compressed, encoded by ``AttributeCodec``).
+    /// The attributes stored as `data` (compressed, encoded by ``AttributeCodec``);
+    /// with `fetching`, only those it names (``isFetched(_:_:)``).
     /// - Throws: `.storeCorrupt` naming the item when they cannot be decoded.
-    static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?) throws -> [String: AttributeValue] {
+    static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?, fetching: Set<String>? = nil) throws -> [String: AttributeValue] {
         do {
-            return try AttributeCodec.decode(try BlobCompression.unpack(data))
+            guard let fetching else { return try AttributeCodec.decode(try BlobCompression.unpack(data)) }
+            return try AttributeCodec.decode(try BlobCompression.unpack(data)) { isFetched($0, fetching) }
         } catch {
             let uid = uid() ?? "?"
             throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", subject: uid)
         }
+    }
+
+    /// Whether the attribute `name` is among `fetch`, by its name or by
+    /// the part before its first dot, as Core Spotlight matches a query's
+    /// `fetchAttributes`.
+    ///
+    /// ```swift
+    /// StoredRow.isFetched("title", ["title"])              // true
+    /// StoredRow.isFetched("rating.count", ["rating"])      // true
+    /// StoredRow.isFetched("contentDescription", ["title"]) // false
+    /// ```
+    package static func isFetched(_ name: String, _ fetch: Set<String>) -> Bool {
+        fetch.contains(name) || (name.contains(".") && fetch.contains(String(name.split(separator: ".").first ?? "")))
     }
 
     /// The item of a row selected with ``columns``, read by position: a

@@ -8,8 +8,10 @@ extension StoredRow {
     /// hands `body` each row's rowid and item, until it returns false;
     /// the statement is reset and its bindings cleared after. Used for a
     /// page of search results and the query language's candidates.
-    static func eachItem(_ statement: Statement, rowids: some Collection<Int64>, then more: [Double] = [], _ db: Database,
-                         _ body: (Int64, StoredItem) throws -> Bool) throws {
+    /// With `fetching`, items hold only the attributes it names
+    /// (``isFetched(_:_:)``); an empty set reads none.
+    static func eachItem(_ statement: Statement, rowids: some Collection<Int64>, then more: [Double] = [], fetching: Set<String>? = nil,
+                         _ db: Database, _ body: (Int64, StoredItem) throws -> Bool) throws {
         let raw = statement.sqliteStatement
         defer { sqlite3_clear_bindings(raw) }
         var index: Int32 = 1
@@ -21,7 +23,7 @@ extension StoredRow {
             sqlite3_bind_double(raw, index, value)
             index += 1
         }
-        try statement.eachRow(db) { row in try body(sqlite3_column_int64(row, 0), try item(row)) }
+        try statement.eachRow(db) { row in try body(sqlite3_column_int64(row, 0), try item(row, fetching: fetching)) }
     }
 
     /// The item of the row a statement selecting ``columns`` is on, read
@@ -29,7 +31,9 @@ extension StoredRow {
     /// GRDB's rows (a cursor, a row object, a generic decoding per column,
     /// the attributes copied once as `Data` and again as bytes) were a
     /// quarter of reading them.
-    static func item(_ statement: OpaquePointer) throws -> StoredItem {
+    /// With `fetching`, only the attributes it names are made; with none,
+    /// the attributes column is not read at all (nor its overflow pages).
+    static func item(_ statement: OpaquePointer, fetching: Set<String>? = nil) throws -> StoredItem {
         func text(_ column: Int32) -> String? {
             guard sqlite3_column_type(statement, column) != SQLITE_NULL, let bytes = sqlite3_column_text(statement, column) else { return nil }
             return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
@@ -39,7 +43,7 @@ extension StoredRow {
         }
         let uid = text(1) ?? ""
         var blob: [UInt8] = []
-        if sqlite3_column_type(statement, 7) != SQLITE_NULL, let bytes = sqlite3_column_blob(statement, 7) {
+        if fetching?.isEmpty != true, sqlite3_column_type(statement, 7) != SQLITE_NULL, let bytes = sqlite3_column_blob(statement, 7) {
             blob = Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, 7))))
         }
         let item = SearchableItem(
@@ -47,7 +51,7 @@ extension StoredRow {
             domainIdentifier: text(2),
             contentType: text(3),
             expirationDate: number(4).map { Date(timeIntervalSinceReferenceDate: $0) },
-            attributes: try attributes(bytes: blob, uid: uid))
+            attributes: fetching?.isEmpty == true ? [:] : try attributes(bytes: blob, uid: uid, fetching: fetching))
         return StoredItem(item: item,
                           indexedAt: Date(timeIntervalSince1970: number(6) ?? 0),
                           expiresAt: Date(timeIntervalSince1970: number(5) ?? 0))
