@@ -40,7 +40,7 @@ extension RankedIndex {
 }
 
 extension SpotlightStore {
-    /// How big the ranked index that answers ``search(_:limit:statistics:)`` is.
+    /// How big the ranked index that answers ``search(_:limit:statistics:fetching:)`` is.
     public func rankedIndexStatistics() throws -> RankedIndexStatistics {
         try read { db in try ranked.statistics(db) }
     }

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One result of ``SpotlightStore/search(_:limit:statistics:)``.
+/// One result of ``SpotlightStore/search(_:limit:statistics:fetching:)``.
 public struct SearchResult: Sendable, Hashable {
     /// The matching item.
     public var item: SearchableItem

@@ -41,8 +41,8 @@ extension SpotlightStore {
     /// print(why.summary)   // "p-pear is result 1 of 1: 3.1 = text 2.4 × …"
     /// ```
     /// - Parameter itemIdentifier: the item's unique identifier.
-    /// - Parameter text: what the user typed, as ``search(_:limit:statistics:)`` takes it.
-    /// - Parameter statistics: as ``search(_:limit:statistics:)`` (system
+    /// - Parameter text: what the user typed, as ``search(_:limit:statistics:fetching:)`` takes it.
+    /// - Parameter statistics: as ``search(_:limit:statistics:fetching:)`` (system
     ///   search's, over every store): the same scores as there.
     /// - Throws: `.itemNotFound` when no live item has the identifier.
     public func explain(itemIdentifier: String, text: String, statistics: SearchStatistics? = nil) throws -> SearchExplanation {

@@ -44,7 +44,7 @@ extension SpotlightStore {
 
     /// This store's share of the statistics a search for `text` scores
     /// with; sum them over stores (``/RankedSearch/SearchStatistics/add(_:)``) and pass
-    /// the sum to each store's ``search(_:limit:statistics:)``.
+    /// the sum to each store's ``search(_:limit:statistics:fetching:)``.
     ///
     /// ```swift
     /// var all = store.searchStatistics("kiwi")
@@ -95,7 +95,7 @@ extension SpotlightStore {
     }
 
     /// What a system search needs of this store, in one read transaction:
-    /// the best `limit` matches for `terms` (as ``search(_:limit:statistics:)``),
+    /// the best `limit` matches for `terms` (as ``search(_:limit:statistics:fetching:)``),
     /// the store's engagement totals (``engagementTotals()``), from which
     /// its app's factor is made, and the stamp of the index it read.
     ///

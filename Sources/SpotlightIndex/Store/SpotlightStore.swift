@@ -43,7 +43,7 @@ import Synchronization
 /// - ``lastClientState()``
 ///
 /// ### Searching
-/// - ``search(_:limit:statistics:)``
+/// - ``search(_:limit:statistics:fetching:)``
 /// - ``recordEngagement(_:itemIdentifier:at:)``
 ///
 /// ### Expiration

@@ -70,7 +70,7 @@ public final class WebStore: Sendable {
 
     /// Pages matching what the user typed, best first: the engine's free-text
     /// search (every word, the last as a prefix) over title, description, URL and entity names.
-    /// `statistics`: as `SpotlightStore.search(_:limit:statistics:)`.
+    /// `statistics`: as `SpotlightStore.search(_:limit:statistics:fetching:)`.
     public func search(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil) throws -> [WebSearchResult] {
         try store.search(text, limit: limit, statistics: statistics).compactMap { found in
             WebPage(item: found.item).map { WebSearchResult(page: $0, score: found.score) }
@@ -78,7 +78,7 @@ public final class WebStore: Sendable {
     }
 }
 
-/// One page found by ``WebStore/search(_:limit:statistics:)``.
+/// One page found by ``WebStore/search(_:limit:statistics:fetching:)``.
 public struct WebSearchResult: Sendable, Hashable {
     public var page: WebPage
     public var score: ScoreBreakdown
