@@ -1,4 +1,5 @@
 import Foundation
+import SpotlightIndex
 import Testing
 import TestSupport
 
@@ -136,6 +137,31 @@ extension CLITests {
         #expect(deliveries.first?["acknowledged"] as? Bool == true && deliveries.first?["succeeded"] as? Bool == true)
         #expect(try cli.run("search", "pear").output.contains("\(grocer)/default/p-pear"))
         #expect(try cli.run("maintain").output.contains("nothing to do"))
+    }
+
+    /// After giving back a store's free pages, maintenance with no extension
+    /// to run says so, not "nothing to do".
+    @Test func maintenanceSaysWhatItDidWhenNoExtensionRuns() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let store = try SpotlightStore(bundleIdentifier: grocer, indexName: "default", location: .directory(cli.home))
+        // Bytes drawn at random (a fixed seed), not text: nothing to tokenize, and compression cannot
+        // shrink them under the 4 MB of free pages maintenance passes over.
+        var seed: UInt64 = 7
+        func bytes() -> Data {
+            Data((0..<3_000).map { _ -> UInt8 in
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: seed >> 33)
+            })
+        }
+        let ids = (0..<2_000).map { "big\($0)" }
+        try store.index(ids.map { SearchableItem(uniqueIdentifier: $0, attributes: ["title": .string("big"), "thumbnailData": .data(bytes())]) })
+        try store.deleteItems(withIdentifiers: ids)
+        try store.finishMerging()
+        let output = try cli.run("maintain").output
+        #expect(output.contains("\(grocer)/default: ") && output.contains("of free pages given back"), "\(output)")
+        #expect(output.contains("no index extension to run") && !output.contains("nothing to do"), "\(output)")
     }
 }
 

@@ -42,7 +42,11 @@ struct Maintain: ParsableCommand {
             let saved = ByteCountFormatter.string(fromByteCount: done.bytesSaved, countStyle: .file)
             print("\(done.bundleIdentifier)/\(done.indexName): \(saved) of free pages given back")
         }
-        if deliveries.isEmpty { return print("nothing to do: no index asks for a reindex, nothing expires within a day") }
+        if deliveries.isEmpty {
+            // After stores were reported, "nothing to do" would read as if none had been.
+            let done = checks.isEmpty && compacted.isEmpty ? "nothing to do" : "no index extension to run"
+            return print("\(done): no index asks for a reindex, nothing expires within a day")
+        }
         for delivery in deliveries {
             let what = delivery.request.kind == .reindexAll
                 ? "reindex \(delivery.request.indexName) (\(delivery.request.reason ?? ""))"
