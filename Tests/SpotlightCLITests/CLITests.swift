@@ -139,6 +139,21 @@ extension CLITests {
         #expect(try cli.run("maintain").output.contains("nothing to do"))
     }
 
+    /// `search --app` answers from one app's index, opened as a system
+    /// search opens stores (one connection, no whole-file check), and the
+    /// results it prints are recorded as impressions through it.
+    @Test func searchInOneAppRecordsWhatItShows() throws {
+        let cli = try CLI()
+        defer { cli.cleanUp() }
+        _ = try cli.run("demo")
+        let found = try cli.run("search", "--app", grocer, "--json", "pear").json()
+        #expect((found["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["p-pear"], "\(found)")
+        let store = try SpotlightStore(bundleIdentifier: grocer, indexName: "default", location: .directory(cli.home))
+        let before = try store.engagementTotals().impressions
+        #expect(try cli.run("search", "--app", grocer, "pear").output.localizedCaseInsensitiveContains("pear"))
+        #expect(try store.engagementTotals().impressions > before, "the printed result counts as shown")
+    }
+
     /// After giving back a store's free pages, maintenance with no extension
     /// to run says so, not "nothing to do".
     @Test func maintenanceSaysWhatItDidWhenNoExtensionRuns() throws {
