@@ -20,7 +20,7 @@ struct Explain: ParsableCommand {
     @Argument(help: "What the user types.") var text: String
 
     func run() throws {
-        guard let store = AppStores.open(app, index: index).first else { return }
+        guard let store = AppStores.open(app, index: index, options: AppStores.readingOptions).first else { return }
         let why = Output.guarded { try store.explain(itemIdentifier: item, text: text) }
         if json {
             var object: [String: Any] = ["app": app, "index": index, "id": item, "text": text, "matches": why.matches,

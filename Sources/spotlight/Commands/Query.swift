@@ -31,7 +31,7 @@ struct Query: ParsableCommand {
     func run() throws {
         var found: [(index: String, item: SearchableItem)] = []
         var total = 0
-        var options = StoreOptions()
+        var options = AppStores.readingOptions
         options.queryTimeBudget = timeLimit
         for store in AppStores.open(app, index: index, options: options) {
             _ = Output.guarded {

@@ -156,27 +156,11 @@ struct Search: AsyncParsableCommand {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let search = SystemSearch(registry: registry, options: Self.storeOptions)
+        let search = SystemSearch(registry: registry, options: AppStores.readingOptions)
         let found = try await search.search(text, resultsPerApp: perApp, publicResults: publicResults, near: area)
         let elapsed = clock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         return (API.SearchResponse(found, root: root, tookMilliseconds: (milliseconds * 1e3).rounded() / 1e3), search)
-    }
-
-    /// How this process opens stores, for every app or with `--app`. No
-    /// full quick_check of every store on every keystroke: maintenance
-    /// (`spotlight maintain`, the service's schedule) checks them (with
-    /// it, `--app` over a 1M-item store read the whole 1 GB file first:
-    /// 0.5 s from the page cache, 9 s cold). Nor a background recheck of
-    /// every segment, which would only compete with the search and be cut
-    /// short. One connection a store, not a pool's two: this process reads
-    /// each store once.
-    static var storeOptions: StoreOptions {
-        var options = StoreOptions()
-        options.checksIntegrityOnOpen = false
-        options.rankedBackgroundChecks = false
-        options.opensOneConnection = true
-        return options
     }
 
     /// Records the printed results as impressions: in this process, or through the service that answered.
@@ -208,7 +192,7 @@ struct Search: AsyncParsableCommand {
             guard SpotlightStore.exists(bundleIdentifier: app, indexName: index) else {
                 Output.fail("no index \"\(index)\" for \(app) under \(StoreLocation.automaticRoot().path); index something first (try: spotlight demo)")
             }
-            let store = try SpotlightStore(bundleIdentifier: app, indexName: index, options: Self.storeOptions)
+            let store = try SpotlightStore(bundleIdentifier: app, indexName: index, options: AppStores.readingOptions)
             Output.noteIfLost(store)
             let results = try store.search(text, limit: perApp)
             if json {

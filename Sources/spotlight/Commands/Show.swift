@@ -19,7 +19,7 @@ struct Show: ParsableCommand {
     @Argument(help: "The item's unique identifier.") var item: String
 
     func run() throws {
-        for store in AppStores.open(app, index: index) {
+        for store in AppStores.open(app, index: index, options: AppStores.readingOptions) {
             guard let stored = Output.guarded({ try store.item(withIdentifier: item) }) else { continue }
             let engagement = Output.guarded { try store.engagement(ofItem: item) }
             var attributes = stored.item.attributes
