@@ -18,11 +18,34 @@ extension PublicIndex {
         try batch.validate()
         // With shards, each shard runs its part in repeatable read: two batches holding one popular
         // tally would fail each other and fall back anyway (measured: 0.7× the donations per second).
-        if layout.shards.isEmpty, batch.donations.count > 1, let together = await donateTogether(batch) { return together }
+        if layout.shards.isEmpty, batch.donations.count > 1, let together = await donateTogether(batch) {
+            return try await answeringRepeats(together, of: batch)
+        }
         var outcomes: [DonationOutcome] = []
         outcomes.reserveCapacity(batch.donations.count)
         for donation in batch.donations {
             outcomes.append(DonationOutcome(id: donation.id, status: try await donate(donation, token: batch.token)))
+        }
+        return try await answeringRepeats(outcomes, of: batch)
+    }
+
+    /// A repeated donation (its id counted before) is answered `wanted`
+    /// while its hash is over the threshold without content, as it was the
+    /// first time: that answer may have been lost with the rest of its
+    /// batch (with shards each donation commits alone; a later one failed,
+    /// and the device sent the batch again), and the content would then
+    /// never be asked for. Left `duplicate` when the shard does not answer.
+    func answeringRepeats(_ outcomes: [DonationOutcome], of batch: DonationBatch) async throws -> [DonationOutcome] {
+        var outcomes = outcomes
+        for (place, outcome) in outcomes.enumerated() where outcome.status == .duplicate {
+            guard let donation = batch.donations.first(where: { $0.id == outcome.id }) else { continue }
+            let query = try Self.query("SELECT users >= $3 AND NOT has_content FROM tallies WHERE site = $1 AND hash = $2",
+                                       [donation.app, Data(donation.hash.bytes), configuration.threshold])
+            do {
+                if try await rows(query).first?.decode(Bool.self) == true { outcomes[place].status = .wanted }
+            } catch let error as PublicIndexError where error.code == .shardUnavailable {
+                continue
+            }
         }
         return outcomes
     }

@@ -100,7 +100,8 @@ public struct DonationBatch: Sendable, Hashable, Codable {
 public enum DonationStatus: String, Sendable, Hashable, Codable {
     /// Counted; below the threshold (or this token had counted already).
     case counted
-    /// This donation id was seen before: nothing changed.
+    /// This donation id was seen before: nothing changed. (A repeat of the
+    /// donation whose hash still wants its content is answered ``wanted``.)
     case duplicate
     /// The hash reached the threshold and its content is not stored yet:
     /// send the public content (`PUT /v1/activities/<hash>`).

@@ -32,7 +32,10 @@ struct DonationRulesTests {
             #expect(try TestClusters.psql(clusters[0], "SELECT users, views FROM tallies") == "2|4")
             #expect(try await index.status().wantedHashes == 0)
             // The third distinct device reaches the threshold: its donation is answered "wanted", and later ones too.
-            #expect(try await Self.donate(index, third) == .wanted)
+            let crossing = UUID()
+            #expect(try await Self.donate(index, third, id: crossing) == .wanted)
+            // Sent again (its batch's answer was lost): counted once, and the content is still asked for.
+            #expect(try await Self.donate(index, third, id: crossing) == .wanted)
             #expect(try await Self.donate(index, first) == .wanted)
             let status = try await index.status()
             #expect((status.countedHashes, status.wantedHashes, status.activities) == (1, 1, 0))
@@ -40,6 +43,7 @@ struct DonationRulesTests {
             #expect(try TestClusters.psql(clusters[0], "SELECT count(*) FROM items") == "0")
             #expect(try await index.submitContent(Self.content, for: Self.hash, token: third) == .stored)
             #expect(try await index.submitContent(Self.content, for: Self.hash, token: first) == .alreadyStored)
+            #expect(try await Self.donate(index, third, id: crossing) == .duplicate, "stored: nothing more is asked")
             #expect(try await Self.donate(index, DeviceToken.random()) == .indexed)
             let after = try await index.status()
             #expect((after.countedHashes, after.wantedHashes, after.activities) == (1, 0, 1))
