@@ -33,9 +33,6 @@ final class DenseTail: @unchecked Sendable {
         windowMaxGS.deallocate()
     }
 
-    /// Bytes held.
-    var byteCount: Int { frequencies.count * 4 + windowMaxGS.count * 8 }
-
     /// Reads the postings of `ids` in: with `candidates`, only the blocks
     /// that may hold one of them, and only their postings (the cursor is
     /// asked about no other document).
@@ -138,17 +135,22 @@ final class PrefixMemo: Sendable {
 }
 
 extension Segment {
-    /// The tail of all `ranges`' tokens that this segment keeps; read whole
-    /// and kept when `postings` (what the caller would otherwise read) is
-    /// at least a ``PrefixMemo/minimumShare``-th of the documents; nil for
-    /// a term of few tokens, or when not kept and `postings` is nil or less.
-    /// The whole word typed (`wholeWord` ≥ 0) is in it unflagged: a caller
-    /// reads that token's postings flagged beside it.
-    func keptTail(_ ranges: [Range<Int>], wholeWord: Int, postings: Int?) throws(SegmentError) -> DenseTail? {
+    /// The tail of all `ranges`' tokens that this segment keeps; nil for a
+    /// term of few tokens or one not kept. The whole word typed
+    /// (`wholeWord` ≥ 0) is in it unflagged: a caller reads that token's
+    /// postings flagged beside it.
+    func keptTail(_ ranges: [Range<Int>], wholeWord: Int) -> DenseTail? {
         guard keepsDenseTails, TermCursor.isDense(ranges) else { return nil }
+        return prefixMemo.tail(PrefixMemo.Key(ranges: ranges, everyToken: wholeWord == RankedScoring.everyToken))
+    }
+
+    /// Reads the tail of all `ranges`' tokens whole and keeps it, when
+    /// `postings` (what the caller would otherwise read) is at least a
+    /// ``PrefixMemo/minimumShare``-th of the documents; nil otherwise (as
+    /// ``keptTail(_:wholeWord:)``, which a caller asks first).
+    func keepTail(_ ranges: [Range<Int>], wholeWord: Int, postings: Int) throws(SegmentError) -> DenseTail? {
+        guard keepsDenseTails, TermCursor.isDense(ranges), postings * PrefixMemo.minimumShare >= documentCount else { return nil }
         let key = PrefixMemo.Key(ranges: ranges, everyToken: wholeWord == RankedScoring.everyToken)
-        if let kept = prefixMemo.tail(key) { return kept }
-        guard let postings, postings * PrefixMemo.minimumShare >= documentCount else { return nil }
         let whole = DenseTail(documentCount: documentCount)
         try whole.add(ranges.joined(), of: self, wholeWord: key.everyToken ? wholeWord : -1, candidates: nil)
         prefixMemo.keep(whole, for: key)

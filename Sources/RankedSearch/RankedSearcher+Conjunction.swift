@@ -74,7 +74,9 @@ extension RankedSearcher {
         // that can hold its documents.
         var tails: [DenseTail?] = []
         for term in 0..<termCount {
-            tails.append(try segment.keptTail(ranges[term], wholeWord: wholeWord[term], postings: term == order[0] ? postings[term] : nil))
+            var tail = segment.keptTail(ranges[term], wholeWord: wholeWord[term])
+            if tail == nil, term == order[0] { tail = try segment.keepTail(ranges[term], wholeWord: wholeWord[term], postings: postings[term]) }
+            tails.append(tail)
         }
 
         // The conjunction, rarest term first: a later term reads only the

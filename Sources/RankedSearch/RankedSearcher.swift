@@ -796,7 +796,7 @@ struct PostingCursor {
     ///   (``RankedScoring/flag(_:wholeWord:)``): flagged, and bounded with
     ///   the exact-title share; the others without it.
     package init(segment: Segment, ranges: [Range<Int>], wholeWord: Int = -1, asked: Int, candidates: DocumentBitmap? = nil) throws {
-        if let kept = try segment.keptTail(ranges, wholeWord: wholeWord, postings: nil) {
+        if let kept = segment.keptTail(ranges, wholeWord: wholeWord) {
             try use(kept, of: segment, ranges: ranges, wholeWord: wholeWord)
             return
         }
@@ -836,7 +836,7 @@ struct PostingCursor {
         let tailPostings = postings - top.prefix(lazy).reduce(0) { $0 + $1.documents }
         // A long tail is kept for the searches that follow, read whole: every
         // token (the whole word's unflagged) and document, candidates or not.
-        if let whole = try segment.keptTail(ranges, wholeWord: wholeWord, postings: tailPostings) {
+        if let whole = try segment.keepTail(ranges, wholeWord: wholeWord, postings: tailPostings) {
             try use(whole, of: segment, ranges: ranges, wholeWord: wholeWord)
             return
         }

@@ -52,8 +52,7 @@ package enum StoredRow {
     /// - Throws: `.storeCorrupt` naming the item when they cannot be decoded.
     static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?, fetching: Set<String>? = nil) throws -> [String: AttributeValue] {
         do {
-            guard let fetching else { return try AttributeCodec.decode(try BlobCompression.unpack(data)) }
-            return try AttributeCodec.decode(try BlobCompression.unpack(data)) { isFetched($0, fetching) }
+            return try AttributeCodec.decode(try BlobCompression.unpack(data), keeping: fetching.map { fetch in { isFetched($0, fetch) } })
         } catch {
             let uid = uid() ?? "?"
             throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", subject: uid)
@@ -66,7 +65,7 @@ package enum StoredRow {
     ///
     /// ```swift
     /// StoredRow.isFetched("title", ["title"])              // true
-    /// StoredRow.isFetched("rating.count", ["rating"])      // true
+    /// StoredRow.isFetched("authors.persons", ["authors"])  // true
     /// StoredRow.isFetched("contentDescription", ["title"]) // false
     /// ```
     package static func isFetched(_ name: String, _ fetch: Set<String>) -> Bool {
