@@ -27,6 +27,24 @@ package final class SegmentBytes: @unchecked Sendable {
         mapped = false
     }
 
+    /// Memory of its own, `count` bytes filled by `fill`: a blob copied
+    /// once, from where it lies, with no buffer in between.
+    ///
+    /// ```swift
+    /// let bytes = try SegmentBytes(count: length) { memory in memory.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: length)) }
+    /// ```
+    package init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        do {
+            try fill(UnsafeMutableRawBufferPointer(rebasing: memory[0..<count]))
+        } catch {
+            memory.deallocate()
+            throw error
+        }
+        buffer = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(memory)[0..<count])
+        mapped = false
+    }
+
     /// Maps `path` read-only.
     package init(mapping path: String) throws {
         // Never through a link: a segment file is one the store wrote itself.

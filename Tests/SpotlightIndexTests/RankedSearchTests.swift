@@ -240,6 +240,12 @@ import TestSupport
         try store.write { db in try db.execute(sql: "UPDATE ranked_segments SET data = zeroblob(300)") }
         let fresh = try fileStore(dir)
         #expect(try fresh.search("shared", limit: 1_000).count == 400)
+        // Inline bytes gone: an empty blob, or none, where a segment should be.
+        for emptied in ["x''", "NULL"] {
+            try fresh.write { db in try db.execute(sql: "UPDATE ranked_segments SET data = \(emptied) WHERE file IS NULL") }
+            let rebuilt = try fileStore(dir)
+            #expect(try rebuilt.search("shared", limit: 1_000).count == 400, "inline data \(emptied)")
+        }
     }
 }
 

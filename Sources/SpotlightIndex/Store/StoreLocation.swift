@@ -82,7 +82,8 @@ public enum StoreName {
         if value.isEmpty { throw fail("it is empty") }
         if value.utf8.count > maxBundleIdentifierBytes { throw fail("it is longer than \(maxBundleIdentifierBytes) bytes") }
         for scalar in value.unicodeScalars {
-            let ok = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" || scalar == ".")
+            let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == "-" || scalar == "_" || scalar == "."
             if !ok { throw fail("character \(quoted(String(scalar))) is not allowed (only ASCII letters, digits, '-', '_' and '.')") }
         }
         if value.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
@@ -99,10 +100,13 @@ public enum StoreName {
         if value.utf8.count > maxIndexNameBytes { throw fail("it is longer than \(maxIndexNameBytes) bytes") }
         if value == "." || value == ".." { throw fail("it names a directory") }
         if value.hasPrefix(".") { throw fail("it starts with '.'") }
+        // ASCII is composed, has no invisible characters and one script:
+        // those checks (Unicode's tables, ICU's normalizer) are for others.
+        let ascii = value.utf8.allSatisfy { $0 < 0x80 }
         for scalar in value.unicodeScalars {
             if scalar == "/" || scalar == "\\" { throw fail("it contains a path separator") }
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { throw fail("it contains a control character (U+\(hex(scalar)))") }
-            if scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint {
+            if !ascii, scalar.properties.generalCategory == .format || scalar.properties.isDefaultIgnorableCodePoint {
                 throw fail("it contains the invisible character U+\(hex(scalar)), which would make it look like another name")
             }
         }
@@ -111,6 +115,7 @@ public enum StoreName {
            first.properties.isWhitespace || last.properties.isWhitespace {
             throw fail("it starts or ends with a space; remove it")
         }
+        if ascii { return }
         if value.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(value.unicodeScalars) == false {
             throw fail("it is not in Unicode's composed form (NFC); write it composed, as \(quoted(value.precomposedStringWithCanonicalMapping))")
         }

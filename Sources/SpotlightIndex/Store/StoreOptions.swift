@@ -20,8 +20,16 @@ public struct StoreOptions: Sendable {
     public var checksIntegrityOnOpen = true
     /// The current time; replace it in tests.
     public var clock: @Sendable () -> Date = { Date() }
-    /// The time zone of the query language's `$time` periods (today, this week…).
-    public var timeZone: TimeZone = .current
+    /// The time zone of the query language's `$time` periods (today, this
+    /// week…): the system's at the time of each query unless set. Looked up
+    /// when a query needs it, not when options are made: finding the
+    /// system's zone loads ICU's zone data, a few milliseconds of a
+    /// process that opens a store to answer one search.
+    public var timeZone: TimeZone {
+        get { chosenTimeZone ?? .current }
+        set { chosenTimeZone = newValue }
+    }
+    private var chosenTimeZone: TimeZone?
     /// The first day of the week for `$time.this_week`: 1 = Sunday (Apple's en_US default), 2 = Monday.
     public var firstWeekday = 1
     /// How long one query string may run, in seconds, before it stops with

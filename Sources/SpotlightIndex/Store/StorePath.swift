@@ -41,27 +41,47 @@ enum StorePath {
     /// Components that do not exist yet are fine.
     /// - Throws: ``SpotlightIndexError`` `.storeUnavailable` naming the link.
     static func checkNoLinks(_ url: URL, below root: URL) throws {
-        let rootComponents = root.standardizedFileURL.pathComponents
-        let components = url.standardizedFileURL.pathComponents
+        let rootComponents = lexicalComponents(root.path)
+        let components = lexicalComponents(url.path)
         guard components.starts(with: rootComponents) else {
             throw SpotlightIndexError(.storeUnavailable, "\(url.path) is not under the store root \(root.path)")
         }
-        var path = root.standardizedFileURL
+        // Paths as plain strings: Foundation's URL operations, and generic
+        // joins of substrings, cost more than the `lstat`s, on every store
+        // a search opens.
+        var path = ""
+        for component in rootComponents { path += "/" + component }
+        let below = components.count - rootComponents.count
         for (index, component) in components.dropFirst(rootComponents.count).enumerated() {
-            path.appendPathComponent(component)
-            switch kind(path.path) {
+            path += "/" + component
+            switch kind(path) {
             case .link:
-                throw linked(path)
+                throw linked(URL(fileURLWithPath: path))
             case .missing:
                 return
             case .directory:
                 continue
             case .file, .other:
-                if index < components.count - rootComponents.count - 1 {
-                    throw SpotlightIndexError(.storeUnavailable, "\(path.path) is a file where a folder of stores should be; move it away")
+                if index < below - 1 {
+                    throw SpotlightIndexError(.storeUnavailable, "\(path) is a file where a folder of stores should be; move it away")
                 }
             }
         }
+    }
+
+    /// An absolute path's components, `.` dropped and `..` taking the one
+    /// before it away, as a standardized file URL's are (links not resolved).
+    static func lexicalComponents(_ path: String) -> [String] {
+        var components: [String] = []
+        for component in path.split(separator: "/") {
+            if component == "." { continue }
+            if component == ".." {
+                if !components.isEmpty { components.removeLast() }
+                continue
+            }
+            components.append(String(component))
+        }
+        return components
     }
 
     /// The error for a link where a store's file or folder should be.
