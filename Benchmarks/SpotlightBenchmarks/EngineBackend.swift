@@ -113,7 +113,8 @@ final class EngineSearcher: BenchSearcher {
         let cancellation = QueryCancellation()
         var ids: [String] = []
         ids.reserveCapacity(limit)
-        try store.query(text, batchSize: limit, cancellation: cancellation) { batch in
+        // Identifiers only, as for free text: what the query tests is decoded, nothing more.
+        try store.query(text, batchSize: limit, cancellation: cancellation, fetching: []) { batch in
             for item in batch where ids.count < limit { ids.append(item.uniqueIdentifier) }
             if ids.count >= limit { cancellation.cancel() }
         }

@@ -146,7 +146,7 @@ open class CSSearchQuery: NSObject, @unchecked Sendable {
         let fetch = Set(queryContext.fetchAttributes)
         do {
             for store in stores {
-                try store.query(expression, batchSize: 64, cancellation: cancellation) { batch in
+                try store.query(expression, batchSize: 64, cancellation: cancellation, fetching: fetch) { batch in
                     let items = batch.map { CSSearchableItem($0, expiresAt: nil, fetching: fetch) }
                     addFound(items.count)
                     foundItemsHandler?(items)

@@ -281,3 +281,25 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
                 == compare("t", .equal, pattern(lit("\u{301}x"), .anyRun, lit("\u{301}"))))
     }
 }
+
+/// `QueryExpression.attributeNames`: what a store decodes to evaluate a query.
+@Suite struct QueryAttributeNamesTests {
+    static let cases: [(String, Set<String>?)] = [
+        (#"title == "a""#, ["title"]),
+        (#"section == "libs" && installedSize > 10"#, ["section", "installedSize"]),
+        (#"!(a == 1) || (b == 2 && InRange(c, 1, 2))"#, ["a", "b", "c"]),
+        (#"title == "a" || * == "b""#, nil),
+        (#"** == "x" && title == "a""#, nil),
+        (#"kMDItemTitle == "Paris" && kMDItemTitle != "Lyon""#, ["kMDItemTitle"]),
+    ]
+
+    @Test(arguments: cases)
+    func namesTheAttributesRead(query: String, names: Set<String>?) throws {
+        #expect(try QueryParser.parse(query).attributeNames == names)
+    }
+
+    @Test func aLongChainIsWalkedWithoutRecursion() throws {
+        let text = (0..<4_000).map { "a\($0 % 7) == \($0)" }.joined(separator: " && ")
+        #expect(try QueryParser.parse(text).attributeNames == Set((0..<7).map { "a\($0)" }))
+    }
+}

@@ -3,7 +3,7 @@ import GRDB
 public import SpotlightQuery
 import Synchronization
 
-/// Stops a running ``SpotlightStore/query(_:batchSize:cancellation:onBatch:)-(String,_,_,_)``
+/// Stops a running ``SpotlightStore/query(_:batchSize:cancellation:fetching:onBatch:)-(String,_,_,_,_)``
 /// between two batches; safe to call from any thread.
 ///
 /// ```swift
@@ -51,8 +51,13 @@ extension SpotlightStore {
     ///   before any batch; `.queryTooExpensive` when it runs past
     ///   ``StoreOptions/queryTimeBudget`` (batches delivered before stand);
     ///   errors thrown by `onBatch` stop the query.
+    /// - Parameter fetching: the attributes the delivered items hold, as
+    ///   Core Spotlight's `fetchAttributes` (a name, or the part before its
+    ///   first dot); nil: all. Only these and the ones the query tests are
+    ///   decoded, and with neither (`fetching: []` and a query of item
+    ///   fields only) the stored attributes are not read.
     @discardableResult
-    public func query(_ text: String, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
+    public func query(_ text: String, batchSize: Int = 256, cancellation: QueryCancellation? = nil, fetching: Set<String>? = nil,
                       onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
         let expression: QueryExpression
         do {
@@ -60,12 +65,12 @@ extension SpotlightStore {
         } catch {
             throw SpotlightIndexError(.invalidQuery, "invalid query: \(error.description)", underlying: error)
         }
-        return try query(expression, batchSize: batchSize, cancellation: cancellation, onBatch: onBatch)
+        return try query(expression, batchSize: batchSize, cancellation: cancellation, fetching: fetching, onBatch: onBatch)
     }
 
-    /// Runs a parsed query; see ``query(_:batchSize:cancellation:onBatch:)-(String,_,_,_)``.
+    /// Runs a parsed query; see ``query(_:batchSize:cancellation:fetching:onBatch:)-(String,_,_,_,_)``.
     @discardableResult
-    public func query(_ expression: QueryExpression, batchSize: Int = 256, cancellation: QueryCancellation? = nil,
+    public func query(_ expression: QueryExpression, batchSize: Int = 256, cancellation: QueryCancellation? = nil, fetching: Set<String>? = nil,
                       onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
         guard batchSize > 0 else { throw SpotlightIndexError(.invalidArgument, "batchSize must be positive (got \(batchSize))") }
         let now = self.now
@@ -85,6 +90,9 @@ extension SpotlightStore {
         var wordBytes = 0
         /// The words of each fragment, found once per query.
         var wordsOfFragment: [String: [String]?] = [:]
+        // What is decoded of each candidate: what the query tests and what
+        // is fetched (everything for `*`, `**`, or no fetch set).
+        let decoded = fetching.flatMap { fetch in expression.attributeNames.map { $0.union(fetch) } }
         return try read { db in
             // The ranked index, read once per query; damaged, it only costs
             // speed here: no words or rowids → every item is a candidate.
@@ -127,7 +135,13 @@ extension SpotlightStore {
                 // A match the budget cut short answered "no": nothing more is trusted.
                 if budget.isExhausted { throw tooExpensive() }
                 guard matches else { return true }
-                batch.append(item)
+                if let fetching, decoded != fetching {
+                    var delivered = item
+                    delivered.attributes = item.attributes.filter { StoredRow.isFetched($0.key, fetching) }
+                    batch.append(delivered)
+                } else {
+                    batch.append(item)
+                }
                 guard batch.count == batchSize else { return true }
                 if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
                 try onBatch(batch)
@@ -156,7 +170,7 @@ extension SpotlightStore {
                         WHERE i.rowid IN (\(placeholders)) AND i.expires > ? ORDER BY i.rowid
                         """)
                     var goesOn = true
-                    try StoredRow.eachItem(statement, rowids: chunk, then: [expires], db) { _, stored in
+                    try StoredRow.eachItem(statement, rowids: chunk, then: [expires], fetching: decoded, db) { _, stored in
                         goesOn = try check(stored)
                         return goesOn
                     }

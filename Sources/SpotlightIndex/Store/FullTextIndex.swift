@@ -69,7 +69,11 @@ package enum StoredRow {
     /// StoredRow.isFetched("contentDescription", ["title"]) // false
     /// ```
     package static func isFetched(_ name: String, _ fetch: Set<String>) -> Bool {
-        fetch.contains(name) || (name.contains(".") && fetch.contains(String(name.split(separator: ".").first ?? "")))
+        if fetch.contains(name) { return true }
+        // Through the UTF-8 view: `name.contains(".")` is Foundation's
+        // substring search, which cost more than decoding the attribute.
+        guard let dot = name.utf8.firstIndex(of: UInt8(ascii: ".")) else { return false }
+        return fetch.contains(String(name[..<dot]))
     }
 
     /// The item of a row selected with ``columns``, read by position: a
