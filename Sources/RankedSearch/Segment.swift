@@ -36,7 +36,8 @@ package struct Segment: @unchecked Sendable {
     /// Dense tails read in this segment (shared by its copies).
     let prefixMemo = PrefixMemo()
     /// Whether searches keep long dense tails in ``prefixMemo`` and use
-    /// those kept (off in tests that compare with reading them each time).
+    /// those kept (off in tests that compare with reading them each time,
+    /// and in a process that answers one search).
     package var keepsDenseTails = true
 
     /// The segment's length in bytes.

@@ -51,6 +51,8 @@ final class RankedIndex: Sendable {
     let checksumLimit: Int
     /// Whether segment files verified as they are are checked again in the background.
     let backgroundChecks: Bool
+    /// Whether loaded segments keep the dense tails they read (``Segment/keepsDenseTails``).
+    let keepsDenseTails: Bool
     /// Documents per segment while rebuilding (then merged).
     let rebuildChunk: Int
     /// Whether a transaction that only inserts builds its segment as it
@@ -117,9 +119,10 @@ final class RankedIndex: Sendable {
     /// The store's writer, for the transactions that install merges.
     let writer: any DatabaseWriter
 
-    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true,
+    init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true, keepsDenseTails: Bool = true,
          rebuildChunk: Int = 50_000, pipelinesContents: Bool = true, writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
         self.backgroundChecks = backgroundChecks
+        self.keepsDenseTails = keepsDenseTails
         self.pipelinesContents = pipelinesContents
         self.rebuildChunk = max(1, rebuildChunk)
         self.directory = directory
@@ -226,7 +229,8 @@ final class RankedIndex: Sendable {
             bytes = try Self.inlineBytes(db, id: id)
         }
         let checkNow = bytes.buffer.count <= checksumLimit
-        let segment = try Segment(bytes, verifyChecksum: checkNow)
+        var segment = try Segment(bytes, verifyChecksum: checkNow)
+        segment.keepsDenseTails = keepsDenseTails
         guard segment.fingerprint == scoring.fingerprint else { throw SegmentError.corrupt("built with other ranking weights") }
         if !checkNow, let file, let directory {
             let url = directory.appendingPathComponent(file)

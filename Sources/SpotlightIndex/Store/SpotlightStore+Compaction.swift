@@ -59,7 +59,7 @@ extension SpotlightStore {
         do {
             try writer.vacuum()
             // Best effort: a reader in a transaction keeps the log; a later checkpoint truncates it.
-            try writer.writeWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
+            writer.writeWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
         } catch {
             throw Self.translate(error, fileURL: fileURL)
         }

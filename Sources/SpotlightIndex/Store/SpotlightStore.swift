@@ -110,6 +110,7 @@ public final class SpotlightStore: Sendable {
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
                                   weights: options.ranking, inlineLimit: options.rankedInlineLimit,
                                   checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks,
+                                  keepsDenseTails: options.rankedKeepsDenseTails,
                                   rebuildChunk: options.rankedRebuildChunk, pipelinesContents: options.rankedPipelinesContents,
                                   writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {

@@ -56,6 +56,12 @@ public struct StoreOptions: Sendable {
     /// leaves the rechecks to the service and maintenance: its rechecks
     /// would read every segment of every store only to be cut short).
     package var rankedBackgroundChecks = true
+    /// Whether segments keep the long dense tails they read for the
+    /// searches that follow (``PrefixMemo``). A process that answers one
+    /// search and exits (`spotlight search`) turns it off: a tail kept is
+    /// read whole, every document, where one read for a single search
+    /// reads only the blocks that can hold the driving term's documents.
+    package var rankedKeepsDenseTails = true
     /// Whether the store's file is opened with one SQLite connection that
     /// reads and writes in turn, instead of a writer and a pool of readers
     /// (GRDB's `DatabaseQueue` rather than `DatabasePool`). Opening costs one

@@ -10,12 +10,14 @@ enum AppStores {
     /// whole 1 GB file first: 0.5 s from the page cache, 9 s cold). Nor a
     /// background recheck of every segment, which would only compete with
     /// the command and be cut short. One connection a store, not a pool's
-    /// two: the process reads each store once. Commands that write
+    /// two: the process reads each store once; and no dense tails kept
+    /// for searches that will not come. Commands that write
     /// (`delete`, `import`) keep the check.
     static var readingOptions: StoreOptions {
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
         options.rankedBackgroundChecks = false
+        options.rankedKeepsDenseTails = false
         options.opensOneConnection = true
         return options
     }
