@@ -54,10 +54,10 @@ import TestSupport
         let names = Self.everyKind.keys.sorted()
         for keep in names.map({ [$0] }) + [[], names, Array(names.prefix(3)), names.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)] {
             let kept = Set(keep)
-            #expect(try AttributeCodec.decode(bytes) { kept.contains($0) } == Self.everyKind.filter { kept.contains($0.key) }, "\(keep)")
+            #expect(try AttributeCodec.decode(bytes, keeping: .init(kept)) == Self.everyKind.filter { kept.contains($0.key) }, "\(keep)")
         }
         for cut in [2, bytes.count / 2, bytes.count - 1] {
-            #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode(Array(bytes.prefix(cut))) { _ in false } }
+            #expect(throws: AttributeCodec.DecodingError.self) { try AttributeCodec.decode(Array(bytes.prefix(cut)), keeping: .init([])) }
         }
     }
 

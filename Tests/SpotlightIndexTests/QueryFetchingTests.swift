@@ -57,5 +57,6 @@ import Testing
     @Test(arguments: fetchRule)
     func fetchesByNameOrItsFirstPart(name: String, fetch: Set<String>, fetched: Bool) {
         #expect(StoredRow.isFetched(name, fetch) == fetched)
+        #expect(AttributeCodec.FetchedNames(fetch).keeps(Array(name.utf8)[...]) == fetched, "on bytes")
     }
 }

@@ -55,21 +55,45 @@ enum AttributeCodec {
         var description: String
     }
 
-    /// The attributes in `bytes`; with `keeping`, only those it accepts by
-    /// name, the others passed over unmade (still checked for length).
-    static func decode(_ bytes: [UInt8], keeping: ((String) -> Bool)? = nil) throws -> [String: AttributeValue] {
+    /// Names to fetch, matched on a stored name's bytes as Core Spotlight
+    /// matches `fetchAttributes` (the name, or the part before its first
+    /// dot: ``StoredRow/isFetched(_:_:)``): an attribute passed over is
+    /// never made into a `String`, nor hashed.
+    ///
+    /// ```swift
+    /// let names = AttributeCodec.FetchedNames(["title", "authors"])
+    /// names.keeps(Array("authors.persons".utf8)[...])   // true
+    /// ```
+    struct FetchedNames {
+        let names: [[UInt8]]
+
+        init(_ names: Set<String>) { self.names = names.map { Array($0.utf8) } }
+
+        func keeps(_ name: ArraySlice<UInt8>) -> Bool {
+            let dot = name.firstIndex(of: UInt8(ascii: ".")).map { $0 - name.startIndex }
+            for candidate in names where candidate.count == name.count || candidate.count == dot {
+                if name.prefix(candidate.count).elementsEqual(candidate) { return true }
+            }
+            return false
+        }
+    }
+
+    /// The attributes in `bytes`; with `keeping`, only those it names, the
+    /// others passed over unmade (still checked for length).
+    static func decode(_ bytes: [UInt8], keeping: FetchedNames? = nil) throws -> [String: AttributeValue] {
         var reader = Reader(bytes: bytes)
         guard try reader.byte() == version else { throw DecodingError(description: "unknown attribute encoding version") }
         let count = try reader.count()
         var result: [String: AttributeValue] = [:]
-        result.reserveCapacity(keeping == nil ? count : 0)
+        if keeping == nil { result.reserveCapacity(count) }
         for _ in 0..<count {
-            let name = try reader.string()
+            let nameBytes = try reader.take(try reader.count())
             guard let kind = Kind(rawValue: try reader.byte()) else { throw DecodingError(description: "unknown attribute kind") }
-            if let keeping, !keeping(name) {
+            if let keeping, !keeping.keeps(nameBytes) {
                 try reader.skip(kind)
                 continue
             }
+            let name = try Reader.string(nameBytes)
             let value: AttributeValue
             switch kind {
             case .string: value = .string(try reader.string())
@@ -175,7 +199,11 @@ enum AttributeCodec {
         /// made by the standard library's fast path; otherwise validated as
         /// UTF-8, so damaged bytes throw rather than come back repaired.
         mutating func string() throws -> String {
-            let slice = try take(try count())
+            try Self.string(try take(try count()))
+        }
+
+        /// A stored string's bytes as a `String` (``string()``).
+        static func string(_ slice: ArraySlice<UInt8>) throws -> String {
             let string = slice.withUnsafeBufferPointer { buffer -> String? in
                 Self.isASCII(UnsafeRawBufferPointer(buffer)) ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
             }

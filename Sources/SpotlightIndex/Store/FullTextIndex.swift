@@ -52,7 +52,7 @@ package enum StoredRow {
     /// - Throws: `.storeCorrupt` naming the item when they cannot be decoded.
     static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?, fetching: Set<String>? = nil) throws -> [String: AttributeValue] {
         do {
-            return try AttributeCodec.decode(try BlobCompression.unpack(data), keeping: fetching.map { fetch in { isFetched($0, fetch) } })
+            return try AttributeCodec.decode(try BlobCompression.unpack(data), keeping: fetching.map(AttributeCodec.FetchedNames.init))
         } catch {
             let uid = uid() ?? "?"
             throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", subject: uid)
