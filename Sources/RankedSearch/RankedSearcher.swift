@@ -570,6 +570,10 @@ package struct RankedSearcher {
                     othersGS = scale * others
                     for term in cursorTerms { cursorsGS += scratch.blockGS[term] }
                     bound = min(bound, driverGS + othersGS)
+                } else {
+                    // One term: nothing else to add, and each posting is
+                    // bounded by its own score before it is scored.
+                    othersGS = 0
                 }
                 if bound < threshold {
                     statistics.blocksSkipped += 1
