@@ -5,7 +5,7 @@
 #   Benchmarks/ab/ab.sh BEFORE_BINARY AFTER_BINARY OUT_DIR [scales] [rounds]
 #
 # scales default "63666 1m"; each scale runs `rounds` times per build (default 2;
-# 1M once), alternating before/after, engine only. Then:
+# 1M once), alternating before/after (the order swapped each round), engine only. Then:
 #
 #   python3 Benchmarks/ab/compare.py OUT_DIR
 #
@@ -21,7 +21,10 @@ for scale in $scales; do
   n=$rounds
   [ "$scale" = 1m ] && n=1
   for round in $(seq 1 "$n"); do
-    for which in before after; do
+    # The other order every other round: the build that runs first in a round runs slower.
+    order="before after"
+    [ $((round % 2)) = 0 ] && order="after before"
+    for which in $order; do
       binary=$before
       [ "$which" = after ] && binary=$after
       echo "== $which, $scale items, round $round"
