@@ -51,11 +51,16 @@ extension SpotlightStore {
     ///   before any batch; `.queryTooExpensive` when it runs past
     ///   ``StoreOptions/queryTimeBudget`` (batches delivered before stand);
     ///   errors thrown by `onBatch` stop the query.
-    /// - Parameter fetching: the attributes the delivered items hold, as
-    ///   Core Spotlight's `fetchAttributes` (a name, or the part before its
-    ///   first dot); nil: all. Only these and the ones the query tests are
-    ///   decoded, and with neither (`fetching: []` and a query of item
-    ///   fields only) the stored attributes are not read.
+    /// - Parameters:
+    ///   - text: a query string of the Spotlight query language.
+    ///   - batchSize: matches delivered per call of `onBatch`.
+    ///   - cancellation: stops the query between two batches.
+    ///   - fetching: the attributes the delivered items hold, as Core
+    ///     Spotlight's `fetchAttributes` (a name, or the part before its
+    ///     first dot); nil: all. Only these and the ones the query tests
+    ///     are decoded, and with neither (`fetching: []` and a query of
+    ///     item fields only) the stored attributes are not read.
+    ///   - onBatch: called with each batch of matching items, in index order.
     @discardableResult
     public func query(_ text: String, batchSize: Int = 256, cancellation: QueryCancellation? = nil, fetching: Set<String>? = nil,
                       onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
