@@ -98,6 +98,8 @@ extension SpotlightStore {
         // What is decoded of each candidate: what the query tests and what
         // is fetched (everything for `*`, `**`, or no fetch set).
         let decoded = fetching.flatMap { fetch in expression.attributeNames.map { $0.union(fetch) } }
+        // Delivered items drop what was decoded only to be tested.
+        let strips = fetching != nil && decoded != fetching
         return try read { db in
             // The ranked index, read once per query; damaged, it only costs
             // speed here: no words or rowids → every item is a candidate.
@@ -140,7 +142,7 @@ extension SpotlightStore {
                 // A match the budget cut short answered "no": nothing more is trusted.
                 if budget.isExhausted { throw tooExpensive() }
                 guard matches else { return true }
-                if let fetching, decoded != fetching {
+                if strips, let fetching {
                     var delivered = item
                     delivered.attributes = item.attributes.filter { StoredRow.isFetched($0.key, fetching) }
                     batch.append(delivered)
