@@ -37,7 +37,7 @@ struct RunResult: Codable, Sendable {
     init(index: IndexPhaseReport, query: QueryPhaseReport) {
         scale = index.scale
         engine = index.engine
-        indexing = IndexingFigures(itemsPerSecond: index.itemsPerSecond, seconds: index.seconds,
+        indexing = IndexingFigures(itemsPerSecond: index.itemsPerSecond, seconds: index.seconds, cpuSeconds: index.cpuSeconds,
                                    peakRSSMB: index.peakRSSMB, storeBytes: index.storeBytes,
                                    textIndexBytes: index.textIndexBytes, rawTextBytes: index.rawTextBytes,
                                    corpusRSSMB: index.corpusRSSMB, items: index.items, refused: index.refused)
@@ -57,6 +57,8 @@ struct RunResult: Codable, Sendable {
 struct IndexingFigures: Codable, Sendable {
     var itemsPerSecond: Double
     var seconds: Double
+    /// CPU time of every thread within `seconds` (``IndexPhaseReport/cpuSeconds``).
+    var cpuSeconds: Double?
     var peakRSSMB: Double
     var storeBytes: Int64
     var textIndexBytes: Int64

@@ -17,6 +17,9 @@ enum IndexPhase {
         let indexer = try Backends.indexer(engine, directory: directory, scale: scale)
         var indexing = stopwatch.elapsed
         var refused = 0
+        // The process's CPU time (every thread: preparing, writing, merging)
+        // within the timed windows, as `indexing` is their wall time.
+        var cpuSeconds = 0.0
         var rawTextBytes: Int64 = 0
         let reportEvery = max(batchSize, scale / 10)
         var nextReport = reportEvery
@@ -24,8 +27,10 @@ enum IndexPhase {
             let batch = try corpus.next(batchSize)
             rawTextBytes += batch.reduce(0) { $0 + $1.rawTextBytes }
             stopwatch.restart()
+            let cpuStart = ResourceUsage.cpuSeconds()
             refused += try indexer.index(batch)
             indexing += stopwatch.elapsed
+            cpuSeconds += ResourceUsage.cpuSeconds() - cpuStart
             let done = start + batch.count
             if done >= nextReport || done == scale {
                 let rate = Double(done) / max(indexing.seconds, 1e-9)
@@ -34,13 +39,15 @@ enum IndexPhase {
             }
         }
         stopwatch.restart()
+        let cpuStart = ResourceUsage.cpuSeconds()
         try indexer.waitForBackgroundWork()
         indexing += stopwatch.elapsed
+        cpuSeconds += ResourceUsage.cpuSeconds() - cpuStart
         let (storeBytes, textIndexBytes) = try indexer.finish()
         let seconds = indexing.seconds
         if refused > 0 { log("\(tag) warning: \(grouped(refused)) items refused") }
         return IndexPhaseReport(engine: engine, scale: scale, items: scale, refused: refused, seconds: seconds,
-                                itemsPerSecond: Double(scale) / max(seconds, 1e-9),
+                                itemsPerSecond: Double(scale) / max(seconds, 1e-9), cpuSeconds: cpuSeconds,
                                 peakRSSMB: ResourceUsage.peakRSSMB(), corpusRSSMB: corpusRSS, storeBytes: storeBytes,
                                 textIndexBytes: textIndexBytes, rawTextBytes: rawTextBytes)
     }

@@ -10,6 +10,12 @@ struct IndexPhaseReport: Codable, Sendable {
     /// engine's items, tokenizing and writing; not reading the corpus.
     var seconds: Double
     var itemsPerSecond: Double
+    /// CPU time of the whole process, every thread, within the same timed
+    /// windows as `seconds` (Tantivy: its driver's, `time.process_time()`):
+    /// over `seconds`, the cores the indexing kept busy. Background work
+    /// that runs while the next batch is read (the engine's merges,
+    /// Tantivy's indexing thread) is in neither. Nil in older reports.
+    var cpuSeconds: Double?
     /// Peak RSS of the whole child, corpus included (Tantivy: of its
     /// Python driver, which reads the items a batch at a time).
     var peakRSSMB: Double

@@ -22,6 +22,11 @@ enum ResultsTable {
 
             row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
             row("indexing seconds", { $0.indexing.seconds }, format: number)
+            // CPU per item: the work, whatever the cores; cores: how much of the machine it kept busy.
+            row("  indexing CPU µs/item", { run in run.indexing.cpuSeconds.map { $0 * 1e6 / Double(max(run.indexing.items, 1)) } },
+                format: number)
+            row("  cores busy while indexing", { run in run.indexing.cpuSeconds.map { $0 / max(run.indexing.seconds, 1e-9) } },
+                format: { String(format: "%.2f", $0) }, ratio: false)
             row("store size MB", { Double($0.indexing.storeBytes) / 1_048_576 }, format: number)
             row("text index MB", { Double($0.indexing.textIndexBytes) / 1_048_576 }, format: number)
             row("  text index ÷ raw text", { Double($0.indexing.textIndexBytes) / Double(max($0.indexing.rawTextBytes, 1)) },

@@ -14,7 +14,7 @@ enum TantivyIndexPhase {
         let figures = try peer.run(["index", documents.path, TantivyPeer.indexDirectory(directory, scale: scale).path],
                                    as: TantivyIndexFigures.self)
         return IndexPhaseReport(engine: .tantivy, scale: scale, items: figures.items, refused: scale - figures.items,
-                                seconds: figures.seconds, itemsPerSecond: Double(figures.items) / max(figures.seconds, 1e-9),
+                                seconds: figures.seconds, itemsPerSecond: Double(figures.items) / max(figures.seconds, 1e-9), cpuSeconds: figures.cpuSeconds,
                                 peakRSSMB: figures.peakRSSMB, corpusRSSMB: figures.baseRSSMB,
                                 storeBytes: figures.storeBytes, textIndexBytes: figures.textIndexBytes,
                                 rawTextBytes: rawTextBytes)

@@ -49,6 +49,8 @@ struct TantivyIndexFigures: Decodable {
     var items: Int
     /// Opening the index, making and adding the documents, the commit and the merges.
     var seconds: Double
+    /// The driver process's CPU time (Python's and Tantivy's threads) in the same windows.
+    var cpuSeconds: Double?
     /// The Python process's peak RSS (VmHWM, its own since exec), and that
     /// peak before the index was opened.
     var peakRSSMB: Double

@@ -13,6 +13,8 @@ def load(prefix):
             def put(k, v):
                 if v is not None: s.setdefault(k, []).append(v)
             put('index items/s', run['indexing']['itemsPerSecond'])
+            cpu = run['indexing'].get('cpuSeconds')
+            if cpu is not None: put('index CPU µs/item', cpu * 1e6 / max(run['indexing']['items'], 1))
             put('index peak RSS MB', run['indexing']['peakRSSMB'])
             put('text index MB', run['indexing']['textIndexBytes'] / 1048576)
             for kind, st in run['queries'].items():
