@@ -14,7 +14,9 @@ enum EngineStore {
 
     /// A package as an app would give it to Core Spotlight.
     static func item(_ package: DebianPackage) -> SearchableItem {
-        var attributes: [String: AttributeValue] = [:]
+        // Sized for its eight attributes at once: growing the table twice
+        // was ~2% of the timed indexing CPU (the harness's, not the engine's).
+        var attributes: [String: AttributeValue] = Dictionary(minimumCapacity: 8)
         if let title = package.title { attributes["title"] = .string(title) }
         if let summary = package.summary { attributes["contentDescription"] = .string(summary) }
         if let description = package.description { attributes["textContent"] = .string(description) }
@@ -37,9 +39,11 @@ enum EngineStore {
     /// `Hasher`), and the same for the copies `ScaledCorpus` makes of a
     /// package (`id~k`; Debian names hold no `~`), as their titles are.
     static func modificationDate(of id: String) -> Date {
-        let original = id.split(separator: "~", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(id)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in original.utf8 {
+        // The original id: the bytes before the first `~` (no split: it
+        // allocated, in the timed indexing, for every item).
+        for byte in id.utf8 {
+            if byte == UInt8(ascii: "~") { break }
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01b3
         }
