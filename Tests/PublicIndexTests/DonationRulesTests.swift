@@ -4,7 +4,7 @@ import PublicIndexProtocol
 import Testing
 
 /// The protocol's rules on a real PostgreSQL (one node, threshold 3).
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct DonationRulesTests {
     static let app = "com.example.recipes"
     static let content = PublicActivityContent(

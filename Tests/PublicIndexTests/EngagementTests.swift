@@ -4,7 +4,7 @@ import PublicIndexProtocol
 import Testing
 
 /// Popularity and the engagement ratio in the public index's ranking.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct EngagementTests {
     static func content(_ title: String) -> PublicActivityContent {
         PublicActivityContent(activityType: "com.example.recipes.view", app: "com.example.recipes", title: title,

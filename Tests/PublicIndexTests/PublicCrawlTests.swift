@@ -7,7 +7,7 @@ import Testing
 import WebTestSupport
 
 /// The crawler writing to the public index instead of the device's web store.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct PublicCrawlTests {
     static func page(_ title: String, _ description: String, head: String = "", links: [String] = []) -> TestWebServer.Response {
         .html("""

@@ -11,7 +11,7 @@ import Testing
 import TestSupport
 
 /// The HTTP API on loopback, with the device's real client and sender.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct PublicIndexServiceTests {
     static let content = PublicActivityContent(
         activityType: "com.example.recipes.view", app: "com.example.recipes", title: "Tarte Tatin",

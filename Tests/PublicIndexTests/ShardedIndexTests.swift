@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// A coordinator with two shard nodes (postgres_fdw), on loopback.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ShardedIndexTests {
     static func content(app: Int, item: Int = 0) -> PublicActivityContent {
         PublicActivityContent(activityType: "com.example.app\(app).view", app: "com.example.app\(app)",

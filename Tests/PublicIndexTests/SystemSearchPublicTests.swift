@@ -9,7 +9,7 @@ import TestSupport
 
 /// System search on a device asks the public index only when opted in, and
 /// merges its results under the device's own without repeating them.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct SystemSearchPublicTests {
     static let app = "com.example.recipes"
 

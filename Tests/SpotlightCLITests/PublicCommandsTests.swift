@@ -6,7 +6,7 @@ import TestSupport
 /// `spotlight public serve` with its own PostgreSQL, two devices running the
 /// GreenGrocer example's store page (an activity eligible for public
 /// indexing), sending their outboxes, and the store becoming public.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct PublicCommandsTests {
     /// Runs `spotlight` for one device (its own OPENSPOTLIGHT_HOME).
     static func device(_ home: URL, _ arguments: String...) throws -> CLI.Result {

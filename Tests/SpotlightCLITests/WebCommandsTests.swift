@@ -4,7 +4,7 @@ import TestSupport
 import WebTestSupport
 
 /// `spotlight markup`, `links match`, `validate`, `crawl` and web results in `search`, run as a user runs them.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WebCommandsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebCommandsTests {
     static let page = """
         <html><head><title>Pear — Green Grocer</title><base href="/shop/">
         <meta name="description" content="Juicy conference pears"><meta property="og:image" content="img/pear.jpg">

@@ -11,7 +11,7 @@ import WebTestSupport
 /// A small shop website on loopback: robots.txt that names only Googlebot (so
 /// Applebot follows it), an association file giving /fruit/* to the shop app, a
 /// sitemap, duplicates by canonical URL, a redirect, a loop, a huge page, noindex.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.timeLimit(.minutes(10)))
 struct CrawlerTests {
     static let appID = "ABCDE12345.org.example.shop"
 

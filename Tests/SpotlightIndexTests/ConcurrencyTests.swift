@@ -74,7 +74,7 @@ import TestSupport
         #expect(stored == expected)
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(10)))
     func twoProcessesWritingTheSameStoreAreSerialised() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }
@@ -99,7 +99,7 @@ import TestSupport
         #expect(check == ["ok"])
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aWriterBlockedPastTheTimeoutGetsAClearErrorWhileReadersGoOn() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

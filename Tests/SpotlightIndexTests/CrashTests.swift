@@ -8,7 +8,7 @@ import TestSupport
     /// client state; it is killed with SIGKILL at varying moments, often in
     /// the middle of a batch. After each kill the store holds exactly the
     /// rounds its client state names: no partial batch, no lost one.
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(10)))
     func aProcessKilledMidBatchLeavesWholeBatchesAndAConsistentState() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

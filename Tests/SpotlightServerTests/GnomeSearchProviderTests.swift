@@ -5,7 +5,7 @@ import TestSupport
 @testable import SpotlightServer
 
 /// GNOME Shell's calls (`org.gnome.Shell.SearchProvider2`) on a private session bus, made with `gdbus call`.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: PrivateSessionBus.isAvailable, "needs dbus-daemon and gdbus (.ci/run installs them)"))
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: PrivateSessionBus.isAvailable, "needs dbus-daemon and gdbus (.ci/run installs them)"))
 struct GnomeSearchProviderTests {
     @Test func everyMethodGnomeShellCallsIsAnswered() throws {
         let fixture = try ServerFixture()

@@ -10,7 +10,7 @@ import Testing
 @testable import SpotlightServer
 
 /// The service over its real listeners: the Unix socket, 127.0.0.1, the WebSocket.
-@Suite(.timeLimit(.minutes(2))) struct LiveServerTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveServerTests {
     @Test func theSocketAndTokenArePrivateAndTheSocketGoesWithTheService() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }

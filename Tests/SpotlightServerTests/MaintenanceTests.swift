@@ -7,7 +7,7 @@ import Testing
 
 /// Index maintenance inside the service: stores checked, lost and damaged ones
 /// handed to their app's index extension, on a schedule.
-@Suite(.timeLimit(.minutes(2))) struct MaintenanceTests {
+@Suite(.timeLimit(.minutes(10))) struct MaintenanceTests {
     /// Registers an app whose index extension records each request it gets.
     func extensionApp(_ fixture: ServerFixture) throws -> URL {
         let log = fixture.url.appendingPathComponent("extension.log")

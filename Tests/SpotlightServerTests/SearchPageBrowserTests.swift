@@ -6,7 +6,7 @@ import Testing
 
 /// The search page in Debian's headless Chromium, driven by Selenium
 /// (`Scripts/search-page-test.py`); screenshots go to `.build/test-artifacts/search-page/`.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: BrowserTools.available, "needs chromium, chromium-driver and the Selenium venv that .ci/run makes"))
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: BrowserTools.available, "needs chromium, chromium-driver and the Selenium venv that .ci/run makes"))
 struct SearchPageBrowserTests {
     static let packageDirectory = BrowserTools.packageDirectory
     static let python = BrowserTools.python

@@ -5,7 +5,7 @@ import TestSupport
 @testable import SpotlightServer
 
 /// `spotlight serve`, `spotlight search` and `spotlight install` as processes.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ServeProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServeProcessTests {
     /// Every stored item and the files beside the stores (opening checks each store: a
     /// damaged one would be moved aside and come back empty).
     func storeDigests(_ fixture: ServerFixture) throws -> [String: [StoredItem?]] {

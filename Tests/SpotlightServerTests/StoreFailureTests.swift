@@ -8,7 +8,7 @@ import Testing
 
 /// A store deleted, damaged or locked while the service runs: the other apps
 /// keep answering and the missing one is named.
-@Suite(.timeLimit(.minutes(2))) struct StoreFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct StoreFailureTests {
     /// Another process's writer, allowed to hold a transaction open across calls.
     func holdingWriter(_ file: URL) throws -> DatabaseQueue {
         var configuration = Configuration()

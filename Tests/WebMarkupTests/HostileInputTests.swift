@@ -5,7 +5,7 @@ import Testing
 /// Hostile and mangled input: every reader gives a clear error or a bounded
 /// result, never a crash or a hang. Mutations come from a fixed seed, so a
 /// failure reproduces.
-@Suite(.timeLimit(.minutes(2))) struct HostileInputTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileInputTests {
     static let page = """
         <html><head><title>Pear</title><base href="/shop/"><meta name="description" content="Juicy">
         <meta name="apple-itunes-app" content="app-id=1, app-argument=https://e.com/p">

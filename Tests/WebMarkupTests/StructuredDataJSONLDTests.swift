@@ -299,7 +299,7 @@ struct ExpectedEntity: Sendable, CustomTestStringConvertible {
         ])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func repeatedReferencesAreBounded() throws {
         // Each node references the next twice: 2^30 paths if inlined without a budget.
         var nodes: [String] = []
