@@ -84,6 +84,17 @@ import TestSupport
         #expect(try fileStore(dir).search("apple").map(\.item.uniqueIdentifier) == ["a"])
     }
 
+    @Test func readersMapTheFileAndTheWriterReadsThroughPread() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let store = try fileStore(dir)
+        try store.index([item("a", title: "apple")])
+        let mapped = try #require(try store.read { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") })
+        #expect(mapped > 0 && mapped <= StoreOpener.readerMapSize, "a reader maps the file (SQLite may clamp the size)")
+        #expect(try store.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA mmap_size") } == 0)
+        #expect(try store.search("apple").map(\.item.uniqueIdentifier) == ["a"])
+    }
+
     @Test(arguments: [false, true]) func aStoreFromANewerVersionIsRefusedUntouched(oneConnection: Bool) throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

@@ -196,6 +196,33 @@ struct StoreOpener {
         PRAGMA journal_size_limit = 100663296;
         """
 
+    /// How much of the file a reader connection maps into memory (SQLite
+    /// clamps it to its build's limit and reads past that through `pread`
+    /// as before).
+    ///
+    /// With 16 KB pages, every page a search reads that is not in the
+    /// connection's cache was copied whole from the kernel's page cache
+    /// (each result's row is on its own page): 11% of an attribute query's
+    /// CPU at 63,666 items. Mapped, the row is read in place. Alternating
+    /// builds: at 63,666 items word p50 0.22–0.26 → 0.16 ms and attribute
+    /// p99 1.5–1.8 → 1.1–1.2 ms; system search over 20 × 50,000 items
+    /// (in-process) keystroke p50 5.8–6.5 → 5.5 ms.
+    ///
+    /// Peak RSS then counts the file's pages the searches touched (54 →
+    /// 87 MB for the benchmark's query phase at 63,666 items): the page
+    /// cache's own pages, which `pread` filled as well without RSS showing
+    /// them, and which the kernel can drop at any time; the connection no
+    /// longer holds a second copy in its cache.
+    ///
+    /// SQLite itself never cuts a mapped page a reader can reach (in WAL
+    /// mode the database file shrinks only at a checkpoint that no older
+    /// reader holds back), and a store is replaced by a rename, which
+    /// leaves mappings intact. A file truncated in place by another
+    /// program would end the process with `SIGBUS`, as a segment file
+    /// (mapped as well) would. The writer and a one-connection store
+    /// (``StoreOptions/opensOneConnection``) read through `pread`.
+    static let readerMapSize = 1 << 31
+
     private func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(options.busyTimeout)
@@ -204,7 +231,11 @@ struct StoreOpener {
             // A new file only (this is before WAL mode; later it does nothing).
             try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if !db.configuration.readonly { try db.execute(sql: Self.writerPragmas) }
+            if db.configuration.readonly {
+                try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)")
+            } else {
+                try db.execute(sql: Self.writerPragmas)
+            }
         }
         return config
     }
