@@ -84,7 +84,7 @@ let package = Package(
         ),
         // The system layer over the engine: the app registry and how apps are run (AppProcess), the
         // requests the system sends apps (index, import), the public web store. No HTTP, no Apple names.
-        .target(name: "SpotlightSystem", dependencies: ["SpotlightErrors", "SpotlightIndex"], swiftSettings: strictSettings),
+        .target(name: "SpotlightSystem", dependencies: ["SpotlightErrors", "SpotlightIndex", "StrictJSON"], swiftSettings: strictSettings),
         // Apple's Core Spotlight API (and NSUserActivity's search side) over the engine and the system layer.
         .target(
             name: "OpenCoreSpotlight",
@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "SpotlightService",
             dependencies: [
-                "SpotlightIndex", "SpotlightSystem", "UniformTypeIdentifiers", "StrictJSON", "PublicIndexProtocol",
+                "SpotlightIndex", "SpotlightSystem", "UniformTypeIdentifiers", "PublicIndexProtocol",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -293,13 +293,13 @@ let package = Package(
         // The example apps' executables are built beside `spotlight` for its demo.
         .testTarget(
             name: "SpotlightCLITests",
-            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "WebTestSupport", "PublicIndex",
+            dependencies: ["spotlight", "colleagues", "greengrocer", "SpotlightService", "SpotlightIndex", "SpotlightSystem", "WebTestSupport", "PublicIndex",
                            "TestSupport"],
             swiftSettings: strictSettings
         ),
         // Fuzzing: one entry per reader of untrusted input; the runner is libFuzzer's
         // target when built with -sanitize=fuzzer -DFUZZING (Scripts/fuzz.sh), a replayer otherwise.
-        .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightService", "WebMarkup"],
+        .target(name: "FuzzTargets", dependencies: ["SpotlightQuery", "SpotlightIndex", "SpotlightSystem", "WebMarkup"],
                 path: "Fuzz/FuzzTargets", swiftSettings: strictSettings),
         .executableTarget(name: "openspotlight-fuzz", dependencies: ["FuzzTargets", "SpotlightIndex"],
                           path: "Fuzz/Runner", swiftSettings: strictSettings),

@@ -1,7 +1,7 @@
 public import Foundation
 import SpotlightIndex
 import SpotlightQuery
-import SpotlightService
+import SpotlightSystem
 import WebMarkup
 
 /// One entry point per reader of untrusted input, for the fuzzer

@@ -1,6 +1,7 @@
 import Foundation
 import SpotlightIndex
 import SpotlightService
+import SpotlightSystem
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SpotlightService
+@testable import SpotlightSystem
 
 /// Import lines are read strictly (StrictJSON's reader) and refused with
 /// where and why; nothing is guessed (a key given twice is refused, not kept).

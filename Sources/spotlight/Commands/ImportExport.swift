@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SpotlightIndex
 import SpotlightService
+import SpotlightSystem
 
 /// `spotlight import --app ID FILE.jsonl`: items from JSON Lines into an app's index.
 struct Import: ParsableCommand {
