@@ -61,50 +61,69 @@ extension RankedDictionary {
     /// its deleted documents. Expiry is not checked here.
     package static func rowids(matching terms: [TextTerm], columns: UInt8, in segments: [SegmentSnapshot]) throws -> [Int64] {
         var out: [Int64] = []
-        var docs: [UInt32] = [], frequencies: [UInt32] = [], bits: [UInt8] = []
         for snapshot in segments {
-            let segment = snapshot.segment
-            // The rarest terms first: the conjunction empties soonest.
-            var resolved: [(ids: [Range<Int>], postings: Int)] = []
-            for term in terms {
-                var ids: [Range<Int>] = []
-                switch term {
-                case .word(let word): ids = [try segment.terms(matching: Array(word.utf8), prefix: false)]
-                case .prefix(let prefix): ids = [try segment.terms(matching: Array(prefix.utf8), prefix: true)]
-                case .anyOf(let words): ids = try segment.terms(matchingAnyOf: words).map { $0..<($0 + 1) }
-                }
-                let postings = ids.reduce(0) { sum, range in range.reduce(sum) { $0 + segment.termDocumentCount($1) } }
-                resolved.append((ids, postings))
-            }
-            if resolved.contains(where: { $0.postings == 0 }) { continue }
-            resolved.sort { $0.postings < $1.postings }
-            var result: DocumentBitmap?
-            var termBits = DocumentBitmap(documentCount: segment.documentCount)
-            for (ids, _) in resolved {
-                for index in termBits.words.indices { termBits.words[index] = 0 }
-                for range in ids {
-                    for id in range {
-                        // A block holding no document still a candidate is not read.
-                        let blocks = try segment.blocks(of: id)
-                        for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: result) {
-                            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
-                            for index in docs.indices where bits[index] & columns != 0 { termBits.insert(Int(docs[index])) }
-                        }
-                    }
-                }
-                if var current = result {
-                    var any: UInt64 = 0
-                    for index in current.words.indices { current.words[index] &= termBits.words[index]; any |= current.words[index] }
-                    result = current
-                    if any == 0 { break }
-                } else {
-                    result = termBits
-                }
-            }
-            guard let result else { continue }
+            let all = 0..<snapshot.segment.documentCount
+            guard let result = try documents(matching: terms, columns: columns, in: snapshot, docs: all) else { continue }
             snapshot.appendLiveRowids(of: result, to: &out)
         }
         out.sort()
         return out
+    }
+
+    /// The documents of one segment, among `window`, holding every term in
+    /// one of `columns`, deleted ones included; nil when none can. Blocks
+    /// wholly outside the window are not read.
+    static func documents(matching terms: [TextTerm], columns: UInt8, in snapshot: SegmentSnapshot, docs window: Range<Int>) throws -> DocumentBitmap? {
+        let segment = snapshot.segment
+        var docs: [UInt32] = [], frequencies: [UInt32] = [], bits: [UInt8] = []
+        // The rarest terms first: the conjunction empties soonest.
+        var resolved: [(ids: [Range<Int>], postings: Int)] = []
+        for term in terms {
+            var ids: [Range<Int>] = []
+            switch term {
+            case .word(let word): ids = [try segment.terms(matching: Array(word.utf8), prefix: false)]
+            case .prefix(let prefix): ids = [try segment.terms(matching: Array(prefix.utf8), prefix: true)]
+            case .anyOf(let words): ids = try segment.terms(matchingAnyOf: words).map { $0..<($0 + 1) }
+            }
+            let postings = ids.reduce(0) { sum, range in range.reduce(sum) { $0 + segment.termDocumentCount($1) } }
+            resolved.append((ids, postings))
+        }
+        if resolved.contains(where: { $0.postings == 0 }) { return nil }
+        resolved.sort { $0.postings < $1.postings }
+        let whole = window.lowerBound <= 0 && window.upperBound >= segment.documentCount
+        var result: DocumentBitmap?
+        // Sized to the window's end: the first windows of a large segment stay small.
+        var termBits = DocumentBitmap(documentCount: whole ? segment.documentCount : min(window.upperBound, segment.documentCount))
+        for (ids, _) in resolved {
+            for index in termBits.words.indices { termBits.words[index] = 0 }
+            for range in ids {
+                for id in range {
+                    // A block holding no document still a candidate, or none
+                    // of the window, is not read.
+                    let blocks = try segment.blocks(of: id)
+                    for block in blocks {
+                        if !whole {
+                            if Int(segment.blockLastDoc(block)) < window.lowerBound { continue }
+                            if Int(segment.blockFirstDoc(block, of: blocks)) >= window.upperBound { break }
+                        }
+                        guard segment.block(block, of: blocks, mayHoldAnyOf: result) else { continue }
+                        try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
+                        for index in docs.indices where bits[index] & columns != 0 {
+                            let doc = Int(docs[index])
+                            if whole || window.contains(doc) { termBits.insert(doc) }
+                        }
+                    }
+                }
+            }
+            if var current = result {
+                var any: UInt64 = 0
+                for index in current.words.indices { current.words[index] &= termBits.words[index]; any |= current.words[index] }
+                result = current
+                if any == 0 { return nil }
+            } else {
+                result = termBits
+            }
+        }
+        return result
     }
 }

@@ -35,6 +35,8 @@ package struct Segment: @unchecked Sendable {
     let typoMemo = TypoMemo()
     /// Dense tails read in this segment (shared by its copies).
     let prefixMemo = PrefixMemo()
+    /// Whether doc ids follow rowids (``isInRowidOrder``), found once.
+    let rowidOrderMemo = RowidOrderMemo()
     /// Whether searches keep long dense tails in ``prefixMemo`` and use
     /// those kept (off in tests that compare with reading them each time,
     /// and in a process that answers one search).

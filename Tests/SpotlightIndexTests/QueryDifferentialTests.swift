@@ -127,4 +127,48 @@ import Testing
         }
         #expect(narrowed > 75, "the indexes narrowed only \(narrowed) of 250 queries")
     }
+
+    /// Candidates read a doc window at a time (three documents first, then
+    /// four times more each window) over several segments: the same items,
+    /// in the same order, as the evaluator over every item; with replaced
+    /// and deleted items too, where segments may interleave and the whole
+    /// candidate list is found first instead.
+    @Test(arguments: [7, 8, 9])
+    func windowsOfCandidatesAgreeWithTheEvaluator(seed: UInt64) throws {
+        var random = Random(state: seed)
+        let store = try QueryEngineTests.store([])
+        for batch in 0..<5 {
+            try store.index((0..<40).map { Self.item(batch * 40 + $0, &random) }.map { var item = $0; item.expirationDate = .distantFuture; return item })
+        }
+        let evaluator = QueryEvaluator(now: QueryEngineTests.now, timeZone: TimeZone(identifier: "UTC")!, firstWeekday: 1)
+        func agree(_ phase: String) throws {
+            let stored = try store.allItems().map(\.item)
+            for _ in 0..<120 {
+                let expression = Self.expression(&random)
+                let expected = stored.filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
+                var found: [String] = []
+                let outcome = try store.query(expression, batchSize: 5, cancellation: nil, fetching: nil, firstWindow: 3) {
+                    found += $0.map(\.uniqueIdentifier)
+                }
+                #expect(found == expected, "\(phase): \(QueryPrinter.print(expression))")
+                #expect(outcome.matchCount == expected.count)
+                // Cancelled after its first batch, a query gave the first matches in order.
+                let cancellation = QueryCancellation()
+                var first: [String] = []
+                try store.query(expression, batchSize: 2, cancellation: cancellation, fetching: nil, firstWindow: 3) { batch in
+                    first += batch.map(\.uniqueIdentifier)
+                    cancellation.cancel()
+                }
+                #expect(first == Array(expected.prefix(2)), "\(phase), cancelled: \(QueryPrinter.print(expression))")
+            }
+        }
+        let segments = try store.read { try store.ranked.snapshot($0) }
+        #expect(SpotlightStore.windowedSegments(segments) != nil, "segments written in order are read in windows")
+        try agree("in order")
+        // Items indexed again and deleted: their new documents come after others' in rowid order.
+        try store.index((0..<30).map { _ in Self.item(random.int(0...199), &random) }.map { var item = $0; item.expirationDate = .distantFuture; return item })
+        try store.deleteItems(withIdentifiers: (0..<20).map { _ in "item\(random.int(0...199))" })
+        try agree("replaced and deleted")
+    }
 }
+
