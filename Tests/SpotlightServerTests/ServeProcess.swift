@@ -50,6 +50,15 @@ final class ServeProcess {
     }
 
     var log: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+    /// The log once it holds a whole line, or as it is after `timeout`:
+    /// the service writes `--json`'s line once its listeners are up, which
+    /// on a loaded machine can come just after its socket first answers.
+    func logLine(timeout: TimeInterval = 20) -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !log.contains("\n"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return log
+    }
     var client: ServiceClient { ServiceClient(paths: paths) }
     var port: Int? { (try? String(contentsOf: paths.portFile, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } }
 

@@ -43,7 +43,8 @@ import TestSupport
 
         let second = try ServeProcess(fixture, arguments: ["--port", "0", "--no-gnome-provider", "--json"])
         #expect(try second.client.search("pear").groups.first?.results.first?.reference == "com.example.grocer/default/p-pear")
-        let said = try #require(try JSONSerialization.jsonObject(with: Data(second.log.utf8)) as? [String: Any], "\(second.log)")
+        let line = second.logLine()
+        let said = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         #expect(said["socket"] as? String == fixture.paths.socket.path && said["root"] as? String == fixture.storesDirectory.path)
         #expect(said["page"] as? String == "http://127.0.0.1:\(try #require(second.port))/")
         #expect(second.stop(SIGTERM) == 0, "a graceful stop exits 0: \(second.log)")
