@@ -79,8 +79,13 @@ final class DenseTail: @unchecked Sendable {
 /// every document, though the search that reads it may want only a rare
 /// word's), and only the ``capacity`` used last: each holds 4 bytes per
 /// document, 200 KB in a 50,000-item segment, so a service over 1M items
-/// holds at most 64 MB of them (~60 MB after the service benchmark's
-/// 1,314 keystrokes).
+/// holds at most 128 MB of them. Scans keep their arrays here too
+/// (``Segment/scanArray(_:wholeWord:postings:)``: a common word of one
+/// token, a prefix with its whole word flagged): with 16 kept, the
+/// service benchmark's keystrokes in typing order evicted the tails the
+/// next keystrokes wanted (`edu co` 1.9 → 7.5 ms of CPU over 20 stores,
+/// `minimal dumb pr` 5.5 → 10.8); with 32, every keystroke of its slowest
+/// dozen got faster (`for to` 11.9 → 4.9 ms) and none rose past 8 ms.
 ///
 /// ```swift
 /// var cursor = try TermCursor(segment: segment, ranges: [de], asked: 50_000)   // reads `de…` whole, keeps it
@@ -89,7 +94,7 @@ final class DenseTail: @unchecked Sendable {
 /// ```
 final class PrefixMemo: Sendable {
     /// Tails kept per segment.
-    static let capacity = 16
+    static let capacity = 32
     /// A tail is kept when its postings are at least the segment's documents ÷ this.
     static let minimumShare = 3
 
@@ -98,6 +103,9 @@ final class PrefixMemo: Sendable {
     struct Key: Hashable {
         var ranges: [Range<Int>]
         var everyToken: Bool
+        /// A scan's array that holds this token flagged as the whole word
+        /// typed (``Segment/scanArray(_:wholeWord:postings:)``); -1: none.
+        var flagged = -1
     }
 
     private struct Kept {
@@ -120,6 +128,9 @@ final class PrefixMemo: Sendable {
             return found.tail
         }
     }
+
+    /// Whether `key`'s tail is kept (its use not counted).
+    func contains(_ key: Key) -> Bool { kept.withLock { $0.tails[key] != nil } }
 
     /// Keeps `tail` for `key`, the least recently used out past ``capacity``.
     func keep(_ tail: DenseTail, for key: Key) {

@@ -21,12 +21,15 @@ import Foundation
 extension RankedSearcher {
     /// How a segment's matches are found.
     @_spi(Inspection) public enum Plan: Sendable {
-        /// Intersecting first where ``prefersConjunction(postings:documentCount:)``.
+        /// Scanning where ``prefersScan(postings:documentCount:)``, intersecting
+        /// first where ``prefersConjunction(postings:documentCount:)``.
         case automatic
         /// Always a driving term and cursors.
         case drivers
         /// Always intersect first (for queries of two terms or more).
         case conjunctions
+        /// Always scan every term's array (``RankedSearcher/searchScan``).
+        case scans
     }
 
     /// Whether a segment's terms are intersected first: when no term is
@@ -177,16 +180,29 @@ extension RankedSearcher {
                 let doc = index << 6 | word.trailingZeroBitCount
                 word &= word - 1
                 defer { slot += termCount }
-                if segment.expires(doc) <= now { continue }
-                let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
-                let (text, title) = scoring.text(best[slot..<(slot + termCount)], idf: idf, norm: norm, titleLength: segment.titleLength(doc))
-                statistics.documentsScored += 1
-                let rowid = segment.rowid(doc)
-                let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
-                guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
-                if !query.phrases.isEmpty, try !verify(rowid) { continue }
-                top.insert(RankedHit(rowid: rowid, score: breakdown))
+                try score(doc, of: segment, frequencies: best[slot..<(slot + termCount)], idf: idf, avgLength: avgLength, query: query,
+                          excluding: excluding, top: &top, verify: verify)
             }
         }
+    }
+
+    /// Scores document `doc` of `segment`, holding every term with these
+    /// frequencies (each term's most frequent token there), into `top`:
+    /// unless it expired, is excluded, lacks a phrase, or cannot make the
+    /// page. How the conjunction and the scan score a match.
+    @inline(__always)
+    mutating func score<Frequencies: RandomAccessCollection<UInt32>>(
+        _ doc: Int, of segment: Segment, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
+        excluding: Set<Int64>, top: inout TopHits, verify: (Int64) throws -> Bool
+    ) throws where Frequencies.Index == Int {
+        if segment.expires(doc) <= now { return }
+        let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
+        let (text, title) = scoring.text(frequencies, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
+        statistics.documentsScored += 1
+        let rowid = segment.rowid(doc)
+        let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
+        guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { return }
+        if !query.phrases.isEmpty, try !verify(rowid) { return }
+        top.insert(RankedHit(rowid: rowid, score: breakdown))
     }
 }

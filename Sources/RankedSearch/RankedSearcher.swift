@@ -31,8 +31,12 @@ package struct RankedHit: Sendable {
 /// (block-max WAND); a document reached again through another of the
 /// driver's tokens keeps its best score.
 ///
-/// A segment whose terms are all common but share few documents is
-/// answered the other way: intersected first, then every match scored
+/// A segment whose terms are all common is answered by scanning each
+/// term's array of frequencies per document
+/// (``searchScan(_:ranges:wholeWord:postings:idf:avgLength:query:excluding:top:verify:)``,
+/// chosen by ``prefersScan(postings:documentCount:)``); one whose terms
+/// are common but share few documents, by intersecting first, then
+/// scoring every match
 /// (``searchConjunction(_:ranges:wholeWord:postings:idf:avgLength:query:excluding:top:verify:)``,
 /// chosen by ``prefersConjunction(postings:documentCount:)``).
 package struct RankedSearcher {
@@ -48,7 +52,8 @@ package struct RankedSearcher {
     /// Work done by the last search, for tests and the benchmark.
     package struct Statistics: Sendable {
         var lists = 0
-        var listsRead = 0
+        /// Driving lists read (none when every segment is scanned or intersected first).
+        package var listsRead = 0
         var blocksRead = 0
         var blocksSkipped = 0
         package var documentsScored = 0
@@ -89,6 +94,9 @@ package struct RankedSearcher {
             return ranges[term]
         }
 
+        /// The postings of each term's ``checkedRanges(_:)``.
+        var checkedPostings: [Int] { documents.indices.map { initials[$0]?.documents ?? documents[$0] } }
+
         /// The term whose postings are read: the one that makes the
         /// search cheapest, each driver document costing
         /// ``TermCursor/driverCost`` and each other term, checked rarest
@@ -98,7 +106,10 @@ package struct RankedSearcher {
         /// `files…`, which cost less read densely than driven through.
         /// A term of negligible IDF beside another's never drives
         /// (``RankedSearcher/negligibleIDFShare``).
-        func driver(documentCount: Int, idf: [Double]) -> Int {
+        func driver(documentCount: Int, idf: [Double]) -> Int { drivenCost(documentCount: documentCount, idf: idf).driver }
+
+        /// The driver (``driver(documentCount:idf:)``) and the work its plan is estimated at.
+        func drivenCost(documentCount: Int, idf: [Double]) -> (driver: Int, cost: Double) {
             let n = Double(max(documentCount, 1))
             let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
             let bounding = idf.max() ?? 0
@@ -118,7 +129,7 @@ package struct RankedSearcher {
                 }
                 if cost < bestCost { (best, bestCost) = (candidate, cost) }
             }
-            return best
+            return (best, bestCost)
         }
     }
 
@@ -267,6 +278,11 @@ package struct RankedSearcher {
         statistics.lists = lists.count
         var cursors = try cursors(resolved, plan: plan)
         var top = TopHits(limit: limit)
+        for (position, entry) in resolved.enumerated() where plan.scanned[position] {
+            try searchScan(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
+                           postings: entry.checkedPostings, idf: scales.idf, avgLength: scales.avgLength, query: query,
+                           excluding: excluding, top: &top, verify: verify)
+        }
         for (position, entry) in resolved.enumerated() where plan.intersected[position] {
             try searchConjunction(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
                                   postings: entry.documents, idf: scales.idf,
@@ -314,8 +330,13 @@ package struct RankedSearcher {
         var drivers: [Int]
         /// Per resolved segment, whether its terms are intersected first (``searchConjunction``).
         var intersected: [Bool]
+        /// Per resolved segment, whether its documents are scanned (``searchScan``).
+        var scanned: [Bool]
         /// Per resolved segment, the other terms by postings, fewest first.
         var checkOrder: [[Int]]
+
+        /// Whether a driving term's lists answer this resolved segment (it is neither scanned nor intersected first).
+        func isDriven(_ position: Int) -> Bool { !intersected[position] && !scanned[position] }
     }
 
     /// A term whose IDF is under this share of another's never drives (a
@@ -329,10 +350,17 @@ package struct RankedSearcher {
 
     func readPlan(_ resolved: [Resolved], termCount: Int, idf: [Double]) -> ReadPlan {
         let drivers = resolved.map { $0.driver(documentCount: segments[$0.index].segment.documentCount, idf: idf) }
-        let intersected = resolved.indices.map { position -> Bool in
-            guard termCount > 1 else { return false }
+        let scanned = resolved.indices.map { position -> Bool in
             switch plan {
-            case .drivers: return false
+            case .drivers, .conjunctions: return false
+            case .scans: return true
+            case .automatic: return prefersScan(resolved[position], idf: idf)
+            }
+        }
+        let intersected = resolved.indices.map { position -> Bool in
+            guard termCount > 1, !scanned[position] else { return false }
+            switch plan {
+            case .drivers, .scans: return false
             case .conjunctions: return true
             case .automatic:
                 return Self.prefersConjunction(postings: resolved[position].documents,
@@ -342,7 +370,7 @@ package struct RankedSearcher {
         let checkOrder = resolved.indices.map { position in
             (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
         }
-        return ReadPlan(drivers: drivers, intersected: intersected, checkOrder: checkOrder)
+        return ReadPlan(drivers: drivers, intersected: intersected, scanned: scanned, checkOrder: checkOrder)
     }
 
     /// A posting list of a driving term, with its bound. A list of `span`
@@ -370,10 +398,10 @@ package struct RankedSearcher {
             + maxS * others
     }
 
-    /// The driving terms' lists of every segment not intersected first.
+    /// The driving terms' lists of every segment neither scanned nor intersected first.
     func driverLists(_ resolved: [Resolved], plan: ReadPlan, scales: Scales) -> [DriverList] {
         var lists: [DriverList] = []
-        for (position, entry) in resolved.enumerated() where !plan.intersected[position] {
+        for (position, entry) in resolved.enumerated() where plan.isDriven(position) {
             let termCount = entry.documents.count
             let segment = segments[entry.index].segment
             let driver = plan.drivers[position]
@@ -405,7 +433,7 @@ package struct RankedSearcher {
         return lists
     }
 
-    /// Per segment not intersected first: every other term is checked, and
+    /// Per segment neither scanned nor intersected first: every other term is checked, and
     /// its frequency found, by a cursor over its tokens' postings
     /// (``TermCursor``). The driver's place holds an empty cursor:
     /// optionals would be copied out to be mutated, and their arrays with them.
@@ -415,7 +443,7 @@ package struct RankedSearcher {
         frequencies.reserveCapacity(SegmentFormat.blockSize)
         var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
-            guard !plan.intersected[position] else {
+            guard plan.isDriven(position) else {
                 cursors.append([])
                 continue
             }

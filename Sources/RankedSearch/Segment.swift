@@ -163,6 +163,12 @@ package struct Segment: @unchecked Sendable {
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
     func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
     @_spi(Inspection) public func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
+    /// Where the per-document static bounds (Float32) and lengths (UInt32)
+    /// start, for a loop over every document (``RankedSearcher/searchScan``):
+    /// both sections hold ``documentCount`` values, checked when the segment was opened.
+    var documentArrays: (staticBounds: UnsafeRawPointer, lengths: UnsafeRawPointer) {
+        (base.baseAddress! + staticBoundsAt, base.baseAddress! + lengthsAt)
+    }
     @_spi(Inspection) public func staticBound(_ doc: Int) -> Double {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
     }

@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The two ways a segment answers a query of several terms, a driving
-/// term with cursors and intersecting first (``RankedSearcher/Plan``),
-/// return the same hits with the same scores, and so does a one-letter
+/// The three ways a segment answers a query, a driving term with
+/// cursors, intersecting first and scanning every term's array
+/// (``RankedSearcher/Plan``), return the same hits with the same scores, and so does a one-letter
 /// prefix read through its initial or through its tokens: over two
 /// segments, with deleted and expired documents, excluded rowids,
 /// prefixes, typos and pages from one hit to all of them.
@@ -63,7 +63,8 @@ import Testing
                 for excluding in [[], excluded] as [Set<Int64>] {
                     // Reference: a driver, and a one-letter prefix checked through its tokens.
                     let expected = try hits(.drivers, initials: false, excluding: excluding)
-                    for (plan, initials) in [(RankedSearcher.Plan.drivers, true), (.conjunctions, false), (.conjunctions, true), (.automatic, true)] {
+                    for (plan, initials) in [(RankedSearcher.Plan.drivers, true), (.conjunctions, false), (.conjunctions, true), (.scans, false),
+                                             (.scans, true), (.automatic, true)] {
                         let found = try hits(plan, initials: initials, excluding: excluding)
                         #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(plan) initials \(initials)")
                         #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(plan) initials \(initials)")
@@ -88,5 +89,36 @@ import Testing
     ])
     func conjunctionsAreChosenWhenNoTermIsRare(postings: [Int], documents: Int, intersects: Bool) {
         #expect(RankedSearcher.prefersConjunction(postings: postings, documentCount: documents) == intersects)
+    }
+
+    /// A segment is scanned when every term is in at least a quarter of its documents, and there are two terms or more.
+    @Test(arguments: [
+        (postings: [38_000, 45_000], documents: 50_000, scans: true),     // `for to`
+        (postings: [12_500, 12_500, 30_000], documents: 50_000, scans: true),
+        (postings: [12_499, 45_000], documents: 50_000, scans: false),    // one term under a quarter drives
+        (postings: [5_860, 14_541], documents: 63_666, scans: false),     // `source files`
+        (postings: [50_000], documents: 50_000, scans: false),            // one term: its lists, best first
+        (postings: [3, 3], documents: 10, scans: true),
+    ])
+    func scansAreChosenWhenEveryTermIsCommon(postings: [Int], documents: Int, scans: Bool) {
+        #expect(RankedSearcher.prefersScan(postings: postings, documentCount: documents) == scans)
+    }
+
+    /// A scanned segment keeps each term's array, a one-token word's too,
+    /// so the next keystroke reads none of their postings again; and a
+    /// query whose terms are all common is scanned, with the same hits as a driver.
+    @Test func scansKeepTheirArraysAndMatchDrivers() throws {
+        let segments = try Self.snapshots()
+        let query = RankedQuery(TextTokenizer.queryTerms("alpha a"))
+        var scanning = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+        let scanned = try scanning.search(query, limit: 5, verify: { _ in true })
+        #expect(scanning.statistics.listsRead == 0, "every segment scanned: no driving list read")
+        #expect(segments.allSatisfy { $0.segment.rememberedDenseTails >= 1 })
+        var driving = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+        driving.plan = .drivers
+        let driven = try driving.search(query, limit: 5, verify: { _ in true })
+        #expect(scanned.map(\.rowid) == driven.map(\.rowid))
+        #expect(scanned.map(\.score.total) == driven.map(\.score.total))
+        #expect(scanned.count == 5)
     }
 }
