@@ -37,6 +37,8 @@ package struct Segment: @unchecked Sendable {
     let prefixMemo = PrefixMemo()
     /// Whether doc ids follow rowids (``isInRowidOrder``), found once.
     let rowidOrderMemo = RowidOrderMemo()
+    /// The Bloom filter of its identifier hashes (``uidFilter``), built for a writer.
+    let uidFilterMemo = UIDFilterMemo()
     /// Whether searches keep long dense tails in ``prefixMemo`` and use
     /// those kept (off in tests that compare with reading them each time,
     /// and in a process that answers one search).

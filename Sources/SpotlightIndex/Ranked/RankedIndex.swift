@@ -334,7 +334,10 @@ final class RankedIndex: Sendable {
         var out = [[Int64]](repeating: [], count: hashes.count)
         for snapshot in segments {
             let segment = snapshot.segment
-            for (index, hash) in hashes.enumerated() {
+            // Most identifiers of a chunk are new: the segment's filter says
+            // so at once. (A lookup or two, as a delete's, is not worth building it.)
+            let filter = hashes.count >= Self.filteredLookups ? segment.uidFilter : nil
+            for (index, hash) in hashes.enumerated() where filter?.mayContain(hash) ?? true {
                 for doc in segment.documents(uidHash: hash) where !snapshot.deleted.contains(doc) {
                     out[index].append(segment.rowid(doc))
                 }
@@ -342,6 +345,10 @@ final class RankedIndex: Sendable {
         }
         return out
     }
+
+    /// Identifiers looked up at once from which each segment's ``UIDFilter``
+    /// answers first: a writer's chunk of items (64 or 256), not a delete's one.
+    static let filteredLookups = 32
 
     /// The segments as this write transaction found them, read once.
     private func writerSegments(_ db: Database) throws -> [SegmentSnapshot] {
