@@ -30,7 +30,7 @@ enum Backends {
         switch kind {
         case .engine: try EngineIndexer(directory: directory, scale: scale)
         case .fts5: try FTS5Indexer(directory: directory, scale: scale)
-        case .tantivy: throw BenchError.failed("Tantivy indexes in its own driver (TantivyIndexPhase)")
+        case .tantivy, .tantivyCommits: throw BenchError.failed("Tantivy indexes in its own driver (TantivyIndexPhase)")
         }
     }
 
@@ -38,7 +38,7 @@ enum Backends {
         switch kind {
         case .engine: try EngineSearcher(directory: directory, scale: scale)
         case .fts5: try FTS5Searcher(directory: directory, scale: scale)
-        case .tantivy: throw BenchError.failed("Tantivy searches in its own driver (TantivyQueryPhase)")
+        case .tantivy, .tantivyCommits: throw BenchError.failed("Tantivy searches in its own driver (TantivyQueryPhase)")
         }
     }
 

@@ -7,12 +7,20 @@ enum EngineKind: String, CaseIterable, Codable, Sendable {
     case engine
     /// Plain SQLite FTS5 through GRDB, the baseline.
     case fts5
-    /// Tantivy 0.27 (PyPI) through its Python driver (``TantivyPeer``).
+    /// Tantivy 0.27 (PyPI) through its Python driver (``TantivyPeer``):
+    /// one commit at the end, the ids stored.
     case tantivy
+    /// The same Tantivy doing the engine's job: a commit every 1,000 items
+    /// (each of the engine's `index` calls is durable when it returns) and
+    /// every field stored (the engine keeps its items whole to return them).
+    case tantivyCommits = "tantivy-commits"
+
+    /// Whether Tantivy's driver indexes and searches for this engine.
+    var isTantivy: Bool { self == .tantivy || self == .tantivyCommits }
 }
 
 /// The public command line:
-/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy]
+/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy,tantivy-commits]
 ///  [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
 struct BenchOptions: Sendable {
     static let defaultScales = [10_000, 63_666, 1_000_000]
@@ -35,7 +43,7 @@ struct BenchOptions: Sendable {
     var queryLanguageWorkloads = QueryLangWorkload.allCases
 
     static let usage = """
-        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy]
+        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy,tantivy-commits]
                                [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3]
                                [--work-dir DIR] [--keep] [--ql-workloads titleWord,infix,sectionAndSize,dateRange]
 
@@ -43,7 +51,9 @@ struct BenchOptions: Sendable {
                        beyond the corpus's 63,666 packages it is replicated deterministically
           --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5), tantivy (Tantivy 0.27
                        through Python, in a venv Benchmarks/tantivy/tantivy.sh makes from PyPI; left out with a
-                       note when the venv cannot be made, unless named here)
+                       note when the venv cannot be made, unless named here; one commit at the end, ids stored),
+                       tantivy-commits (the same Tantivy doing the engine's job: a commit every 1,000 items,
+                       every field stored)
           --corpus-dir directory of debian-packages.jsonl.gz and queries.tsv (default: $OPENSPOTLIGHT_CORPORA,
                        else ../shared/corpora when present, else .build/corpora from python3 Scripts/make-corpora.py)
           --scripts-dir directory of tantivy.sh and tantivy_bench.py (default Benchmarks/tantivy)
@@ -75,7 +85,7 @@ struct BenchOptions: Sendable {
             case "--engines":
                 options.engines = try value(for: argument).split(separator: ",").map { name in
                     guard let kind = EngineKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                        throw BenchError.usage("unknown engine \"\(name)\" (known: engine, fts5, tantivy)")
+                        throw BenchError.usage("unknown engine \"\(name)\" (known: engine, fts5, tantivy, tantivy-commits)")
                     }
                     return kind
                 }

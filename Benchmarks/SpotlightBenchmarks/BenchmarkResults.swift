@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything the benchmark measured, as written to `--json FILE`:
-/// `{"machine": {...}, "settings": {...}, "runs": [{"scale", "engine": "engine" | "fts5" | "tantivy", "indexing": {...},
+/// `{"machine": {...}, "settings": {...}, "runs": [{"scale", "engine": "engine" | "fts5" | "tantivy" | "tantivy-commits", "indexing": {...},
 ///   "queries": {"word": {"p50", "p95", "p99", "count", ...} | null, ...},
 ///   "queryPeakRSSMB", "openAndFirstQueryMs", ...,
 ///   "querylang": {"titleWord" | "infix" | "sectionAndSize" | "dateRange":

@@ -67,9 +67,9 @@ struct BenchmarkRunner {
     /// (offline, no python3): a one-line note, or an error when `--engines`
     /// named it.
     func available(_ engines: [EngineKind], peer: TantivyPeer) throws -> [EngineKind] {
-        guard engines.contains(.tantivy), let reason = peer.unavailableReason() else { return engines }
+        guard engines.contains(where: \.isTantivy), let reason = peer.unavailableReason() else { return engines }
         if options.enginesGiven { throw BenchError.failed("tantivy cannot run: \(reason)") }
         log("spotlight-bench: tantivy left out: \(reason)")
-        return engines.filter { $0 != .tantivy }
+        return engines.filter { !$0.isTantivy }
     }
 }

@@ -38,10 +38,10 @@ enum ChildCommand {
         let peer = TantivyPeer(scriptsDirectory: URL(fileURLWithPath: values["scripts-dir"] ?? "Benchmarks/tantivy", isDirectory: true))
         let json: Data
         switch (phase, engine) {
-        case (.index, .tantivy):
-            json = try encoder.encode(TantivyIndexPhase.run(peer: peer, scale: scale, directory: directory, corpusDirectory: corpus))
-        case (.query, .tantivy):
-            json = try encoder.encode(TantivyQueryPhase.run(peer: peer, scale: scale, directory: directory,
+        case (.index, .tantivy), (.index, .tantivyCommits):
+            json = try encoder.encode(TantivyIndexPhase.run(peer: peer, engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))
+        case (.query, .tantivy), (.query, .tantivyCommits):
+            json = try encoder.encode(TantivyQueryPhase.run(peer: peer, engine: engine, scale: scale, directory: directory,
                                                             corpusDirectory: corpus, rounds: rounds))
         case (.index, _):
             json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))

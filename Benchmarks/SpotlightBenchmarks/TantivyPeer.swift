@@ -9,9 +9,15 @@ struct TantivyPeer {
 
     var script: URL { scriptsDirectory.appendingPathComponent("tantivy.sh") }
 
-    /// Where a scale's index goes (a directory of Tantivy's files).
-    static func indexDirectory(_ directory: URL, scale: Int) -> URL {
-        directory.appendingPathComponent("tantivy-scale-\(scale)", isDirectory: true)
+    /// Where a scale's index goes (a directory of Tantivy's files), one per engine.
+    static func indexDirectory(_ directory: URL, engine: EngineKind, scale: Int) -> URL {
+        directory.appendingPathComponent("\(engine.rawValue)-scale-\(scale)", isDirectory: true)
+    }
+
+    /// What the driver's `index` is told beyond its files: ``EngineKind/tantivyCommits``
+    /// commits every ``IndexPhase/batchSize`` items and stores every field.
+    static func indexOptions(_ engine: EngineKind) -> [String] {
+        engine == .tantivyCommits ? ["--commit-every", String(IndexPhase.batchSize), "--store"] : []
     }
 
     /// Makes the venv when it is missing (`tantivy.sh --prepare`); nil when

@@ -4,8 +4,8 @@ import Foundation
 /// the driver open the index and time it (one warm-up pass, then `rounds`),
 /// and computes the latencies as the engine's are (``QueryPhase``).
 enum TantivyQueryPhase {
-    static func run(peer: TantivyPeer, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
-        let tag = "[tantivy \(grouped(scale))]"
+    static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
+        let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let queries = try QuerySet.load(from: corpusDirectory)
         let answered = QueryPhase.selected(queries, supports: { _ in true })
         guard !answered.isEmpty else { throw BenchError.failed("\(tag) no queries to answer") }
@@ -19,7 +19,7 @@ enum TantivyQueryPhase {
         }
         try lines.write(to: file)
         log("\(tag) \(answered.count) queries in Python: one warm-up pass, \(rounds) timed rounds")
-        let figures = try peer.run(["query", TantivyPeer.indexDirectory(directory, scale: scale).path, file.path, String(rounds)],
+        let figures = try peer.run(["query", TantivyPeer.indexDirectory(directory, engine: engine, scale: scale).path, file.path, String(rounds)],
                                    as: TantivyQueryFigures.self)
         log("\(tag) index opened and first query answered in \(String(format: "%.1f", figures.openAndFirstQueryMs)) ms")
         func byKind<Value>(_ values: [String: Value]) -> [QueryKind: Value] {
@@ -28,7 +28,7 @@ enum TantivyQueryPhase {
         let stats = QueryPhase.stats(of: queries, answered: answered, supports: { _ in true },
                                      samples: byKind(figures.samples), nonEmpty: byKind(figures.nonEmpty),
                                      results: byKind(figures.results))
-        return QueryPhaseReport(engine: .tantivy, scale: scale, openMs: figures.openMs,
+        return QueryPhaseReport(engine: engine, scale: scale, openMs: figures.openMs,
                                 openAndFirstQueryMs: figures.openAndFirstQueryMs, peakRSSMB: figures.peakRSSMB,
                                 queries: stats, querylang: nil)
     }

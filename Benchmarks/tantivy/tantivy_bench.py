@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tantivy beside the engine and FTS5 in the engine benchmark (spotlight-bench).
 
-Usage: tantivy_bench.py index DOCS.jsonl INDEX_DIR
+Usage: tantivy_bench.py index DOCS.jsonl INDEX_DIR [--commit-every N] [--store]
        tantivy_bench.py query INDEX_DIR QUERIES.jsonl ROUNDS
 
 spotlight-bench runs each phase in a process of its own, so that peak RSS
@@ -10,6 +10,12 @@ as the engine is given them (id, title, summary, description, keywords
 joined by spaces, section, installedSize), QUERIES.jsonl the query set
 (kind, words, infix, section, installedSizeAbove). Each phase prints one
 JSON object on stdout; milliseconds, MB (MiB) and bytes.
+
+By default the index commits once, at the end, and stores only the ids.
+`--commit-every N --store` has Tantivy do the engine's job: a commit after
+every N items (the engine and FTS5 commit every 1,000: each call of
+`index` is durable when it returns), and the text fields stored (the
+engine keeps every item, attributes and all, to return it).
 """
 import itertools
 import json
@@ -44,14 +50,15 @@ def peak_rss_mb():
     raise RuntimeError("no VmHWM in /proc/self/status")
 
 
-def make_schema():
-    """Frequencies without positions (no query here needs them; the engine keeps none)."""
+def make_schema(store=False):
+    """Frequencies without positions (no query here needs them; the engine
+    keeps none); with `store`, every field stored as well."""
     builder = tantivy.SchemaBuilder()
     builder.add_bytes_field("id", stored=True, indexed=False)
     for field in BOOSTS:
-        builder.add_text_field(field, index_option="freq")
-    builder.add_text_field("section", tokenizer_name="raw", index_option="basic")
-    builder.add_integer_field("installedSize", fast=True)
+        builder.add_text_field(field, index_option="freq", stored=store)
+    builder.add_text_field("section", tokenizer_name="raw", index_option="basic", stored=store)
+    builder.add_integer_field("installedSize", fast=True, stored=store)
     return builder.build()
 
 
@@ -66,21 +73,25 @@ def file_bytes(directory):
     return total, text
 
 
-def index(docs_path, directory):
+def index(docs_path, directory, commit_every=0, store=False):
     """Times opening the index, making and adding each batch's documents, the
-    commit and the merges; not reading and decoding the JSON lines."""
+    commits and the merges; not reading and decoding the JSON lines. With
+    `commit_every`, a commit after each batch of that many items."""
     base_rss = peak_rss_mb()
     os.makedirs(directory, exist_ok=True)
+    batch_size = commit_every or BATCH
     started, cpu_started = time.perf_counter(), time.process_time()
-    writer = tantivy.Index(make_schema(), path=directory).writer(heap_size=HEAP_BYTES, num_threads=THREADS)
+    writer = tantivy.Index(make_schema(store), path=directory).writer(heap_size=HEAP_BYTES, num_threads=THREADS)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
     items = 0
     with open(docs_path, encoding="utf-8") as lines:
-        while batch := [json.loads(line) for line in itertools.islice(lines, BATCH)]:
+        while batch := [json.loads(line) for line in itertools.islice(lines, batch_size)]:
             started, cpu_started = time.perf_counter(), time.process_time()
             for item in batch:
                 item["id"] = item["id"].encode()
                 writer.add_document(tantivy.Document(**item))
+            if commit_every:
+                writer.commit()
             seconds += time.perf_counter() - started
             cpu += time.process_time() - cpu_started
             items += len(batch)
@@ -158,8 +169,17 @@ def search(directory, queries_path, rounds):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "index":
-        report = index(sys.argv[2], sys.argv[3])
+    if len(sys.argv) >= 4 and sys.argv[1] == "index":
+        options, commit_every, store = sys.argv[4:], 0, False
+        while options:
+            option = options.pop(0)
+            if option == "--commit-every" and options:
+                commit_every = int(options.pop(0))
+            elif option == "--store":
+                store = True
+            else:
+                sys.exit(__doc__)
+        report = index(sys.argv[2], sys.argv[3], commit_every, store)
     elif len(sys.argv) == 5 and sys.argv[1] == "query":
         report = search(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
