@@ -265,6 +265,7 @@ package enum SegmentEncoder {
                              titleLengths: UnsafeBufferPointer<UInt8>) {
             termFirstBlock.append(UInt32(blockLastDoc.count))
             termDocs.append(UInt32(docs.count))
+            let titleMatch = max(0, scoring.weights.titleMatch), exactTitle = max(0, scoring.weights.exactTitle)
             var maxG = 0.0, maxGS = 0.0, maxS = 0.0, maxGSPart = 0.0, maxGPart = 0.0
             var start = 0
             while start < docs.count {
@@ -282,9 +283,14 @@ package enum SegmentEncoder {
                 var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
                 for index in start..<end {
                     let doc = Int(docs[index])
-                    let frequency = frequencies[index], norm = norms[doc]
-                    let g = scoring.termScore(frequency: frequency, norm: norm, titleLength: Double(titleLengths[doc]), wholeWord: true)
-                    let withoutShare = scoring.termScore(frequency: frequency, norm: norm, titleLength: 1, wholeWord: false)
+                    let frequency = frequencies[index]
+                    // ``RankedScoring/termScore`` both ways from one G (one division, not two):
+                    // with the exact-title share, and without it.
+                    var g = RankedScoring.g(frequency: frequency, norm: norms[doc]), withoutShare = g
+                    if frequency & RankedScoring.titleBit != 0 {
+                        withoutShare = g + titleMatch
+                        g = withoutShare + exactTitle / max(1, Double(titleLengths[doc]))
+                    }
                     let s = bounds[doc]
                     blockG = max(blockG, g)
                     blockGS = max(blockGS, g * s)

@@ -103,14 +103,8 @@ package enum SegmentMerger {
                         try forEachMergedTerm(inputs, docMaps: docMaps, ranges: ranges) { key, postings in
                             dictionary.termBytes.append(contentsOf: key)
                             dictionary.termEnds.append(dictionary.termBytes.count)
-                            postings.docs.withUnsafeBufferPointer { docs in
-                                postings.frequencies.withUnsafeBufferPointer { frequencies in
-                                    postings.columns.withUnsafeBufferPointer { columns in
-                                        part.append(docs: docs, frequencies: frequencies, columns: columns, scoring: scoring,
-                                                    norms: norms, bounds: bounds, titleLengths: titleLengths)
-                                    }
-                                }
-                            }
+                            part.append(docs: postings.docs, frequencies: postings.frequencies, columns: postings.columns, scoring: scoring,
+                                        norms: norms, bounds: bounds, titleLengths: titleLengths)
                         }
                     }
                 }
@@ -252,13 +246,73 @@ package enum SegmentMerger {
     }
 
     /// One merged term's postings, in new doc ids, ascending; reused from term to term.
-    struct TermPostings {
-        var docs: [UInt32] = [], frequencies: [UInt32] = [], columns: [UInt8] = []
+    /// Its storage is managed by hand (no uniqueness or capacity check per
+    /// posting: those were ~8% of a merge); one merge thread uses it.
+    final class TermPostings {
+        private var docStorage: UnsafeMutablePointer<UInt32>
+        private var frequencyStorage: UnsafeMutablePointer<UInt32>
+        private var columnStorage: UnsafeMutablePointer<UInt8>
+        private var capacity = 1_024
+        private(set) var count = 0
 
-        mutating func removeAll() {
-            docs.removeAll(keepingCapacity: true)
-            frequencies.removeAll(keepingCapacity: true)
-            columns.removeAll(keepingCapacity: true)
+        init() {
+            docStorage = .allocate(capacity: capacity)
+            frequencyStorage = .allocate(capacity: capacity)
+            columnStorage = .allocate(capacity: capacity)
+        }
+
+        deinit {
+            docStorage.deallocate()
+            frequencyStorage.deallocate()
+            columnStorage.deallocate()
+        }
+
+        /// The postings gathered so far, valid until the next change.
+        var docs: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: docStorage, count: count) }
+        var frequencies: UnsafeBufferPointer<UInt32> { UnsafeBufferPointer(start: frequencyStorage, count: count) }
+        var columns: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: columnStorage, count: count) }
+
+        func removeAll() { count = 0 }
+
+        /// Appends a decoded block's `count` postings, doc ids through `map`
+        /// (-1: deleted, left out), or shifted by `shift` without one.
+        @inline(__always)
+        func append(_ buffers: BlockBuffers, count: Int, map: UnsafeBufferPointer<Int32>?, shift: UInt32) {
+            if self.count + count > capacity { grow(to: self.count + count) }
+            var at = self.count
+            if let map {
+                for posting in 0..<count {
+                    let mapped = map[Int(buffers.docs[posting])]
+                    guard mapped >= 0 else { continue }
+                    docStorage[at] = UInt32(bitPattern: mapped)
+                    frequencyStorage[at] = buffers.frequencies[posting]
+                    columnStorage[at] = buffers.columns[posting]
+                    at += 1
+                }
+            } else {
+                for posting in 0..<count {
+                    docStorage[at &+ posting] = buffers.docs[posting] &+ shift
+                }
+                (frequencyStorage + at).update(from: buffers.frequencies, count: count)
+                (columnStorage + at).update(from: buffers.columns, count: count)
+                at += count
+            }
+            self.count = at
+        }
+
+        private func grow(to needed: Int) {
+            var bigger = capacity * 2
+            while bigger < needed { bigger *= 2 }
+            func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+                let new = UnsafeMutablePointer<T>.allocate(capacity: bigger)
+                new.moveInitialize(from: old, count: count)
+                old.deallocate()
+                return new
+            }
+            docStorage = moved(docStorage)
+            frequencyStorage = moved(frequencyStorage)
+            columnStorage = moved(columnStorage)
+            capacity = bigger
         }
     }
 
@@ -268,73 +322,75 @@ package enum SegmentMerger {
     /// postings is skipped.
     static func forEachMergedTerm(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], ranges: [Range<Int>],
                                   _ body: (UnsafeRawBufferPointer, TermPostings) throws(SegmentError) -> Void) throws(SegmentError) {
-        var postings = TermPostings()
+        let postings = TermPostings()
+        // The inputs' segments and doc maps behind buffers of the merge's
+        // own: a term's holders are asked for by index, and an array of
+        // segments copied one out (a retain of each of its references) per
+        // holder and term.
+        let segments = inputs.map(\.segment)
+        let count = inputs.count
+        let maps = UnsafeMutableBufferPointer<UnsafeBufferPointer<Int32>?>.allocate(capacity: count)
+        defer {
+            for map in maps { map.map { UnsafeMutableBufferPointer(mutating: $0).deallocate() } }
+            maps.deallocate()
+        }
+        for index in 0..<count {
+            // A map is read only for an input with deletions; without, doc ids are shifted.
+            guard inputs[index].deleted.count > 0 else { maps[index] = nil; continue }
+            let copy = UnsafeMutableBufferPointer<Int32>.allocate(capacity: docMaps[index].count)
+            _ = copy.initialize(from: docMaps[index])
+            maps[index] = UnsafeBufferPointer(copy)
+        }
+        let shifts = docMaps.map { $0.isEmpty ? 0 : UInt32(bitPattern: $0[0]) }
         var cursors = ranges.map(\.lowerBound)
         var heads: [UnsafeRawBufferPointer?] = []
-        for (input, range) in zip(inputs, ranges) { heads.append(range.isEmpty ? nil : try input.segment.term(range.lowerBound)) }
+        for (segment, range) in zip(segments, ranges) { heads.append(range.isEmpty ? nil : try segment.term(range.lowerBound)) }
         let buffers = BlockBuffers()
         var holders: [Int] = []
-        holders.reserveCapacity(inputs.count)
+        holders.reserveCapacity(count)
         // Per input, the first term and block still resident.
         var residentTerms = ranges.map(\.lowerBound)
-        var residentBlocks = try zip(inputs, ranges).map { input, range throws(SegmentError) in
-            range.isEmpty ? 0 : try input.segment.blocks(of: range.lowerBound).lowerBound
+        var residentBlocks = try zip(segments, ranges).map { segment, range throws(SegmentError) in
+            range.isEmpty ? 0 : try segment.blocks(of: range.lowerBound).lowerBound
         }
-        while true {
-            var smallest: UnsafeRawBufferPointer?
-            holders.removeAll(keepingCapacity: true)
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
-                if let current = smallest {
-                    let order = Self.compare(head, current)
-                    if order < 0 {
-                        smallest = head
-                        holders.removeAll(keepingCapacity: true)
-                        holders.append(index)
-                    } else if order == 0 {
-                        holders.append(index)
-                    }
-                } else {
-                    smallest = head
-                    holders.append(index)
-                }
-            }
-            guard let key = smallest else { break }
-            postings.removeAll()
-            for index in holders {
-                let segment = inputs[index].segment
-                let unchanged = inputs[index].deleted.count == 0
-                try docMaps[index].withUnsafeBufferPointer { map throws(SegmentError) in
-                    let shift = unchanged && !map.isEmpty ? UInt32(bitPattern: map[0]) : 0
-                    for block in try segment.blocks(of: cursors[index]) {
-                        let count = try segment.unpack(block, into: buffers, columns: true)
-                        if unchanged {
-                            for posting in 0..<count {
-                                postings.docs.append(buffers.docs[posting] &+ shift)
-                                postings.frequencies.append(buffers.frequencies[posting])
-                                postings.columns.append(buffers.columns[posting])
-                            }
-                        } else {
-                            for posting in 0..<count {
-                                let mapped = map[Int(buffers.docs[posting])]
-                                guard mapped >= 0 else { continue }
-                                postings.docs.append(UInt32(bitPattern: mapped))
-                                postings.frequencies.append(buffers.frequencies[posting])
-                                postings.columns.append(buffers.columns[posting])
-                            }
+        try segments.withUnsafeBufferPointer { segments throws(SegmentError) in
+            while true {
+                var smallest: UnsafeRawBufferPointer?
+                holders.removeAll(keepingCapacity: true)
+                for index in 0..<count {
+                    guard let head = heads[index] else { continue }
+                    if let current = smallest {
+                        let order = Self.compare(head, current)
+                        if order < 0 {
+                            smallest = head
+                            holders.removeAll(keepingCapacity: true)
+                            holders.append(index)
+                        } else if order == 0 {
+                            holders.append(index)
                         }
+                    } else {
+                        smallest = head
+                        holders.append(index)
                     }
                 }
-            }
-            if !postings.docs.isEmpty { try body(key, postings) }
-            for index in holders {
-                let read = try inputs[index].segment.blocks(of: cursors[index]).upperBound
-                if read - residentBlocks[index] >= Self.releaseBlocks {
-                    inputs[index].segment.releaseMerged(terms: residentTerms[index]..<(cursors[index] + 1), blocks: residentBlocks[index]..<read)
-                    (residentTerms[index], residentBlocks[index]) = (cursors[index] + 1, read)
+                guard let key = smallest else { break }
+                postings.removeAll()
+                for index in holders {
+                    for block in try segments[index].blocks(of: cursors[index]) {
+                        let decoded = try segments[index].unpack(block, into: buffers, columns: true)
+                        postings.append(buffers, count: decoded, map: maps[index], shift: shifts[index])
+                    }
                 }
-                cursors[index] += 1
-                heads[index] = cursors[index] < ranges[index].upperBound ? try inputs[index].segment.term(cursors[index]) : nil
+                if postings.count > 0 { try body(key, postings) }
+                for index in holders {
+                    let read = try segments[index].blocks(of: cursors[index]).upperBound
+                    if read - residentBlocks[index] >= Self.releaseBlocks {
+                        segments[index].releaseMerged(terms: residentTerms[index]..<(cursors[index] + 1), blocks: residentBlocks[index]..<read)
+                        (residentTerms[index], residentBlocks[index]) = (cursors[index] + 1, read)
+                    }
+                    cursors[index] += 1
+                    heads[index] = cursors[index] < ranges[index].upperBound ? try segments[index].term(cursors[index]) : nil
+                }
             }
         }
     }
