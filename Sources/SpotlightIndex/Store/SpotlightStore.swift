@@ -70,6 +70,8 @@ public final class SpotlightStore: Sendable {
     public let options: StoreOptions
 
     let writer: any DatabaseWriter
+    /// Where reads go first (``ReaderSlots``); nil: through `writer`.
+    let readers: ReaderSlots?
     let validator: ItemValidator
     let batch = Mutex<[PendingWrite]?>(nil)
     let ranked: RankedIndex
@@ -105,6 +107,7 @@ public final class SpotlightStore: Sendable {
         let opened = try StoreOpener(bundleIdentifier: bundleIdentifier, indexName: indexName,
                                      location: location, options: options).open()
         self.writer = opened.writer
+        self.readers = opened.readers
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
@@ -177,6 +180,11 @@ public final class SpotlightStore: Sendable {
         }
     }
 
+    deinit {
+        // Read-only connections first: the pool's last one then checkpoints and removes the WAL.
+        readers?.close()
+    }
+
     /// Says the app has indexed everything again after ``pendingReindex``.
     public func acknowledgeReindex() throws {
         try write { db in try db.setMeta("pending_reindex", nil) }
@@ -190,20 +198,24 @@ public final class SpotlightStore: Sendable {
     /// store once per keystroke, and that was ~12% of a keystroke that
     /// finds a rare word (`spotlight-bench service --in-process`).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.unsafeRead { db in
-                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-                let value: T
-                do {
-                    value = try body(db)
-                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
-                } catch {
-                    // (SQLite may have ended the transaction itself.)
-                    if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
-                    throw error
-                }
-                return value
+        func transaction(_ db: Database, began: (Database) throws -> Void = { _ in }) throws -> T {
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            let value: T
+            do {
+                try began(db)
+                value = try body(db)
+                try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            } catch {
+                // (SQLite may have ended the transaction itself.)
+                if db.isInsideTransaction { try? db.cachedStatement(sql: "ROLLBACK TRANSACTION").execute() }
+                throw error
             }
+            return value
+        }
+        do {
+            // A free reader of the store's own, else the pool's (``ReaderSlots``).
+            if let readers, let value = try readers.read({ db, began in try transaction(db, began: began) }) { return value }
+            return try writer.unsafeRead { db in try transaction(db) }
         } catch { throw Self.translate(error, fileURL: fileURL) }
     }
 

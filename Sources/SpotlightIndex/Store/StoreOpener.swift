@@ -24,6 +24,8 @@ struct StoreOpener {
 
     struct Opened {
         var writer: any DatabaseWriter
+        /// Read-only connections beside a pool's (``ReaderSlots``); nil for one connection or memory.
+        var readers: ReaderSlots?
         var fileURL: URL?
         var movedAside: URL?
         var reindexReason: ReindexReason?
@@ -105,7 +107,9 @@ struct StoreOpener {
                 throw SpotlightIndexError(.storeUnavailable, "cannot write \(marker.path): check the permissions of \(registry.path)")
             }
         }
-        return Opened(writer: writer, fileURL: file, movedAside: movedAside, reindexReason: reason)
+        // A pool's hot reads go through connections of the store's own (one connection: through it).
+        let readers = writer is DatabasePool ? ReaderSlots(path: file.path, configuration: configuration()) : nil
+        return Opened(writer: writer, readers: readers, fileURL: file, movedAside: movedAside, reindexReason: reason)
     }
 
     /// An exclusive advisory lock (`flock`) on a file beside the store's marker,
