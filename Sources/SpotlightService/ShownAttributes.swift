@@ -61,6 +61,9 @@ struct ShownAttributes {
         return fields
     }()
 
+    /// Every name it picks out.
+    static var names: Set<String> { Set(fields.keys) }
+
     init(_ attributes: [String: AttributeValue]) {
         for (name, value) in attributes {
             guard let field = Self.fields[name] else { continue }

@@ -384,7 +384,8 @@ public final class SystemSearch: Sendable {
                 totals = (totals.engagement + part.engagement, totals.impressions + part.impressions)
                 return located
             }
-            let part = try store.systemSearchPart(terms, limit: limit, rows: rows, statistics: statistics, typos: typos)
+            let part = try store.systemSearchPart(terms, limit: limit, rows: rows, statistics: statistics, typos: typos,
+                                                  fetching: Self.readAttributes)
             matches += part.matches
             totals = (totals.engagement + part.totals.engagement, totals.impressions + part.totals.impressions)
             if statistics != nil, searched.statisticsStamps.indices.contains(position), searched.statisticsStamps[position] != part.stamp { stale = true }
@@ -417,6 +418,15 @@ public final class SystemSearch: Sendable {
         let more = rows < .max ? matches > rows : merged.count > (shown ?? limit)
         return (Array(merged.prefix(limit)), more, stale)
     }
+
+    /// The attributes a system search reads of its results: what their rows
+    /// show and act on (``ShownAttributes``), and what an activity result
+    /// is judged by (its record, the item it stands for). An item's other
+    /// attributes (a package's long description, its keywords) are passed
+    /// over in its stored bytes, never made into strings.
+    static let readAttributes = FetchedAttributes(ShownAttributes.names.union([
+        UserActivityStore.recordAttributeName, "relatedUniqueIdentifier", "weakRelatedUniqueIdentifier",
+    ]))
 
     /// The factor every result of an app is multiplied by: below 1 when the
     /// app's results are shown often and chosen rarely

@@ -138,9 +138,9 @@ import TestSupport
         #expect(try store.ids("desert").isEmpty)
     }
 
-    /// Results' items are read several to a statement: each must stay with
-    /// its own hit, in order, past one statement's worth, and a missing one
-    /// is damage.
+    /// Results' items are read one to a statement, in the hits' order:
+    /// each must stay with its own hit, whatever the page's size, and a
+    /// missing one is damage.
     @Test(arguments: [1, 20, SpotlightStore.itemsPerStatement, SpotlightStore.itemsPerStatement + 1, 150])
     func eachResultCarriesItsOwnItem(limit: Int) throws {
         let store = try memoryStore()

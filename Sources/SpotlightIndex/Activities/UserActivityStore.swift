@@ -113,6 +113,10 @@ public final class UserActivityStore: Sendable {
         return stored
     }
 
+    /// The attribute an activity's record is stored in (read by ``record(of:)``):
+    /// what a reader that fetches only some attributes must ask for.
+    package static let recordAttributeName = AttributeVocabulary.activityRecord
+
     /// The record of an activity as search returns it (nil for an item
     /// that is not a donated activity).
     ///

@@ -108,8 +108,11 @@ extension SpotlightStore {
     /// - Parameter rows: the matches whose items are read (``shownCount(_:rows:)``);
     ///   `matches` counts them all: an app showing three results asks for
     ///   four to know whether it has more, and reads three.
+    /// - Parameter fetching: the attributes the items hold (as ``search(_:limit:statistics:fetching:)``):
+    ///   a system search's rows show a few, and making each item's other
+    ///   attributes (strings, a dictionary entry each) was ~60% of reading it.
     package func systemSearchPart(_ terms: [TextTokenizer.QueryTerm], limit: Int, rows: Int = .max, statistics: SearchStatistics?,
-                                  typos: Bool = true) throws
+                                  typos: Bool = true, fetching: FetchedAttributes? = nil) throws
         -> (results: [SearchResult], matches: Int, totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
     {
         try withRankedIndex {
@@ -118,7 +121,8 @@ extension SpotlightStore {
                 let (segments, stamp) = try ranked.readerSnapshot(db)
                 guard !terms.isEmpty, limit > 0 else { return ([], 0, totals, stamp) }
                 let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: (segments, stamp), db)
-                return (try Self.results(of: Array(hits.prefix(Self.shownCount(hits, rows: rows))), db), hits.count, totals, stamp)
+                return (try Self.results(of: Array(hits.prefix(Self.shownCount(hits, rows: rows))), keeping: fetching?.names, db), hits.count,
+                        totals, stamp)
             }
         }
     }
@@ -162,35 +166,37 @@ extension SpotlightStore {
         }
     }
 
-    /// The items of `hits`, in their order. One statement reads up to
-    /// ``itemsPerStatement`` of them (`rowid IN (…)`), stepped through
-    /// SQLite's C API (``StoredRow/eachItem(_:rowids:then:fetching:_:_:)``): per
-    /// item, a statement, a cursor and a row object cost more than the B-tree seek.
+    /// The items of `hits`, in their order, each read by one cached
+    /// statement (`rowid = ?`) stepped through SQLite's C API
+    /// (``StoredRow/eachItem(_:rowids:then:fetching:_:_:)``): a statement, a
+    /// cursor and a row object per item through GRDB cost more than the
+    /// B-tree seek, and one statement for them all (`rowid IN (…)`) first
+    /// builds an ephemeral table of the rowids, whose first page (16 KB, as
+    /// the store's) SQLite zeroes: ~35,000 instructions, more than reading
+    /// the three rows a system search shows of a store.
     /// With `fetching`, items hold only the attributes it names (``StoredRow/eachItem(_:rowids:then:fetching:_:_:)``).
     static func results(of hits: [RankedHit], fetching: Set<String>? = nil, _ db: Database) throws -> [SearchResult] {
-        var items: [Int64: SearchableItem] = [:]
-        items.reserveCapacity(hits.count)
-        var start = 0
-        while start < hits.count {
-            let chunk = hits[start..<min(start + itemsPerStatement, hits.count)]
-            start = chunk.endIndex
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid IN (\(placeholders))")
-            try StoredRow.eachItem(statement, rowids: chunk.lazy.map(\.rowid), fetching: fetching, db) { rowid, stored in
-                items[rowid] = stored.item
-                return true
-            }
-        }
+        try results(of: hits, keeping: fetching.map(AttributeCodec.FetchedNames.init), fetchesNone: fetching?.isEmpty == true, db)
+    }
+
+    /// ``results(of:fetching:_:)`` with the names to keep made already.
+    static func results(of hits: [RankedHit], keeping: AttributeCodec.FetchedNames?, fetchesNone: Bool = false, _ db: Database) throws -> [SearchResult] {
+        let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?")
         return try hits.map { hit in
-            guard let item = items[hit.rowid] else {
+            var found: SearchableItem?
+            try StoredRow.eachItem(statement, rowids: CollectionOfOne(hit.rowid), keeping: keeping, fetchesNone: fetchesNone, db) { _, stored in
+                found = stored.item
+                return false
+            }
+            guard let item = found else {
                 throw SegmentError.corrupt("the index names item \(hit.rowid), which the store does not hold")
             }
             return SearchResult(item: item, score: hit.score)
         }
     }
 
-    /// Rowids bound to one statement of ``results(of:fetching:_:)``: a page of
-    /// results is one statement, and SQLite's limit on variables is far.
+    /// Rowids bound to one statement of the query language's candidate reads
+    /// (``query(_:batchSize:cancellation:fetching:onBatch:)``): SQLite's limit on variables is far.
     static let itemsPerStatement = 64
 
     /// The best `limit` matches' rowids and scores, from the reader's

@@ -64,15 +64,34 @@ enum AttributeCodec {
     /// let names = AttributeCodec.FetchedNames(["title", "authors"])
     /// names.keeps(Array("authors.persons".utf8)[...])   // true
     /// ```
-    struct FetchedNames {
-        let names: [[UInt8]]
+    ///
+    /// Made once per read, not per item (a system search's rows fetch ~30
+    /// names: making their bytes for every item cost more than the
+    /// attributes it passed over). The names are kept by length, so a
+    /// stored name is compared with those of its own length only.
+    struct FetchedNames: Sendable {
+        /// Per length, the names of that length (longer ones in the last).
+        private let byLength: [[[UInt8]]]
 
-        init(_ names: Set<String>) { self.names = names.map { Array($0.utf8) } }
+        init(_ names: Set<String>) {
+            var byLength = [[[UInt8]]](repeating: [], count: Self.lengths + 1)
+            for name in names { byLength[min(name.utf8.count, Self.lengths)].append(Array(name.utf8)) }
+            self.byLength = byLength
+        }
+
+        /// Lengths with a list of their own; longer names share the last.
+        private static let lengths = 64
 
         func keeps(_ name: ArraySlice<UInt8>) -> Bool {
-            let dot = name.firstIndex(of: UInt8(ascii: ".")).map { $0 - name.startIndex }
-            for candidate in names where candidate.count == name.count || candidate.count == dot {
-                if name.prefix(candidate.count).elementsEqual(candidate) { return true }
+            if matches(name, length: name.count) { return true }
+            guard let dot = name.firstIndex(of: UInt8(ascii: ".")) else { return false }
+            return matches(name, length: dot - name.startIndex)
+        }
+
+        /// Whether a name of `length` bytes is the start of `name`.
+        private func matches(_ name: ArraySlice<UInt8>, length: Int) -> Bool {
+            for candidate in byLength[min(length, Self.lengths)] where candidate.count == length {
+                if name.prefix(length).elementsEqual(candidate) { return true }
             }
             return false
         }
@@ -85,7 +104,9 @@ enum AttributeCodec {
         guard try reader.byte() == version else { throw DecodingError(description: "unknown attribute encoding version") }
         let count = try reader.count()
         var result: [String: AttributeValue] = [:]
-        if keeping == nil { result.reserveCapacity(count) }
+        // Room for all of them even when some are passed over: growing a
+        // dictionary from empty cost more than its spare slots.
+        result.reserveCapacity(count)
         for _ in 0..<count {
             let nameBytes = try reader.take(try reader.count())
             guard let kind = Kind(rawValue: try reader.byte()) else { throw DecodingError(description: "unknown attribute kind") }

@@ -51,8 +51,13 @@ package enum StoredRow {
     /// with `fetching`, only those it names (``isFetched(_:_:)``).
     /// - Throws: `.storeCorrupt` naming the item when they cannot be decoded.
     static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?, fetching: Set<String>? = nil) throws -> [String: AttributeValue] {
+        try attributes(bytes: data, uid: uid(), keeping: fetching.map(AttributeCodec.FetchedNames.init))
+    }
+
+    /// ``attributes(bytes:uid:fetching:)`` with the names to keep made already (once per read).
+    static func attributes(bytes data: [UInt8], uid: @autoclosure () -> String?, keeping: AttributeCodec.FetchedNames?) throws -> [String: AttributeValue] {
         do {
-            return try AttributeCodec.decode(try BlobCompression.unpack(data), keeping: fetching.map(AttributeCodec.FetchedNames.init))
+            return try AttributeCodec.decode(try BlobCompression.unpack(data), keeping: keeping)
         } catch {
             let uid = uid() ?? "?"
             throw SpotlightIndexError(.storeCorrupt, "the stored attributes of item \(StoreName.quoted(uid)) are damaged (\(error)); open the store again to recover", subject: uid)
