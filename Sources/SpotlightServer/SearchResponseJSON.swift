@@ -21,12 +21,12 @@ enum SearchResponseJSON {
         writer.bytes.reserveCapacity(4_096 + 1_024 * response.groups.count)
         try writer.object { object in
             try object.field("groups") { try $0.array(response.groups, group) }
-            try object.field("problems") { $0.array(response.problems) { $0.string($1) } }
+            object.field("problems") { $0.array(response.problems) { $0.string($1) } }
             try object.field("publicResults") { try $0.array(response.publicResults, publicResult) }
-            try object.field("query") { $0.string(response.query) }
-            try object.field("root") { $0.string(response.root) }
+            object.field("query") { $0.string(response.query) }
+            object.field("root") { $0.string(response.root) }
             try object.field("tookMilliseconds") { try $0.number(response.tookMilliseconds) }
-            try object.field("unavailableApps") { $0.array(response.unavailableApps) { $0.string($1) } }
+            object.field("unavailableApps") { $0.array(response.unavailableApps) { $0.string($1) } }
             try object.field("web") { try $0.array(response.web, webResult) }
         }
         return writer.bytes
@@ -36,27 +36,27 @@ enum SearchResponseJSON {
         try writer.object { object in
             try object.field("app") { writer in
                 try writer.object { app in
-                    try app.field("activityTypes") { $0.array(group.app.activityTypes) { $0.string($1) } }
-                    try app.field("bundleIdentifier") { $0.string(group.app.bundleIdentifier) }
-                    try app.field("displayName") { $0.string(group.app.displayName) }
+                    app.field("activityTypes") { $0.array(group.app.activityTypes) { $0.string($1) } }
+                    app.field("bundleIdentifier") { $0.string(group.app.bundleIdentifier) }
+                    app.field("displayName") { $0.string(group.app.displayName) }
                     try app.optional("icon", group.app.icon)
-                    try app.field("supportsSearchContinuation") { $0.bool(group.app.supportsSearchContinuation) }
+                    app.field("supportsSearchContinuation") { $0.bool(group.app.supportsSearchContinuation) }
                 }
             }
-            try object.field("hasMoreResults") { $0.bool(group.hasMoreResults) }
-            try object.field("offersSearchInApp") { $0.bool(group.offersSearchInApp) }
+            object.field("hasMoreResults") { $0.bool(group.hasMoreResults) }
+            object.field("offersSearchInApp") { $0.bool(group.offersSearchInApp) }
             try object.field("results") { try $0.array(group.results, result) }
         }
     }
 
     static func result(_ writer: inout JSONWriter, _ result: API.Result) throws {
         try writer.object { object in
-            try object.field("actions") { writer in
-                try writer.array(result.actions) { writer, action in
-                    try writer.object { fields in
-                        try fields.field("kind") { $0.string(action.kind) }
-                        try fields.field("label") { $0.string(action.label) }
-                        try fields.field("uri") { $0.string(action.uri) }
+            object.field("actions") { writer in
+                writer.array(result.actions) { writer, action in
+                    writer.object { fields in
+                        fields.field("kind") { $0.string(action.kind) }
+                        fields.field("label") { $0.string(action.label) }
+                        fields.field("uri") { $0.string(action.uri) }
                     }
                 }
             }
@@ -64,17 +64,17 @@ enum SearchResponseJSON {
             try object.optional("contentType", result.contentType)
             try object.optional("description", result.description)
             try object.optional("distance", result.distance)
-            try object.field("explanation") { $0.string(result.explanation) }
+            object.field("explanation") { $0.string(result.explanation) }
             try object.optional("latitude", result.latitude)
             try object.optional("longitude", result.longitude)
             try object.optional("price", result.price)
             try object.optional("rating", result.rating)
             try object.optional("ratingDescription", result.ratingDescription)
-            try object.field("reference") { $0.string(result.reference) }
+            object.field("reference") { $0.string(result.reference) }
             try object.field("score") { try $0.number(result.score) }
             try object.optional("thumbnail", result.thumbnail)
             try object.optional("thumbnailURL", result.thumbnailURL)
-            try object.field("title") { $0.string(result.title) }
+            object.field("title") { $0.string(result.title) }
         }
     }
 
@@ -84,14 +84,14 @@ enum SearchResponseJSON {
             try object.optional("appMatch", page.appMatch)
             try object.optional("appName", page.appName)
             try object.optional("appStoreID", page.appStoreID)
-            try object.field("associatedApps") { $0.array(page.associatedApps) { $0.string($1) } }
+            object.field("associatedApps") { $0.array(page.associatedApps) { $0.string($1) } }
             try object.optional("deepLink", page.deepLink)
             try object.optional("description", page.description)
-            try object.field("explanation") { $0.string(page.explanation) }
+            object.field("explanation") { $0.string(page.explanation) }
             try object.optional("imageURL", page.imageURL)
             try object.field("score") { try $0.number(page.score) }
-            try object.field("title") { $0.string(page.title) }
-            try object.field("url") { $0.string(page.url) }
+            object.field("title") { $0.string(page.title) }
+            object.field("url") { $0.string(page.url) }
         }
     }
 
@@ -101,13 +101,13 @@ enum SearchResponseJSON {
             try object.optional("appMatch", found.appMatch)
             try object.optional("appName", found.appName)
             try object.optional("description", found.description)
-            try object.field("kind") { $0.string(found.kind) }
+            object.field("kind") { $0.string(found.kind) }
             try object.optional("publicApp", found.publicApp)
             try object.field("score") { try $0.number(found.score) }
-            try object.field("site") { $0.string(found.site) }
-            try object.field("title") { $0.string(found.title) }
+            object.field("site") { $0.string(found.site) }
+            object.field("title") { $0.string(found.title) }
             try object.optional("url", found.url)
-            try object.field("users") { $0.integer(found.users) }
+            object.field("users") { $0.integer(found.users) }
         }
     }
 }
