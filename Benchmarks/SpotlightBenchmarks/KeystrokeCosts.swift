@@ -43,7 +43,9 @@ struct KeystrokeCosts {
     func run() throws -> Report {
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
-        let search = SystemSearch(registry: AppRegistry(location: .directory(stores)), options: options, keepsAnswers: reusesAnswers)
+        // As the service searches (`spotlight serve`): its stores kept, its folders watched.
+        let search = SystemSearch(registry: AppRegistry(location: .directory(stores)), options: options, keepsAnswers: reusesAnswers,
+                                  watchesFolders: true)
         _ = search.prepareStores()
         log("warming up: every keystroke once (\(grouped(keystrokes.count)) searches, not measured)…")
         var firstCosts: [Double] = []

@@ -35,7 +35,7 @@ public final class SpotlightAPI: Sendable {
         var options = StoreOptions()
         options.busyTimeout = readTimeout
         self.registry = registry
-        search = SystemSearch(registry: registry, options: options, keepsAnswers: reusesAnswers)
+        search = SystemSearch(registry: registry, options: options, keepsAnswers: reusesAnswers, watchesFolders: true)
         places = LocationSuggestions(registry: registry, options: options)
         launcher = AppLauncher(registry: registry, timeout: launchTimeout)
         self.runner = runner

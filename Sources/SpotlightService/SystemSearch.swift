@@ -34,16 +34,36 @@ public final class SystemSearch: Sendable {
     private let layouts = AppLayouts()
     let registered: RegisteredApps
     let answers: SearchAnswers?
+    /// The registry's, the root's and the apps' folders, watched (``FolderWatch``).
+    private let watch: FolderWatch?
+    /// What the last search found of the apps and their stores, and the
+    /// watch's generation before it looked: reused while nothing changed.
+    private let lookedUp = Mutex<LookedUp?>(nil)
+
+    private struct LookedUp {
+        var generation: UInt64
+        var apps: [AppRegistration]
+        var problems: [String]
+        /// Each app whose stores all opened, by bundle identifier.
+        var searched: [String: SearchedApp]
+    }
 
     /// - Parameter keepsAnswers: reuse an answer for the same question while
     ///   none of the stores it was made from changed (for at most 10 s): for a
     ///   resident front end answering as users type. Every commit to a store
     ///   is still seen by the next search.
-    public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions(), keepsAnswers: Bool = false) {
+    /// - Parameter watchesFolders: for a resident front end: learn through
+    ///   inotify (``FolderWatch``) that an app was registered or removed, or
+    ///   a store made, removed or replaced, instead of looking at the
+    ///   registry's folder, every app's folder and every store's file on
+    ///   every search. Where inotify is missing, it looks every time.
+    public init(registry: AppRegistry = AppRegistry(), options: StoreOptions = StoreOptions(), keepsAnswers: Bool = false,
+                watchesFolders: Bool = false) {
         self.registry = registry
         self.options = options
         registered = RegisteredApps(registry: registry)
         answers = keepsAnswers ? SearchAnswers() : nil
+        watch = watchesFolders ? FolderWatch() : nil
     }
 
     /// How many searches were answered from memory (``init(registry:options:keepsAnswers:)``).
@@ -69,7 +89,13 @@ public final class SystemSearch: Sendable {
     public func search(_ text: String, resultsPerApp: Int = 3, webResults: Int = 3, near: SearchArea? = nil) throws -> SystemSearchResults {
         Self.searchesRunning.add(1, ordering: .relaxed)
         defer { Self.searchesRunning.subtract(1, ordering: .relaxed) }
-        let (apps, registryProblems) = try registered.scan()
+        // Read before looking: a change made while this search looks shows as a new generation next time.
+        let seen = watch?.generation()
+        let known = seen.flatMap { seen in lookedUp.withLock { $0?.generation == seen ? $0 : nil } }
+        if let watch, known == nil { watchFolders(watch) }
+        let (apps, registryProblems) = try known.map { ($0.apps, $0.problems) } ?? registered.scan()
+        // Each app's folder watched before it is looked at: a store replaced after the look is an event.
+        if let watch, known == nil { for app in apps { appFolder(app).map { watch.watch($0, storesOnly: true) } } }
         let made = ContinuousClock.now
         var kept: (SearchAnswers, SearchAnswers.Question, SearchAnswers.Sources)?
         if let answers, registryProblems.isEmpty {
@@ -89,7 +115,17 @@ public final class SystemSearch: Sendable {
         let terms = TextTokenizer.queryTerms(text)
         // The apps' stores and the statistics over all of them, then each app's matches.
         func lookUp() throws -> (apps: [SearchedApp], statistics: SearchStatistics?) {
-            try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true)
+            let found = try searchedApps(apps, terms: terms, text: text, web: hasWeb, recent: true, known: known?.searched ?? [:])
+            if let seen, known == nil {
+                var searched: [String: SearchedApp] = [:]
+                for app in found.apps where (try? app.stores.get()) != nil {
+                    var skeleton = app
+                    skeleton.statisticsStamps = []
+                    searched[app.app.bundleIdentifier] = skeleton
+                }
+                lookedUp.withLock { $0 = LookedUp(generation: seen, apps: apps, problems: registryProblems, searched: searched) }
+            }
+            return found
         }
         func searchEveryApp(_ searched: (apps: [SearchedApp], statistics: SearchStatistics?), typos: Bool) throws
             -> [(outcome: AppOutcome, stale: Bool)?]
@@ -268,14 +304,18 @@ public final class SystemSearch: Sendable {
     /// (``SpotlightStore/recentSearchStatistics(terms:)``, no transaction;
     /// the search checks their stamps against what it reads next), else
     /// each in a read transaction of its own.
-    func searchedApps(_ apps: [AppRegistration], terms: [TextTokenizer.QueryTerm], text: String, web: Bool, recent: Bool) throws
+    /// - Parameter known: apps looked up by an earlier search, by bundle
+    ///   identifier, reused as they are (nothing changed since: ``FolderWatch``).
+    func searchedApps(_ apps: [AppRegistration], terms: [TextTokenizer.QueryTerm], text: String, web: Bool, recent: Bool,
+                      known: [String: SearchedApp] = [:]) throws
         -> (apps: [SearchedApp], statistics: SearchStatistics?)
     {
         let counts = !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         // Per app on every core, as the searches that follow: the first search of a
         // process opens every store here.
         let parts = try Self.inParallel(apps) { app -> (SearchedApp, SearchStatistics) in
-            var searched = SearchedApp(app, layout: self.layout(of: app)) { try self.store(app.bundleIdentifier, $0) }
+            var searched = known[app.bundleIdentifier]
+                ?? SearchedApp(app, layout: self.layout(of: app)) { try self.store(app.bundleIdentifier, $0) }
             var part = SearchStatistics()
             if counts, case .success(let stores) = searched.stores {
                 for (_, store) in stores {
@@ -475,6 +515,17 @@ public final class SystemSearch: Sendable {
     public func recordImpressions(of results: SystemSearchResults) throws {
         try recordImpressions(results.groups.flatMap { $0.results.map(\.reference) })
     }
+
+    /// The folders whose changes matter to a search (``FolderWatch``): the
+    /// root (apps' folders made or removed) and the registry's; each app's
+    /// own is added once the app is looked up.
+    private func watchFolders(_ watch: FolderWatch) {
+        if let root = registry.location.rootDirectory?.path { watch.watch(root) }
+        if let directory = try? registry.directory.path { watch.watch(directory) }
+    }
+
+    /// The app's folder of stores; nil in memory.
+    private func appFolder(_ app: AppRegistration) -> String? { registry.location.folderPath(of: app.bundleIdentifier) }
 
     /// The app's stores as its folder holds them now (``AppLayouts``).
     func layout(of app: AppRegistration) -> AppLayout {
