@@ -377,7 +377,9 @@ public final class SystemSearch: Sendable {
     /// The order of one app's results: exact matches before typo matches, then by score.
     static func ranksBefore(_ a: SystemSearchResult, _ b: SystemSearchResult) -> Bool {
         if a.typos != b.typos { return !a.typos }
-        return (a.score, b.reference.description) > (b.score, a.reference.description)
+        // The references' text only on a tie: made for every comparison, it was most of the sort.
+        if a.score != b.score { return a.score > b.score }
+        return a.reference.description < b.reference.description
     }
 
     /// The order of the apps: by their best results, as ``ranksBefore(_:_:)``, then by name.

@@ -227,7 +227,12 @@ struct StoreOpener {
     /// (``StoreOptions/opensOneConnection``) read through `pread`.
     static let readerMapSize = 1 << 31
 
-    private func configuration() -> Configuration {
+    /// - Parameter readersMap: whether read-only connections map the file
+    ///   (``readerMapSize``). A pool's own readers do not: the store's
+    ///   reads run on its ``ReaderSlots``, which do, and a page mapped by
+    ///   two connections counts twice in the process's RSS (a service over
+    ///   20 stores: 1.1 → 1.7 GB with both mapping, the same pages).
+    private func configuration(readersMap: Bool = true) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "\(bundleIdentifier)/\(indexName)"
@@ -236,7 +241,7 @@ struct StoreOpener {
             try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if db.configuration.readonly {
-                try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)")
+                if readersMap { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
             } else {
                 try db.execute(sql: Self.writerPragmas)
             }
@@ -250,7 +255,7 @@ struct StoreOpener {
     private func openChecked(_ file: URL) throws -> (writer: any DatabaseWriter, created: Double?) {
         let writer: any DatabaseWriter
         do {
-            writer = try options.opensOneConnection ? openOneConnection(file) : DatabasePool(path: file.path, configuration: configuration())
+            writer = try options.opensOneConnection ? openOneConnection(file) : DatabasePool(path: file.path, configuration: configuration(readersMap: false))
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw SpotlightIndexError(.storeCorrupt, "\(file.path) is not a store", underlying: error)
         } catch {
@@ -283,7 +288,7 @@ struct StoreOpener {
         let queue = try DatabaseQueue(path: file.path, configuration: configuration())
         if try queue.read({ try String.fetchOne($0, sql: "PRAGMA journal_mode") }) == "wal" { return queue }
         try queue.close()
-        return try DatabasePool(path: file.path, configuration: configuration())
+        return try DatabasePool(path: file.path, configuration: configuration(readersMap: false))
     }
 
     /// What opening reads of a file, writable or not, in one read
