@@ -42,4 +42,12 @@ extension Segment {
     @_spi(Inspection) public func unpack(_ block: Int, into buffers: BlockBuffers, columns: Bool) throws(SegmentError) -> Int {
         try unpackBlock(block, docs: buffers.docs, frequencies: buffers.frequencies, columns: columns ? buffers.columns : nil)
     }
+
+    /// Decodes block `block`'s doc ids alone into `buffers` (its frequencies
+    /// are left as they were): what a bitmap of documents reads, at about
+    /// half the cost; returns how many postings it holds.
+    @inline(__always)
+    @_spi(Inspection) public func unpackDocs(_ block: Int, into buffers: BlockBuffers) throws(SegmentError) -> Int {
+        try unpackBlock(block, docs: buffers.docs, frequencies: nil, columns: nil)
+    }
 }

@@ -95,9 +95,11 @@
     /// ``SegmentFormat/blockSize`` each; returns the postings' count, or
     /// nil when the bytes are damaged (a width over 32, a length that does
     /// not add up, a doc id not below `documentCount`).
+    /// Without `frequencies` (nor `columns`), only the doc ids are unpacked
+    /// (a bitmap of a term's documents needs no more).
     @inline(__always)
     package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
-                       docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
+                       docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                        columns: UnsafeMutablePointer<UInt8>?) -> Int? {
         guard length >= headerSize else { return nil }
         let count = Int(bytes.load(fromByteOffset: 0, as: UInt8.self)) + 1
@@ -129,6 +131,7 @@
         }
         // Ascending: the last doc id bounds them all.
         guard doc < documentCount else { return nil }
+        guard let frequencies else { return count }
         at += packedSize(count - 1, bits: gapBits)
         unpack(bytes + at, count: count, bits: frequencyBits, into: frequencies)
         at += packedSize(count, bits: frequencyBits)

@@ -39,13 +39,15 @@ package enum RankedDictionary {
     package static func liveDocuments(holding word: String, now: Double, in segments: [SegmentSnapshot]) throws -> Int {
         let key = Array(word.utf8)
         var count = 0
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        let buffers = BlockBuffers()
         for snapshot in segments {
             let segment = snapshot.segment
             for id in try segment.terms(matching: key, prefix: false) {
                 for block in try segment.blocks(of: id) {
-                    try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                    for doc in docs where !snapshot.deleted.contains(Int(doc)) && segment.expires(Int(doc)) > now { count += 1 }
+                    for index in 0..<(try segment.unpackDocs(block, into: buffers)) {
+                        let doc = Int(buffers.docs[index])
+                        if !snapshot.deleted.contains(doc) && segment.expires(doc) > now { count += 1 }
+                    }
                 }
             }
         }

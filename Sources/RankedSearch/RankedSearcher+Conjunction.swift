@@ -99,7 +99,7 @@ extension RankedSearcher {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: conjunction) {
-                        let count = try segment.unpack(block, into: buffers, columns: false)
+                        let count = try segment.unpackDocs(block, into: buffers)
                         statistics.blocksRead += 1
                         termBits.words.withUnsafeMutableBufferPointer { words in
                             for index in 0..<count {

@@ -438,9 +438,6 @@ package struct RankedSearcher {
     /// (``TermCursor``). The driver's place holds an empty cursor:
     /// optionals would be copied out to be mutated, and their arrays with them.
     func cursors(_ resolved: [Resolved], plan: ReadPlan) throws -> [[TermCursor]] {
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
-        docs.reserveCapacity(SegmentFormat.blockSize)
-        frequencies.reserveCapacity(SegmentFormat.blockSize)
         var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
             guard plan.isDriven(position) else {
@@ -457,11 +454,12 @@ package struct RankedSearcher {
             if entry.documents[driver] <= segment.documentCount / 32,
                (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.checkedRanges($0)) }) {
                 var bits = DocumentBitmap(documentCount: segment.documentCount)
+                let buffers = BlockBuffers()
                 for range in entry.ranges[driver] {
                     for id in range {
                         for block in try segment.blocks(of: id) {
-                            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-                            for doc in docs { bits.insert(Int(doc)) }
+                            let count = try segment.unpackDocs(block, into: buffers)
+                            for index in 0..<count { bits.insert(Int(buffers.docs[index])) }
                         }
                     }
                 }
@@ -684,11 +682,11 @@ package struct RankedSearcher {
 
     /// The documents of a term's postings that are not deleted.
     static func liveDocuments(_ segment: Segment, term: Int, deleted: DeletionSet) throws -> Int {
-        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        let buffers = BlockBuffers()
         var live = 0
         for block in try segment.blocks(of: term) {
-            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
-            for doc in docs where !deleted.contains(Int(doc)) { live += 1 }
+            let count = try segment.unpackDocs(block, into: buffers)
+            for index in 0..<count where !deleted.contains(Int(buffers.docs[index])) { live += 1 }
         }
         return live
     }

@@ -714,7 +714,7 @@ package struct Segment: @unchecked Sendable {
     /// Decodes one block into buffers of ``SegmentFormat/blockSize``;
     /// returns how many postings it holds.
     @inline(__always)
-    func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>,
+    func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                      columns: UnsafeMutablePointer<UInt8>?) throws(SegmentError) -> Int {
         let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
         let size = sectionEnd(.postingsData) - at(.postingsData)
