@@ -176,8 +176,8 @@ extension Segment {
         let keeps = keepsDenseTails && postings * PrefixMemo.minimumShare >= documentCount
         let array = DenseTail(documentCount: documentCount)
         if flagging, keepsDenseTails, let unflagged = prefixMemo.tail(plain) {
-            array.frequencies.update(fromContentsOf: unflagged.frequencies)
-            array.windowMaxGS.update(fromContentsOf: unflagged.windowMaxGS)
+            _ = array.frequencies.update(fromContentsOf: unflagged.frequencies)
+            _ = array.windowMaxGS.update(fromContentsOf: unflagged.windowMaxGS)
         } else {
             try array.add(ranges.joined(), of: self, wholeWord: everyToken ? wholeWord : -1, candidates: nil)
         }
