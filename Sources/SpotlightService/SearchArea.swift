@@ -48,7 +48,7 @@ public struct SearchArea: Sendable, Hashable {
             let factor = Self.factor(distance: distance)
             result.distance = distance
             result.score *= factor
-            result.explanation += String(format: " × distance %.0f m (×%.3f)", distance, factor)
+            result.appendToExplanation(String(format: " × distance %.0f m (×%.3f)", distance, factor))
             return result
         }
     }

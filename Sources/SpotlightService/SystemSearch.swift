@@ -357,7 +357,7 @@ public final class SystemSearch: Sendable {
             if let (g, r) = claimed[found.page.url.absoluteString] {
                 var result = results.groups[g].results[r]
                 if found.score.total > result.score {
-                    result.explanation += "; its web page scores \(NumberText.short(found.score.total)): \(found.score.explanation)"
+                    result.appendToExplanation("; its web page scores \(NumberText.short(found.score.total)): \(found.score.explanation)")
                     result.score = found.score.total
                     raised = true
                 }
@@ -448,11 +448,12 @@ public final class SystemSearch: Sendable {
                 merged.append(result)
             }
         }
-        let (factor, factorText) = appFactor(totals)
+        let factor = options.ranking.appPassedOverFactor(engagement: totals.engagement, impressions: totals.impressions)
         if factor < 1 {
+            let factorText = appFactor(totals).explanation
             for index in merged.indices {
                 merged[index].score *= factor
-                merged[index].explanation += factorText
+                merged[index].appendToExplanation(factorText)
             }
         }
         if let area { merged = area.rank(merged) }

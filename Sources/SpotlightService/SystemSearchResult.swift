@@ -57,7 +57,15 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     /// (``SearchStatistics``), times the app's factor.
     public var score: Double
     /// How the score was made.
-    public var explanation: String
+    ///
+    /// Written when first read: a system search makes more results than it
+    /// returns (every store's best, before apps and stores are merged), and
+    /// writing a dozen numbers for each was a tenth of a keystroke's CPU.
+    public var explanation: String {
+        get { explained.text }
+        set { explained = .text(newValue) }
+    }
+    private var explained: Explanation
     /// True for a match found only with typos: it comes after every exact one.
     public var typos: Bool
     /// The item's `contentURL`, or the activity's `webpageURL`: when a
@@ -78,11 +86,15 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
     public var address: String?
 
     init(_ result: SearchResult, bundleIdentifier: String, indexName: String) {
-        self.init(result.item, score: result.score.total, explanation: result.score.explanation,
+        self.init(result.item, score: result.score.total, explained: .breakdown(result.score, then: ""),
                   bundleIdentifier: bundleIdentifier, indexName: indexName, typos: result.score.typos)
     }
 
     init(_ item: SearchableItem, score: Double, explanation: String, bundleIdentifier: String, indexName: String, typos: Bool = false) {
+        self.init(item, score: score, explained: .text(explanation), bundleIdentifier: bundleIdentifier, indexName: indexName, typos: typos)
+    }
+
+    private init(_ item: SearchableItem, score: Double, explained: Explanation, bundleIdentifier: String, indexName: String, typos: Bool) {
         let shown = ShownAttributes(item.attributes)
         reference = ResultReference(bundleIdentifier: bundleIdentifier, indexName: indexName, itemIdentifier: item.uniqueIdentifier)
         title = shown.displayTitle ?? item.uniqueIdentifier
@@ -92,7 +104,7 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
         contentType = item.contentType
         actions = ResultAction.actions(for: shown)
         self.score = score
-        self.explanation = explanation
+        self.explained = explained
         self.typos = typos
         if indexName == UserActivityStore.indexName {
             url = UserActivityStore.record(of: item)?.webpageURL
@@ -106,6 +118,62 @@ public struct SystemSearchResult: Sendable, Hashable, Encodable {
         ratingDescription = shown.ratingDescription
         if let amount = shown.price, amount.isFinite, amount >= 0 { price = amount }
         address = ShownAttributes.firstText(shown.fullyFormattedAddress) ?? shown.addressLine
+    }
+
+    /// ``explanation`` followed by `text` (a factor the search applied
+    /// after the store's score), still written only when read.
+    mutating func appendToExplanation(_ text: String) {
+        switch explained {
+        case .text(let written): explained = .text(written + text)
+        case .breakdown(let breakdown, let then): explained = .breakdown(breakdown, then: then + text)
+        }
+    }
+
+    /// How ``explanation`` is kept until it is read; equal when their text is.
+    private enum Explanation: Sendable, Hashable {
+        case text(String)
+        /// The store's score, then what the search added to it.
+        case breakdown(ScoreBreakdown, then: String)
+
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .breakdown(let breakdown, let then): breakdown.explanation + then
+            }
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            if case .breakdown(let x, let s) = a, case .breakdown(let y, let t) = b, x == y, s == t { return true }
+            return a.text == b.text
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(text) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case reference, title, description, thumbnailURL, hasThumbnailData, contentType, actions, score, explanation, typos, url,
+             coordinate, distance, rating, ratingDescription, price, address
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(reference, forKey: .reference)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(thumbnailURL, forKey: .thumbnailURL)
+        try container.encode(hasThumbnailData, forKey: .hasThumbnailData)
+        try container.encodeIfPresent(contentType, forKey: .contentType)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(score, forKey: .score)
+        try container.encode(explanation, forKey: .explanation)
+        try container.encode(typos, forKey: .typos)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(coordinate, forKey: .coordinate)
+        try container.encodeIfPresent(distance, forKey: .distance)
+        try container.encodeIfPresent(rating, forKey: .rating)
+        try container.encodeIfPresent(ratingDescription, forKey: .ratingDescription)
+        try container.encodeIfPresent(price, forKey: .price)
+        try container.encodeIfPresent(address, forKey: .address)
     }
 }
 

@@ -155,7 +155,7 @@ import Testing
                 // Cancelled after its first batch, a query gave the first matches in order.
                 let cancellation = QueryCancellation()
                 var first: [String] = []
-                try store.query(expression, batchSize: 2, cancellation: cancellation, fetching: nil, firstWindow: 3) { batch in
+                _ = try store.query(expression, batchSize: 2, cancellation: cancellation, fetching: nil, firstWindow: 3) { batch in
                     first += batch.map(\.uniqueIdentifier)
                     cancellation.cancel()
                 }
