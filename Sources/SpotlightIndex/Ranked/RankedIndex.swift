@@ -206,8 +206,16 @@ final class RankedIndex: Sendable {
     /// a writer's snapshot may hold what it has not committed, and the kept
     /// snapshot keeps its segments mapped (files a merge removed included)
     /// until the next one replaces it.
-    func readerSnapshot(_ db: Database) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
-        let read = try stampedSnapshot(db)
+    /// - Parameter memo: the reader slot's memo: the segments it holds are
+    ///   used while the store is unchanged, and no background check failed.
+    func readerSnapshot(_ db: Database, memo: ReadMemo? = nil) throws -> (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp) {
+        let read: (segments: [SegmentSnapshot], stamp: RankedSnapshotStamp)
+        if let kept = memo?.snapshot, failedChecks.withLock({ $0.isEmpty }) {
+            read = kept
+        } else {
+            read = try stampedSnapshot(db)
+            memo?.snapshot = read
+        }
         lastRead.withLock { $0 = read }
         return read
     }

@@ -116,14 +116,14 @@ extension SpotlightStore {
         -> (results: [SearchResult], matches: Int, totals: (engagement: Double, impressions: Double), stamp: RankedSnapshotStamp)
     {
         try withRankedIndex {
-            try read { db in
-                let totals = try decayedTotals(db)
-                let (segments, stamp) = try ranked.readerSnapshot(db)
+            try memoizedRead({ db, memo in
+                let totals = try decayedTotals(db, memo: memo)
+                let (segments, stamp) = try ranked.readerSnapshot(db, memo: memo)
                 guard !terms.isEmpty, limit > 0 else { return ([], 0, totals, stamp) }
                 let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: (segments, stamp), db)
                 return (try Self.results(of: Array(hits.prefix(Self.shownCount(hits, rows: rows))), keeping: fetching?.names, db), hits.count,
                         totals, stamp)
-            }
+            })
         }
     }
 

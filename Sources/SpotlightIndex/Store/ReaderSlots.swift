@@ -20,7 +20,7 @@ import Synchronization
 /// ```swift
 /// let slots = ReaderSlots(path: file.path, configuration: readerConfiguration, count: 2)
 /// let count = try slots.read { db, began in
-///     try db.execute(sql: "BEGIN DEFERRED TRANSACTION"); try began(db)
+///     try db.execute(sql: "BEGIN DEFERRED TRANSACTION"); _ = try began(db)
 ///     defer { try? db.execute(sql: "COMMIT") }
 ///     return try Int.fetchOne(db, sql: "SELECT count(*) FROM items")
 /// } ?? pool.read { … }
@@ -32,6 +32,8 @@ final class ReaderSlots: Sendable {
         var queue: DatabaseQueue?
         /// The schema version GRDB's schema cache on `queue` was made at.
         var schemaVersion: Int32 = -1
+        /// What its reads keep while the store is unchanged.
+        let memo = ReadMemo()
     }
 
     private let path: String
@@ -68,7 +70,10 @@ final class ReaderSlots: Sendable {
     /// changed since this connection last read. A pool's readers do so on
     /// their own; a `DatabaseQueue` expects to be its file's only writer
     /// and would keep saying a table some other connection made is missing.
-    func read<T>(_ body: (Database, _ transactionBegan: (Database) throws -> Void) throws -> T) throws -> T? {
+    ///
+    /// The closure returns the slot's ``ReadMemo``, emptied if the store
+    /// changed since the slot's last read (nil when SQLite cannot say).
+    func read<T>(_ body: (Database, _ transactionBegan: (Database) throws -> ReadMemo?) throws -> T) throws -> T? {
         for slot in slots where slot.busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             defer { slot.busy.store(false, ordering: .releasing) }
             let queue: DatabaseQueue
@@ -89,6 +94,7 @@ final class ReaderSlots: Sendable {
                         db.clearSchemaCache()
                         slot.schemaVersion = version
                     }
+                    return slot.memo.validate(ReadMemo.dataVersion(db))
                 }
             }
         }

@@ -88,8 +88,10 @@ extension SpotlightStore {
     }
 
     /// ``engagementTotals()`` within a transaction the caller holds.
-    func decayedTotals(_ db: Database) throws -> (engagement: Double, impressions: Double) {
-        let totals = try Self.totals(db)
+    /// - Parameter memo: where the totals read are kept while the store is unchanged (``ReadMemo``).
+    func decayedTotals(_ db: Database, memo: ReadMemo? = nil) throws -> (engagement: Double, impressions: Double) {
+        let totals = try memo?.totals ?? Self.totals(db)
+        memo?.totals = totals
         let decay = exp2(-max(0, now.timeIntervalSince1970 - totals.at) / options.ranking.engagementHalfLife)
         return (totals.engagement * decay, totals.impressions * decay)
     }

@@ -198,12 +198,19 @@ public final class SpotlightStore: Sendable {
     /// store once per keystroke, and that was ~12% of a keystroke that
     /// finds a rare word (`spotlight-bench service --in-process`).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        func transaction(_ db: Database, began: (Database) throws -> Void = { _ in }) throws -> T {
+        try memoizedRead({ db, _ in try body(db) })
+    }
+
+    /// ``read(_:)`` with the ``ReadMemo`` of the reader slot it runs on,
+    /// holding only what was read since the store last changed; nil on the
+    /// pool's readers.
+    func memoizedRead<T>(_ body: (Database, ReadMemo?) throws -> T) throws -> T {
+        func transaction(_ db: Database, began: (Database) throws -> ReadMemo? = { _ in nil }) throws -> T {
             try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
             let value: T
             do {
-                try began(db)
-                value = try body(db)
+                let memo = try began(db)
+                value = try body(db, memo)
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             } catch {
                 // (SQLite may have ended the transaction itself.)
