@@ -43,10 +43,13 @@ import TestSupport
         let afterItems = try reader.systemSearchPart(terms, limit: 10, statistics: nil)
         #expect(afterItems.stamp != first.stamp, "a new segment list")
         #expect(identifiers(afterItems.results) == ["crumble", "pie", "tart"])
+        #expect(identifiers(try reader.search("apple", fetching: [])) == ["crumble", "pie", "tart"], "a store's own search too")
         try writer.recordImpressions(itemIdentifiers: ["pie", "tart"])
         let afterImpressions = try reader.systemSearchPart(terms, limit: 10, statistics: nil)
         #expect(afterImpressions.totals.impressions > afterItems.totals.impressions, "the new totals, not the kept ones")
+        #expect(identifiers(try reader.search("apple", fetching: [])) == ["crumble", "pie", "tart"])
         try writer.deleteItems(withIdentifiers: ["pie"])
+        #expect(identifiers(try reader.search("apple", fetching: [])) == ["crumble", "tart"])
         #expect(identifiers(try reader.systemSearchPart(terms, limit: 10, statistics: nil).results) == ["crumble", "tart"])
 
         // And through its own writer.

@@ -160,8 +160,10 @@ extension SpotlightStore {
     /// The ranked index's answer (``RankedSearcher``), in one read transaction.
     func searchRanked(_ terms: [TextTokenizer.QueryTerm], limit: Int, typos: Bool = true,
                       statistics: SearchStatistics? = nil, fetching: Set<String>? = nil) throws -> [SearchResult] {
-        try read { db in
-            let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, db)
+        try memoizedRead { db, memo in
+            // On a reader slot, the segments it kept while the store is unchanged (``ReadMemo``).
+            let segments = try memo.map { try ranked.readerSnapshot(db, memo: $0) }
+            let hits = try rankedHits(terms, limit: limit, typos: typos, statistics: statistics, segments: segments, db)
             return try Self.results(of: hits, fetching: fetching, db)
         }
     }
@@ -181,7 +183,8 @@ extension SpotlightStore {
 
     /// ``results(of:fetching:_:)`` with the names to keep made already.
     static func results(of hits: [RankedHit], keeping: AttributeCodec.FetchedNames?, fetchesNone: Bool = false, _ db: Database) throws -> [SearchResult] {
-        let statement = try db.cachedStatement(sql: "SELECT \(StoredRow.columns) FROM \(StoredRow.tables) WHERE i.rowid = ?")
+        let columns = fetchesNone ? StoredRow.columnsWithoutAttributes : StoredRow.columns
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM \(StoredRow.tables) WHERE i.rowid = ?")
         return try hits.map { hit in
             var found: SearchableItem?
             try StoredRow.eachItem(statement, rowids: CollectionOfOne(hit.rowid), keeping: keeping, fetchesNone: fetchesNone, db) { _, stored in
