@@ -148,6 +148,25 @@ import Testing
         #expect(bare.title == "r3" && bare.address == nil && bare.actions.isEmpty)
     }
 
+    /// A row's encoder is written out (its explanation is kept unwritten
+    /// until read): its JSON still names every property the row holds.
+    @Test func aRowsJSONNamesEveryPropertyWithItsExplanation() throws {
+        let item = SearchableItem(uniqueIdentifier: "r1", contentType: "public.text", attributes: [
+            "title": .string("Bistro"), "contentDescription": .string("Lunch"), "thumbnailURL": .url(URL(string: "https://x.org/t.png")!),
+            "contentURL": .url(URL(string: "https://x.org/bistro")!), "latitude": .number(45.76), "longitude": .number(4.83),
+            "rating": .number(4), "ratingDescription": .string("4 of 5"), "price": .number(12.5), "city": .string("Lyon"),
+        ])
+        var row = SystemSearchResult(item, score: 2, explanation: "why", bundleIdentifier: "com.example.a", indexName: "default")
+        row.distance = 12
+        row.appendToExplanation(" × app 0.5")
+        #expect(row.explanation == "why × app 0.5")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(row)) as? [String: Any])
+        let properties = Mirror(reflecting: row).children.compactMap(\.label).map { $0 == "explained" ? "explanation" : $0 }
+        #expect(json.keys.sorted() == properties.sorted())
+        #expect(json["explanation"] as? String == "why × app 0.5")
+        #expect(json["reference"] as? String == "com.example.a/default/r1")
+    }
+
     @Test func appsAreSearchedTogetherInTheirOrderAndACancelledSearchStops() async throws {
         let root = try ServiceRoot()
         defer { root.cleanUp() }

@@ -202,8 +202,9 @@ final class RankedIndex: Sendable {
     }
 
     /// ``snapshot(_:)`` for a reader, with its stamp, kept as the store's
-    /// ``recentSnapshot``. Only system search's read transactions call it:
-    /// a writer's snapshot may hold what it has not committed, and the kept
+    /// ``recentSnapshot``. Only read transactions call it (system search's,
+    /// and a store's own search on a reader slot): a writer's snapshot may
+    /// hold what it has not committed, and the kept
     /// snapshot keeps its segments mapped (files a merge removed included)
     /// until the next one replaces it.
     /// - Parameter memo: the reader slot's memo: the segments it holds are

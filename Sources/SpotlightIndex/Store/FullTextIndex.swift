@@ -35,10 +35,12 @@ enum FullTextIndex {
 /// Turning `items` rows back into items.
 package enum StoredRow {
     /// The columns of an item, from `items i`.
-    static let columns = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, i.attributes AS attributes"
+    static let columns = fields + ", i.attributes AS attributes"
     /// ``columns`` with `NULL` for the attributes: for reads that fetch
     /// none, so that SQLite does not copy each row's attributes out.
-    static let columnsWithoutAttributes = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at, NULL AS attributes"
+    static let columnsWithoutAttributes = fields + ", NULL AS attributes"
+    /// ``columns`` but the attributes, which come last.
+    private static let fields = "i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expiration AS expiration, i.expires AS expires, i.indexed_at AS indexed_at"
     /// `FROM` clause for ``columns``.
     static let tables = "items i"
 
