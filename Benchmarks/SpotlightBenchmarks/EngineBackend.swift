@@ -107,15 +107,18 @@ final class EngineSearcher: BenchSearcher {
     func supports(_ kind: QueryKind) -> Bool { true }
 
     /// Free text (`word`, `prefix`, `multi`) as a user types it: every word
-    /// must match, the last as a prefix, ranked. `substring` and
+    /// must match, the last as a prefix, ranked; a `word` query's word is
+    /// typed whole, a space after it (``/RankedSearch/TextTokenizer/queryTerms(_:)``),
+    /// as FTS5's and Tantivy's term queries take it. `substring` and
     /// `attribute` through the query language (``EngineQueryLanguage``),
     /// stopped after the first 20 matches in index order, as the fts5
     /// side's `LIMIT 20` without `ORDER BY` is.
     func search(_ query: BenchQuery) throws -> [String] {
         switch query.kind {
         case .word, .prefix, .multi:
+            let typed = query.kind == .word ? query.text + " " : query.text
             // Identifiers only (no attributes decoded), as Tantivy's driver reads one stored field.
-            return try store.search(query.text, limit: Backends.limit, fetching: []).map(\.item.uniqueIdentifier)
+            return try store.search(typed, limit: Backends.limit, fetching: []).map(\.item.uniqueIdentifier)
         case .substring, .attribute:
             guard let text = EngineQueryLanguage.text(for: query) else { return [] }
             return try firstMatches(text, limit: Backends.limit)

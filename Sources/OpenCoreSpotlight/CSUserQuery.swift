@@ -96,7 +96,8 @@ open class CSSuggestion: NSObject, NSCopying, @unchecked Sendable {
 /// query.start()
 /// ```
 ///
-/// Every typed word must match, the last as a prefix; results are ranked
+/// Every typed word must match, the last as a prefix (unless a space
+/// follows it); results are ranked
 /// across the app's indexes by the engine's score (text, `rankingHint`,
 /// engagement, recency) and come in one batch, best first.
 open class CSUserQuery: CSSearchQuery, @unchecked Sendable {

@@ -95,7 +95,7 @@ enum OpenAPIDocument {
         "/v1/search": {"get": {
           "summary": "Search every app, grouped by app, then web results",
           "parameters": [
-            {"name": "q", "in": "query", "required": true, "description": "What the user typed (the last word is a prefix); at most 1,024 UTF-8 bytes", "schema": {"type": "string"}},
+            {"name": "q", "in": "query", "required": true, "description": "What the user typed (the last word is a prefix unless a space or punctuation follows it); at most 1,024 UTF-8 bytes", "schema": {"type": "string"}},
             {"name": "perApp", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 25, "default": 3}},
             {"name": "web", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 10, "default": 3}},
             {"name": "near", "in": "query", "description": "latitude,longitude: results with coordinates rank by their distance from here", "schema": {"type": "string"}},

@@ -68,7 +68,16 @@ import Testing
         ("학교를 가", [Term(tokens: ["학교를"], isPrefix: false, alternatives: ["학교"]), Term(tokens: ["가"], isPrefix: true)]),
         ("효과", [Term(tokens: ["효과"], isPrefix: true, alternatives: ["효"])]),
         ("패키지에만", [Term(tokens: ["패키지에만"], isPrefix: true, alternatives: ["패키지에", "패키지"])]),
-        ("\"OR\" NEAR(", [Term(tokens: ["or"], isPrefix: false), Term(tokens: ["near"], isPrefix: true)]),
+        ("\"OR\" NEAR", [Term(tokens: ["or"], isPrefix: false), Term(tokens: ["near"], isPrefix: true)]),
+        // Text after the last word says it is finished: no prefix.
+        ("\"OR\" NEAR(", [Term(tokens: ["or"], isPrefix: false), Term(tokens: ["near"], isPrefix: false)]),
+        ("zoe mar ", [Term(tokens: ["zoe"], isPrefix: false), Term(tokens: ["mar"], isPrefix: false)]),
+        ("ZOË\t", [Term(tokens: ["zoe"], isPrefix: false)]),
+        ("c++", [Term(tokens: ["c"], isPrefix: false)]),
+        ("zoe mar.", [Term(tokens: ["zoe"], isPrefix: false), Term(tokens: ["mar"], isPrefix: false)]),
+        ("cafe\u{301}", [Term(tokens: ["cafe"], isPrefix: true)]),
+        ("gtk*", [Term(tokens: ["gtk"], isPrefix: true)]),
+        ("gtk **", [Term(tokens: ["gtk"], isPrefix: false)]),
         ("!!!", []),
     ])
     func queryTerms(text: String, terms: [Term]) {
@@ -77,6 +86,9 @@ import Testing
 
     @Test func longQueriesAreCapped() {
         let text = (0..<100).map { "w\($0)" }.joined(separator: " ")
-        #expect(TextTokenizer.queryTerms(text).count == TextTokenizer.maxQueryTerms)
+        let terms = TextTokenizer.queryTerms(text)
+        #expect(terms.count == TextTokenizer.maxQueryTerms)
+        // The last term kept is followed by more words: it is whole.
+        #expect(terms.last == Term(tokens: ["w\(TextTokenizer.maxQueryTerms - 1)"], isPrefix: false))
     }
 }

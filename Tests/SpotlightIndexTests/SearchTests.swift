@@ -21,6 +21,8 @@ import Testing
 
     static let cases: [(String, Set<String>)] = [
         ("zoe", ["zoe"]), ("ZOË", ["zoe"]), ("zo", ["zoe"]), ("zoe mar", ["zoe"]), ("martin zo", ["zoe"]),
+        // A space or punctuation after the last word: it is finished, not a prefix.
+        ("zoe mar ", []), ("zoe martin ", ["zoe"]), ("haupt ", []), ("haupt*", ["strasse"]), ("zo.", []),
         ("mar zoe", []), ("colleague", ["zoe"]), ("paris designer", ["zoe"]),
         ("francois", ["francois"]), ("FRANÇ", ["francois"]), ("ingenieur", ["francois"]), ("INGÉNIEUR LOG", ["francois"]),
         ("abc", ["fullwidth"]), ("ｃｏｆ", ["fullwidth"]), ("coffee", ["fullwidth"]),

@@ -125,10 +125,21 @@ package enum TextTokenizer {
         return out.split(separator: " ").map(String.init)
     }
 
-    /// What a user typed, as terms that must all match; the last word is a prefix.
+    /// What a user typed, as terms that must all match; the last word is a
+    /// prefix while it is being typed: when the text ends inside it.
+    ///
+    /// A space or punctuation after the last word says it is finished, as
+    /// in Meilisearch: `gtk` also finds `gtkmm`, `gtk ` only `gtk`. A `*`
+    /// after it keeps it a prefix (`gtk*`).
+    ///
+    /// ```swift
+    /// TextTokenizer.queryTerms("zoe mar")   // zoe, mar*
+    /// TextTokenizer.queryTerms("zoe mar ")  // zoe, mar
+    /// ```
     package static func queryTerms(_ text: String) -> [QueryTerm] {
         var terms: [QueryTerm] = []
-        forEachSegment(of: TextFolding.fold(text)) { segment, isCJK in
+        let folded = TextFolding.fold(text)
+        forEachSegment(of: folded) { segment, isCJK in
             if isCJK {
                 if segment.count <= 2 {
                     terms.append(QueryTerm(tokens: [string(segment)], isPrefix: false))
@@ -141,8 +152,14 @@ package enum TextTokenizer {
                                        alternatives: KoreanParticles.stems(of: segment).map { string($0) }))
             }
         }
-        if terms.count > maxQueryTerms { terms.removeLast(terms.count - maxQueryTerms) }
-        if let last = terms.indices.last, terms[last].tokens.count == 1,
+        // A `*` typed after the word asks for its completions all the same.
+        let endsInWord = folded.unicodeScalars.reversed().first { $0 != "*" }.map(TextFolding.isWordScalar) ?? false
+        guard terms.count <= maxQueryTerms else {
+            // The last term kept is followed by more text: it is whole.
+            terms.removeLast(terms.count - maxQueryTerms)
+            return terms
+        }
+        if endsInWord, let last = terms.indices.last, terms[last].tokens.count == 1,
            !(terms[last].tokens[0].unicodeScalars.first.map { TextFolding.isCJK($0.value) } ?? false) {
             terms[last].isPrefix = true
         }

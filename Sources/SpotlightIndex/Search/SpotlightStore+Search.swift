@@ -4,7 +4,9 @@ import Logging
 
 extension SpotlightStore {
     /// Searches what a user types: every word must match some text
-    /// attribute, the last word as a prefix; case, diacritics and width
+    /// attribute, the last word as a prefix while it is typed (a space or
+    /// punctuation after it says it is whole: `gtk ` does not find
+    /// `gtkmm`); case, diacritics and width
     /// do not matter; Chinese and Japanese match by one or two characters,
     /// Korean words without their particles. Results are ranked by text
     /// relevance (title and display name first, then keywords, then the

@@ -9,7 +9,7 @@ import SpotlightServer
 /// `spotlight search TEXT`: system-wide search, grouped by app.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "search",
-        abstract: "Search every registered app the way a user types (the last word is a prefix).",
+        abstract: "Search every registered app the way a user types (the last word is a prefix unless a space follows it).",
         discussion: """
             Results are grouped by app, the app with the best result first, a few per app. \
             Each result prints the reference `spotlight open` takes. With --app, one app's \
