@@ -570,6 +570,7 @@ package struct RankedSearcher {
         // sets. (`for to`: ~13,000 of a 50,000-item store's postings of
         // `for` went on to the cursors and scoring, with only `to…`'s
         // title matches able to reach the top.)
+        let singleToken = entry.ranges[driver].reduce(0) { $0 + $1.count } == 1
         let arrayTerms = order.filter { row[$0].isArrayOnly }
         let cursorTerms = arrayTerms.isEmpty ? order : order.filter { !row[$0].isArrayOnly }
         let ceiling = RankedScoring.k1 + 1
@@ -661,12 +662,15 @@ package struct RankedSearcher {
                 if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
                 let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                 // A document may hold several of the driver's tokens: it
-                // scores by the best, so keep the highest seen.
-                let key = entry.index << 32 | doc
-                let previous = scratch.accumulated[key]
-                if let previous, previous >= breakdown.total { continue }
-                scratch.accumulated[key] = breakdown.total
-                if previous != nil { top.remove(rowid: rowid) }
+                // scores by the best, so keep the highest seen. One token
+                // reaches each document once.
+                if !singleToken {
+                    let key = entry.index << 32 | doc
+                    let previous = scratch.accumulated[key]
+                    if let previous, previous >= breakdown.total { continue }
+                    scratch.accumulated[key] = breakdown.total
+                    if previous != nil { top.remove(rowid: rowid) }
+                }
                 guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { continue }
                 if !query.phrases.isEmpty, try !verify(rowid) { continue }
                 top.insert(RankedHit(rowid: rowid, score: breakdown))
