@@ -117,4 +117,29 @@ import Testing
         #expect(try store.items(matching: #"noSuchAttribute == "*""#).isEmpty)
         #expect(try store.items(matching: #"noSuchAttribute != "x""#).map(\.uniqueIdentifier) == ["new"])
     }
+
+    /// Candidates are read by statements of power-of-two lengths, the last
+    /// rowid repeated: `IN` reads it once, so nothing is returned twice.
+    @Test(arguments: [
+        ([], []),
+        ([5], [5]),
+        ([5, 6], [5, 6]),
+        ([3, 7, 9], [3, 7, 9, 9]),
+        (Array(1...5), [1, 2, 3, 4, 5, 5, 5, 5]),
+        (Array(1...33), Array(1...33) + Array(repeating: 33, count: 31)),
+        (Array(1...64), Array(1...64)),
+    ] as [([Int64], [Int64])])
+    func candidateReadsArePadded(rowids: [Int64], padded: [Int64]) {
+        #expect(SpotlightStore.padded(rowids[...]) == padded)
+    }
+
+    @Test(arguments: [1, 3, 5, 33, 64, 65, 150])
+    func everyMatchComesOnceWhateverTheirNumber(count: Int) throws {
+        let items = (0..<count).map { item("i\($0)", title: "item \($0)", ["section": .string("libs")]) }
+            + (0..<7).map { item("o\($0)", title: "other \($0)", ["section": .string("oldlibs")]) }
+        let store = try Self.store(items)
+        let found = try store.items(matching: #"section == "libs""#).map(\.uniqueIdentifier)
+        #expect(found.count == count)
+        #expect(Set(found) == Set((0..<count).map { "i\($0)" }))
+    }
 }
