@@ -33,7 +33,11 @@ struct PatternMatcher {
     /// The tokens as bytes (`anyOne` = -1, `anyRun` = -2) when every
     /// literal is ASCII and matching is not word based: ASCII values then
     /// match byte by byte, with no `Character` work.
-    let asciiTokens: [Int16]?
+    let asciiTokens: [Int32]?
+    /// `asciiTokens` holds no wildcard: a value matches when its bytes,
+    /// folded, are these (`section == "libs"`), compared without the
+    /// wildcard search.
+    let isASCIILiteral: Bool
 
     init(_ pattern: QueryPattern, modifiers: QueryModifiers) {
         let caseInsensitive = modifiers.contains(.caseInsensitive)
@@ -69,6 +73,7 @@ struct PatternMatcher {
                 self.parts = parts
                 wordBased = true
                 asciiTokens = nil
+                isASCIILiteral = false
                 return
             }
             // No tokens: match the pattern as written.
@@ -85,17 +90,18 @@ struct PatternMatcher {
         parts = [tokens]
         wordBased = modifiers.contains(.wordBased)
         asciiTokens = wordBased ? nil : Self.asciiTokens(tokens)
+        isASCIILiteral = asciiTokens?.allSatisfy { $0 >= 0 } ?? false
     }
 
-    private static func asciiTokens(_ tokens: [Token]) -> [Int16]? {
-        var bytes: [Int16] = []
+    private static func asciiTokens(_ tokens: [Token]) -> [Int32]? {
+        var bytes: [Int32] = []
         for token in tokens {
             switch token {
             case .anyOne: bytes.append(-1)
             case .anyRun: bytes.append(-2)
             case .character(let character):
                 guard character.utf8.count == 1, let byte = character.utf8.first else { return nil }
-                bytes.append(Int16(byte))
+                bytes.append(Int32(byte))
             }
         }
         return bytes
@@ -103,7 +109,8 @@ struct PatternMatcher {
 
     /// Whether the pattern matches a string value; false once `budget` runs out.
     func matches(_ text: String, budget: QueryBudget? = nil) -> Bool {
-        if let asciiTokens, let result = Self.matchASCII(asciiTokens, text, caseInsensitive: caseInsensitive, budget: budget) {
+        if let asciiTokens,
+           let result = Self.matchASCII(asciiTokens, text, caseInsensitive: caseInsensitive, isLiteral: isASCIILiteral, budget: budget) {
             return result
         }
         let folded = FoldedText(
@@ -119,15 +126,23 @@ struct PatternMatcher {
     /// Byte matching of ASCII text; nil when the text is not plain ASCII
     /// (any byte ≥ 0x80, or a CR, which joins a following LF into one
     /// `Character`). Case folding of ASCII is A–Z → a–z; `d` changes nothing.
-    static func matchASCII(_ tokens: [Int16], _ text: String, caseInsensitive: Bool, budget: QueryBudget? = nil) -> Bool? {
+    /// `isLiteral` (no wildcard in `tokens`): the bytes are compared in
+    /// one pass, linear, so no budget is charged.
+    static func matchASCII(_ tokens: [Int32], _ text: String, caseInsensitive: Bool, isLiteral: Bool = false,
+                           budget: QueryBudget? = nil) -> Bool? {
         var text = text
         return text.withUTF8 { utf8 -> Bool? in
             for byte in utf8 where byte >= 0x80 || byte == 0x0D { return nil }
-            let symbols = WildcardSearch.Text(count: utf8.count, symbol: { index in
-                let byte = utf8[index]
-                return Int32(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
-            }, isBoundary: nil, budget: budget)
-            return WildcardSearch.matchesWhole(tokens.map { Int32($0) }, symbols)
+            @inline(__always) func symbol(_ byte: UInt8) -> Int32 {
+                Int32(caseInsensitive && byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+            if isLiteral {
+                guard utf8.count == tokens.count else { return false }
+                for index in 0..<utf8.count where symbol(utf8[index]) != tokens[index] { return false }
+                return true
+            }
+            let symbols = WildcardSearch.Text(count: utf8.count, symbol: { symbol(utf8[$0]) }, isBoundary: nil, budget: budget)
+            return WildcardSearch.matchesWhole(tokens, symbols)
         }
     }
 

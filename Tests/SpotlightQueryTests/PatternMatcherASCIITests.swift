@@ -19,6 +19,16 @@ import Testing
         ("a*b*c", "aXbYcd", [], false),
         ("*e*", "caf\u{E9}", [.diacriticInsensitive], true),
         ("a?b", "a\r\nb", [], true),
+        // Literals: compared byte by byte, without the wildcard search.
+        ("libs", "libs", [], true),
+        ("libs", "libsx", [], false),
+        ("libs", "lib", [], false),
+        ("libs", "LIBS", [], false),
+        ("LIBS", "libs", [.caseInsensitive], true),
+        ("libs", "LiBs", [.caseInsensitive, .diacriticInsensitive], true),
+        ("", "", [], true),
+        ("", "a", [], false),
+        ("ab", "a\r\n", [], false),
     ]
 
     @Test(arguments: cases)
@@ -33,7 +43,7 @@ import Testing
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((state >> 33) % UInt64(bound))
         }
-        var checked = 0
+        var checked = 0, literals = 0
         for _ in 0..<20_000 {
             let text = String((0..<next(9)).map { _ in Self.alphabet[next(Self.alphabet.count)] })
             let pattern = String((0..<next(6)).map { _ in (Self.alphabet.prefix(6) + ["*", "?"])[next(8)] })
@@ -43,8 +53,10 @@ import Testing
                                                   diacriticInsensitive: matcher.diacriticInsensitive, findBoundaries: false))
             #expect(matcher.matches(text) == slow, "\(pattern.debugDescription) vs \(text.debugDescription) \(modifiers)")
             if matcher.asciiTokens != nil { checked += 1 }
+            if matcher.isASCIILiteral { literals += 1 }
         }
         #expect(checked > 10_000)
+        #expect(literals > 2_000)
     }
 
     static func pattern(_ text: String) -> QueryPattern {
