@@ -117,8 +117,8 @@ final class EngineSearcher: BenchSearcher {
         switch query.kind {
         case .word, .prefix, .multi:
             let typed = query.kind == .word ? query.text + " " : query.text
-            // Identifiers only (no attributes decoded), as Tantivy's driver reads one stored field.
-            return try store.search(typed, limit: Backends.limit, fetching: []).map(\.item.uniqueIdentifier)
+            // Identifiers only, from the index (no row read), as Tantivy's driver reads one stored field.
+            return try store.searchIdentifiers(typed, limit: Backends.limit).map(\.identifier)
         case .substring, .attribute:
             guard let text = EngineQueryLanguage.text(for: query) else { return [] }
             return try firstMatches(text, limit: Backends.limit)

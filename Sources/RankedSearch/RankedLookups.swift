@@ -44,6 +44,22 @@ package enum RankedLookups {
         return out
     }
 
+    /// The unique identifier of the live document of `rowid`, read from the
+    /// segment holding it (no row), nil when none does. A deleted document
+    /// may hold the same rowid: SQLite gives a deleted last rowid again.
+    ///
+    /// ```swift
+    /// let identifier = try RankedLookups.identifier(of: hit.rowid, in: snapshot)
+    /// ```
+    package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot]) throws(SegmentError) -> String? {
+        for snapshot in segments {
+            if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) {
+                return try snapshot.segment.identifier(doc)
+            }
+        }
+        return nil
+    }
+
     /// The rowids of the live documents with a value of `name` in `range`,
     /// ascending and distinct (an item with several values in the range is
     /// there once). Expiry is not checked.

@@ -85,7 +85,7 @@ package struct Segment: @unchecked Sendable {
         func fixedSize(_ section: SegmentFormat.Section) -> Int? {
             switch section {
             case .rowids, .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes: 8 * n
-            case .lengths, .staticBounds, .rowidOrder, .uidDocs: 4 * n
+            case .lengths, .staticBounds, .rowidOrder, .uidDocs, .uidEnds: 4 * n
             case .titleLengths: n
             case .termMaxGSPart, .termMaxGPart, .termFirstBlock, .termDocs, .termMaxG, .termMaxGS, .termMaxS: 4 * t
             case .termOffsets: 8 * (t + 1)
@@ -95,7 +95,7 @@ package struct Segment: @unchecked Sendable {
             case .numberNameOffsets, .numberNameStarts: 8 * (k + 1)
             case .numberValues: 8 * m
             case .numberDocs: 4 * m
-            case .termBytes, .postingsData, .numberNameBytes: nil
+            case .termBytes, .postingsData, .numberNameBytes, .uidBytes: nil
             }
         }
         for section in SegmentFormat.Section.allCases {
@@ -294,6 +294,25 @@ package struct Segment: @unchecked Sendable {
         return out
     }
 
+    /// The unique identifier of `doc`, as its item was indexed.
+    ///
+    /// ```swift
+    /// let identifier = try segment.identifier(segment.document(rowid: rowid)!)
+    /// ```
+    package func identifier(_ doc: Int) throws(SegmentError) -> String {
+        String(decoding: try identifierBytes(doc), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `doc`'s unique identifier, in place (valid while
+    /// the segment is).
+    package func identifierBytes(_ doc: Int) throws(SegmentError) -> UnsafeBufferPointer<UInt8> {
+        guard doc >= 0, doc < documentCount else { throw .corrupt("no document \(doc) to name") }
+        let start = doc == 0 ? 0 : Int(u32(.uidEnds, doc - 1)), end = Int(u32(.uidEnds, doc))
+        let bytesAt = at(.uidBytes)
+        guard start <= end, end <= sectionEnd(.uidBytes) - bytesAt else { throw .corrupt("identifier of document \(doc) out of place") }
+        return UnsafeBufferPointer(start: base.baseAddress!.assumingMemoryBound(to: UInt8.self) + bytesAt + start, count: end - start)
+    }
+
     /// The `index`th identifier hash in ascending order, and its document.
     func uidHash(_ index: Int) -> UInt64 { u64(.uidHashes, index) }
     func uidDoc(_ index: Int) -> UInt32 { u32(.uidDocs, index) }
@@ -354,7 +373,7 @@ package struct Segment: @unchecked Sendable {
     /// identifiers and typed values, which a merge reads once.
     func releaseDocuments() {
         for section in [SegmentFormat.Section.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
-                        .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .numberValues, .numberDocs] {
+                        .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs] {
             bytes.release(at(section)..<sectionEnd(section), minimum: 1 << 12)
         }
     }

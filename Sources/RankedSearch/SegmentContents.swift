@@ -13,13 +13,16 @@ package struct RankedDocument: Sendable {
     /// Impressions, decayed to `engagedAt` (``SpotlightStore/recordImpressions(itemIdentifiers:at:)``).
     var impressions: Double = 0
     package var tokens: DocumentTokens
+    /// The unique identifier, kept in the segment for searches that
+    /// answer identifiers only (``Segment/identifier(_:)``).
+    package var uid: String
     /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
     package var uidHash: UInt64
     /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute (``NumericIndex/entries(_:)``).
     var numbers: [(String, Double)]
 
     package init(rowid: Int64, expires: Double, hint: Double, recency: Double?, engagement: Double, engagedAt: Double,
-                 impressions: Double = 0, tokens: DocumentTokens, uidHash: UInt64, numbers: [(String, Double)]) {
+                 impressions: Double = 0, tokens: DocumentTokens, uid: String, uidHash: UInt64, numbers: [(String, Double)]) {
         self.rowid = rowid
         self.expires = expires
         self.hint = hint
@@ -28,6 +31,7 @@ package struct RankedDocument: Sendable {
         self.engagedAt = engagedAt
         self.impressions = impressions
         self.tokens = tokens
+        self.uid = uid
         self.uidHash = uidHash
         self.numbers = numbers
     }
@@ -75,11 +79,21 @@ package struct SegmentContents {
 
     /// Per document: the hash of its unique identifier.
     @_spi(Inspection) public var uidHashes: [UInt64] = []
+    /// Per document, its unique identifier's UTF-8 bytes: the document's
+    /// are `uidBytes[uidEnds[doc - 1]..<uidEnds[doc]]` (from 0 for the first).
+    var uidBytes: [UInt8] = []
+    var uidEnds: [UInt32] = []
     /// Typed attribute names, by id (any order), and every typed value.
     var numberNames: [String] = []
     var numberEntries: [NumberEntry] = []
 
     package var documentCount: Int { rowids.count }
+
+    /// Adds the next document's unique identifier.
+    mutating func appendIdentifier(_ bytes: some Collection<UInt8>) {
+        uidBytes.append(contentsOf: bytes)
+        uidEnds.append(UInt32(uidBytes.count))
+    }
 
     /// Drops the per-document values that only the documents' sections
     /// hold (``SegmentEncoder/writeDocuments(_:bounds:into:)``), once a
@@ -149,6 +163,9 @@ package struct SegmentContents {
         out.quality = a.quality + b.quality
         out.impressions = a.impressions + b.impressions
         out.uidHashes = a.uidHashes + b.uidHashes
+        out.uidBytes = a.uidBytes + b.uidBytes
+        let byteShift = UInt32(a.uidBytes.count)
+        out.uidEnds = a.uidEnds + b.uidEnds.map { $0 + byteShift }
         let shift = UInt32(a.documentCount)
         out.numberNames = a.numberNames
         out.numberEntries = a.numberEntries
@@ -257,6 +274,8 @@ package struct SegmentContents {
             contents.rowids.reserveCapacity(documents.count)
             contents.lengths.reserveCapacity(documents.count)
             contents.uidHashes.reserveCapacity(documents.count)
+            contents.uidEnds.reserveCapacity(documents.count)
+            contents.uidBytes.reserveCapacity(documents.reduce(0) { $0 + $1.uid.utf8.count })
         }
 
         /// Adds the next document, whose rowid is above every rowid added
@@ -264,6 +283,7 @@ package struct SegmentContents {
         package mutating func add(_ document: RankedDocument) {
             let doc = UInt32(contents.rowids.count)
             contents.uidHashes.append(document.uidHash)
+            contents.appendIdentifier(document.uid.utf8)
             for (name, value) in document.numbers {
                 let id: Int32
                 if let known = nameIDs[name] {

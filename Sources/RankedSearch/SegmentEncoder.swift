@@ -219,12 +219,15 @@ package enum SegmentEncoder {
         return (contents.numberNames.count, entries.count)
     }
 
-    /// Unique identifiers: hashes ascending, each with its doc.
+    /// Unique identifiers: hashes ascending, each with its doc; then each
+    /// document's identifier, in doc order.
     static func writeIdentifiers(_ contents: SegmentContents, into out: inout SectionWriter) {
         var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
         out.begin(.uidHashes); out.append(contentsOf: uids) { $0.hash }
         out.begin(.uidDocs); out.append(contentsOf: uids) { $0.doc }
+        out.begin(.uidEnds); out.append(values: contents.uidEnds)
+        out.begin(.uidBytes); out.append(values: contents.uidBytes)
     }
 
     /// The postings of a range of terms, encoded: block offsets relative

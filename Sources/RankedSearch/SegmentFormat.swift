@@ -32,6 +32,8 @@ import Foundation
 /// | `numberDocs` | UInt32 the doc of each of `numberValues` | typed value |
 /// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
 /// | `uidDocs` | UInt32 the doc of each of `uidHashes` | document |
+/// | `uidEnds` | UInt32 where the document's identifier ends in `uidBytes` | document |
+/// | `uidBytes` | UTF-8 unique identifiers, in doc order | — |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. G is the BM25 term-frequency factor
@@ -72,7 +74,10 @@ package enum SegmentFormat {
     ///    (``initialMarker`` and the character's UTF-8) whose postings are
     ///    each document's largest frequency among its tokens starting with
     ///    it, so a one-letter last word is one posting list, not thousands.
-    package static let version: UInt32 = 11
+    /// 12: each document's unique identifier (`uidEnds`, `uidBytes`), so
+    ///    that a search answering identifiers reads no row
+    ///    (``Segment/identifier(_:)``).
+    package static let version: UInt32 = 12
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -112,6 +117,8 @@ package enum SegmentFormat {
         case numberNameOffsets, numberNameBytes, numberNameStarts, numberValues, numberDocs
         /// Last: only writers read them (a store's queries map what they touch by 2 MB).
         case uidHashes, uidDocs
+        /// Each document's identifier, for searches that answer identifiers only.
+        case uidEnds, uidBytes
     }
 
     // Header fields (byte offsets).
@@ -131,7 +138,7 @@ package enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 35 of them end at byte 360, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 37 of them end at byte 376, inside the header.
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }

@@ -66,10 +66,48 @@ extension SegmentMerger {
         out.begin(.uidDocs)
         try forEachMergedIdentifier(inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
         docs.finish(into: &out)
+        try writeIdentifiers(inputs, docMaps: docMaps, into: &out)
         // Read once: released, as the documents' sections were.
         for input in inputs { input.segment.releaseDocuments() }
         return (names.count, Int(nameStarts.last!))
     }
+
+    /// The kept documents' identifiers in the merged doc order (input by
+    /// input, each input's kept documents ascending): their ends, then
+    /// their bytes, copied from the inputs.
+    static func writeIdentifiers(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], into out: inout SegmentEncoder.SectionWriter)
+        throws(SegmentError)
+    {
+        var ends = SegmentEncoder.Chunk<UInt32>()
+        var end: UInt64 = 0
+        out.begin(.uidEnds)
+        for (index, input) in inputs.enumerated() {
+            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
+                end += UInt64(try input.segment.identifierBytes(doc).count)
+                guard end <= UInt64(UInt32.max) else { throw .tooLarge("\(end) bytes of identifiers") }
+                ends.add(UInt32(end), to: &out)
+            }
+        }
+        ends.finish(into: &out)
+        // Gathered a buffer at a time: handed over one by one, each
+        // identifier would be a write of its own to a streamed merge's file.
+        out.begin(.uidBytes)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(Self.identifierBuffer)
+        for (index, input) in inputs.enumerated() {
+            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
+                buffer.append(contentsOf: try input.segment.identifierBytes(doc))
+                if buffer.count >= Self.identifierBuffer {
+                    out.append(large: buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        out.append(large: buffer)
+    }
+
+    /// Bytes of identifiers gathered before they are written.
+    static let identifierBuffer = 1 << 16
 
     /// One input's values of one name: indices into its typed values.
     struct ValueList {

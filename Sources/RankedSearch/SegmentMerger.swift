@@ -178,6 +178,10 @@ package enum SegmentMerger {
             for (doc, hash) in segment.uidHashesByDocument().enumerated() where map[doc] >= 0 {
                 out.uidHashes[Int(map[doc])] = hash
             }
+            // Kept documents are in input order: their identifiers append.
+            for doc in 0..<segment.documentCount where map[doc] >= 0 {
+                out.appendIdentifier(try segment.identifierBytes(doc))
+            }
             for name in 0..<segment.numberNameCount {
                 let text = String(decoding: try segment.numberName(name), as: UTF8.self)
                 let id: Int32

@@ -11,12 +11,13 @@ import Testing
     static let scoring = RankedScoring(weights: RankingWeights())
 
     static func document(_ rowid: Int64, title: String = "", description: String = "", hint: Double = 0,
-                         numbers: [(String, Double)] = []) -> RankedDocument {
+                         numbers: [(String, Double)] = [], uid: String? = nil) -> RankedDocument {
+        let uid = uid ?? "item-\(rowid)"
         let builder = DocumentTokens.Builder(weights: .standard)
         builder.add(title, column: 0)
         builder.add(description, column: 2)
         return RankedDocument(rowid: rowid, expires: .infinity, hint: hint, recency: nil, engagement: 0, engagedAt: 0, tokens: builder.finish(),
-                              uidHash: RankedDocument.uidHash("item-\(rowid)"), numbers: numbers)
+                              uid: uid, uidHash: RankedDocument.uidHash(uid), numbers: numbers)
     }
 
     static func segment(_ documents: [RankedDocument]) throws -> Segment {
@@ -508,6 +509,31 @@ import Testing
         let epsilon = try #require(try segment.terms(matching: Array("epsilon".utf8), prefix: false).first)
         try segment.decodeBlock(try segment.blocks(of: epsilon).first!, docs: &docs, frequencies: &frequencies)
         #expect(docs == [3])
+        #expect(try (0..<segment.documentCount).map(segment.identifier) == ["item-1", "item-2", "item-4", "item-5"])
+    }
+
+    /// Each document's identifier comes back as given, whatever it holds,
+    /// built in one piece or in two halves; past the documents is an error.
+    @Test func identifiersComeBackAsGiven() throws {
+        let identifiers = ["", "a", "Zoë Martin", "../../etc/passwd", "東京タワー", "x\u{0}y", String(repeating: "long-", count: 400), "a"]
+        let documents = identifiers.enumerated().map { Self.document(Int64($0.offset + 1), title: "word \($0.offset)", uid: $0.element) }
+        let segment = try Self.segment(documents)
+        #expect(try (0..<segment.documentCount).map(segment.identifier) == identifiers)
+        let halves = SegmentContents.building(documents, parallelDocuments: 2)
+        let built = try Segment(SegmentBytes(copying: SegmentEncoder.encode(halves, scoring: Self.scoring, buildTime: 0)), verifyChecksum: true)
+        #expect(try (0..<built.documentCount).map(built.identifier) == identifiers)
+        #expect(throws: SegmentError.self) { try segment.identifier(identifiers.count) }
+        #expect(throws: SegmentError.self) { try segment.identifier(-1) }
+        // Through the rowid, the live document's, never a deleted one's
+        // (SQLite gives a deleted last rowid again).
+        let live = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: identifiers.count, deleted: []))
+        let deleted = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: identifiers.count, deleted: [2]))
+        let reused = SegmentSnapshot(segment: try Self.segment([Self.document(3, title: "new", uid: "reused")]),
+                                     deleted: DeletionSet(documentCount: 1, deleted: []))
+        #expect(try RankedLookups.identifier(of: 3, in: [live]) == "Zoë Martin")
+        #expect(try RankedLookups.identifier(of: 3, in: [deleted, reused]) == "reused")
+        #expect(try RankedLookups.identifier(of: 3, in: [deleted]) == nil)
+        #expect(try RankedLookups.identifier(of: 99, in: [live]) == nil)
     }
 
     /// Merging in two halves of the term space gives the segment a merge in one does.
@@ -562,6 +588,7 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == [])
         let segment = try Segment(SegmentBytes(copying: merged.bytes), verifyChecksum: true)
+        #expect(try (0..<segment.documentCount).allSatisfy { try segment.identifier($0) == "item-\(segment.rowid($0))" })
         let every = try #require(try segment.terms(matching: Array("every".utf8), prefix: false).first)
         #expect(try segment.blocks(of: every).count == (1_047 + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize)
     }

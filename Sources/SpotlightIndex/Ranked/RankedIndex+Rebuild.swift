@@ -41,7 +41,7 @@ extension RankedIndex {
             let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                         engagement: row["eng"], engagedAt: row["eng_at"], impressions: row["imp"],
-                                        tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers))
+                                        tokens: content.tokens, uid: content.uid, uidHash: content.uidHash, numbers: content.numbers))
             if chunk.count >= rebuildChunk {
                 try chunks.add(SegmentContents.building(chunk))
                 chunk.removeAll(keepingCapacity: true)

@@ -101,6 +101,7 @@ final class RankedIndex: Sendable {
     /// What an item's text and values give the index, apart from its signals.
     struct Content: Sendable {
         var tokens: DocumentTokens
+        var uid: String
         var uidHash: UInt64
         var numbers: [(String, Double)]
     }
@@ -442,7 +443,7 @@ final class RankedIndex: Sendable {
                 }
                 documents.append(RankedDocument(rowid: rowid, expires: row[1], hint: row[2], recency: row[3],
                                                 engagement: row[4], engagedAt: row[5], impressions: row[6], tokens: content.tokens,
-                                                uidHash: content.uidHash, numbers: content.numbers))
+                                                uid: content.uid, uidHash: content.uidHash, numbers: content.numbers))
             }
         }
         return documents
@@ -451,7 +452,7 @@ final class RankedIndex: Sendable {
     /// What the index keeps of a stored item's identifier and attributes.
     static func content(uid: String, attributes: [String: AttributeValue], tokens builder: DocumentTokens.Builder) -> Content {
         builder.add(attributes)
-        return Content(tokens: builder.finish(), uidHash: RankedDocument.uidHash(uid), numbers: NumericIndex.entries(attributes))
+        return Content(tokens: builder.finish(), uid: uid, uidHash: RankedDocument.uidHash(uid), numbers: NumericIndex.entries(attributes))
     }
 
     /// The transaction committed: files of dropped segments can go.

@@ -44,6 +44,8 @@ public enum _SegmentFuzzing {
         _ = try? RankedLookups.rowids(named: "rating", in: NumberRange(lower: 1), segments: snapshot)
         _ = segment.documents(uidHash: RankedDocument.uidHash("p-apple"))
         _ = segment.document(rowid: 3)
+        for doc in [0, 1, segment.documentCount - 1, segment.documentCount] { _ = try? segment.identifier(doc) }
+        _ = try? RankedLookups.identifier(of: 3, in: snapshot)
     }
 
     /// A few small valid segments, the fuzzer's starting points.
@@ -60,7 +62,7 @@ public enum _SegmentFuzzing {
             let documents = attributesList.enumerated().map { index, attributes in
                 let content = RankedIndex.content(uid: "p-\(index)", attributes: attributes, tokens: builder)
                 return RankedDocument(rowid: Int64(index + 1), expires: 2_000_000_000, hint: 0, recency: nil, engagement: 0, engagedAt: 0,
-                                      tokens: content.tokens, uidHash: content.uidHash, numbers: content.numbers)
+                                      tokens: content.tokens, uid: content.uid, uidHash: content.uidHash, numbers: content.numbers)
             }
             return SegmentEncoder.encode(SegmentContents.building(documents), scoring: scoring, buildTime: 1_800_000_000)
         }

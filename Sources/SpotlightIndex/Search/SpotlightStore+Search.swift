@@ -44,6 +44,35 @@ extension SpotlightStore {
         return try withRankedIndex { try searchRanked(terms, limit: limit, statistics: statistics, fetching: fetching) }
     }
 
+    /// ``search(_:limit:statistics:fetching:)`` answering the matches'
+    /// identifiers only, the same ones in the same order, read from the
+    /// ranked index's segments, which keep each item's identifier: no
+    /// item's row is read. For a list that shows identifiers, or fetches
+    /// what it shows later (GNOME Shell's `GetInitialResultSet`, then
+    /// `GetResultMetas`). At 63,666 items reading the 20 rows was about a
+    /// third of a word query's instructions.
+    ///
+    /// ```swift
+    /// let ids = try store.searchIdentifiers("zoe mar").map(\.identifier)   // ["zoe"]
+    /// ```
+    public func searchIdentifiers(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil) throws -> [IdentifiedResult] {
+        guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
+        let terms = TextTokenizer.queryTerms(text)
+        guard !terms.isEmpty, limit > 0 else { return [] }
+        return try withRankedIndex {
+            try memoizedRead { db, memo in
+                let read = try ranked.readerSnapshot(db, memo: memo)
+                let hits = try rankedHits(terms, limit: limit, statistics: statistics, segments: read, db)
+                return try hits.map { hit in
+                    guard let identifier = try RankedLookups.identifier(of: hit.rowid, in: read.segments) else {
+                        throw SegmentError.corrupt("the index found item \(hit.rowid) in no live document")
+                    }
+                    return IdentifiedResult(identifier: identifier, score: hit.score)
+                }
+            }
+        }
+    }
+
     /// This store's share of the statistics a search for `text` scores
     /// with; sum them over stores (``/RankedSearch/SearchStatistics/add(_:)``) and pass
     /// the sum to each store's ``search(_:limit:statistics:fetching:)``.

@@ -185,7 +185,7 @@ extension SpotlightStore {
             WriteProfile.measure("apply.provide") {
             ranked.provide(RankedDocument(rowid: rowid, expires: expires, hint: item.hint, recency: item.recency,
                                           engagement: 0, engagedAt: 0, tokens: item.tokens,
-                                          uidHash: item.uidHash, numbers: item.numbers))
+                                          uid: item.uid, uidHash: item.uidHash, numbers: item.numbers))
             }
             return 1
         }
@@ -194,7 +194,7 @@ extension SpotlightStore {
                 attributes = ?
             WHERE rowid = ?
             """).execute(arguments: [item.domain, item.contentType, expiration, expires, now, item.hint, item.recency, Data(item.blob), rowid])
-        ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uidHash: item.uidHash, numbers: item.numbers))
+        ranked.provide(rowid: rowid, content: RankedIndex.Content(tokens: item.tokens, uid: item.uid, uidHash: item.uidHash, numbers: item.numbers))
         return 0
     }
 
