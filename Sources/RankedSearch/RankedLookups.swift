@@ -53,6 +53,8 @@ package enum RankedLookups {
     /// ```
     package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot]) throws(SegmentError) -> String? {
         for snapshot in segments {
+            // Most segments hold rowids far from it: two reads rule them out.
+            guard let range = snapshot.segment.rowidRange, range.contains(rowid) else { continue }
             if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) {
                 return try snapshot.segment.identifier(doc)
             }

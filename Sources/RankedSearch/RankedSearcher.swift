@@ -110,7 +110,12 @@ package struct RankedSearcher {
 
         /// The driver (``driver(documentCount:idf:)``) and the work its plan is estimated at.
         func drivenCost(documentCount: Int, idf: [Double]) -> (driver: Int, cost: Double) {
+            // One term: it drives, at the cost of its postings.
+            if documents.count == 1 { return (0, Double(documents[0]) * Double(TermCursor.driverCost)) }
             let n = Double(max(documentCount, 1))
+            // The arrays, not `self`, in the closure: capturing the whole
+            // entry copied (retained) each of its arrays per comparison.
+            let documents = documents
             let byPostings = documents.indices.sorted { documents[$0] < documents[$1] }
             let bounding = idf.max() ?? 0
             var best = byPostings[0], bestCost = Double.infinity
@@ -368,7 +373,8 @@ package struct RankedSearcher {
             }
         }
         let checkOrder = resolved.indices.map { position in
-            (0..<termCount).filter { $0 != drivers[position] }.sorted { resolved[position].documents[$0] < resolved[position].documents[$1] }
+            let documents = resolved[position].documents
+            return (0..<termCount).filter { $0 != drivers[position] }.sorted { documents[$0] < documents[$1] }
         }
         return ReadPlan(drivers: drivers, intersected: intersected, scanned: scanned, checkOrder: checkOrder)
     }
@@ -1051,8 +1057,13 @@ struct TopHits {
 
     private var keepsSorted: Bool { limit <= Self.sortedLimit }
 
-    /// The score to beat once full.
-    var threshold: Double? { keepsSorted && hits.count >= limit ? hits.last?.score.total : nil }
+    /// The score to beat once full: kept as hits come and go, as the
+    /// searches ask for it at every posting.
+    private(set) var threshold: Double?
+
+    private mutating func noteThreshold() {
+        threshold = keepsSorted && hits.count >= limit ? hits.last?.score.total : nil
+    }
 
     @inline(__always)
     static func precedes(_ score: Double, _ rowid: Int64, _ other: RankedHit) -> Bool {
@@ -1076,11 +1087,15 @@ struct TopHits {
         }
         hits.insert(hit, at: low)
         if hits.count > limit { hits.removeLast() }
+        noteThreshold()
     }
 
     /// Takes out the hit of `rowid`, if held.
     mutating func remove(rowid: Int64) {
-        if let index = hits.firstIndex(where: { $0.rowid == rowid }) { hits.remove(at: index) }
+        if let index = hits.firstIndex(where: { $0.rowid == rowid }) {
+            hits.remove(at: index)
+            noteThreshold()
+        }
     }
 
     /// The hits, best first, at most `limit`.
