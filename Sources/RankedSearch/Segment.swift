@@ -239,11 +239,12 @@ package struct Segment: @unchecked Sendable {
         return doc < documentCount && self.rowid(doc) == rowid ? doc : nil
     }
 
-    /// The smallest and largest rowid held (nil when empty).
+    /// The smallest and largest rowid held (nil when empty, or when a
+    /// damaged order puts them the wrong way round).
     package var rowidRange: ClosedRange<Int64>? {
         guard documentCount > 0 else { return nil }
         let first = Int(u32(.rowidOrder, 0)), last = Int(u32(.rowidOrder, documentCount - 1))
-        guard first < documentCount, last < documentCount else { return nil }
+        guard first < documentCount, last < documentCount, rowid(first) <= rowid(last) else { return nil }   // nil when damaged
         return rowid(first)...rowid(last)
     }
 
