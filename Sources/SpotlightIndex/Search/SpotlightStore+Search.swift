@@ -38,10 +38,16 @@ extension SpotlightStore {
     /// ```
     public func search(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil,
                        fetching: Set<String>? = nil) throws -> [SearchResult] {
-        guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
-        let terms = TextTokenizer.queryTerms(text)
-        guard !terms.isEmpty, limit > 0 else { return [] }
+        let terms = try searchedTerms(text, limit: limit)
+        guard !terms.isEmpty else { return [] }
         return try withRankedIndex { try searchRanked(terms, limit: limit, statistics: statistics, fetching: fetching) }
+    }
+
+    /// The terms a search for `text` looks for, none when it has no word
+    /// or `limit` is 0; a negative `limit` is refused.
+    private func searchedTerms(_ text: String, limit: Int) throws -> [TextTokenizer.QueryTerm] {
+        guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
+        return limit > 0 ? TextTokenizer.queryTerms(text) : []
     }
 
     /// ``search(_:limit:statistics:fetching:)`` answering the matches'
@@ -56,9 +62,8 @@ extension SpotlightStore {
     /// let ids = try store.searchIdentifiers("zoe mar").map(\.identifier)   // ["zoe"]
     /// ```
     public func searchIdentifiers(_ text: String, limit: Int = 20, statistics: SearchStatistics? = nil) throws -> [IdentifiedResult] {
-        guard limit >= 0 else { throw SpotlightIndexError(.invalidArgument, "limit must not be negative (got \(limit))") }
-        let terms = TextTokenizer.queryTerms(text)
-        guard !terms.isEmpty, limit > 0 else { return [] }
+        let terms = try searchedTerms(text, limit: limit)
+        guard !terms.isEmpty else { return [] }
         return try withRankedIndex {
             try memoizedRead { db, memo in
                 let read = try ranked.readerSnapshot(db, memo: memo)
