@@ -4,13 +4,16 @@ import PublicIndex
 import SpotlightIndex
 import SpotlightSystem
 import SpotlightServer
+import SpotlightService
 
 /// `spotlight-bench service`: the resident service under load, beside one
 /// `spotlight search` process per keystroke, on the same stores in one run.
 ///
 /// Builds (once, kept in the work directory) `--apps` registered apps of
 /// `--items-per-app` items each from the Debian corpus (the scaled corpus of
-/// the engine benchmark, cut into one slice per app), starts `spotlight serve`
+/// the engine benchmark, cut into one slice per app), merges each store's
+/// segments into one (as the service's maintenance does to a store left
+/// unwritten for five minutes), starts `spotlight serve`
 /// on them, and lets `--typists` typists each type the query set's queries
 /// one letter at a time at `--rate` keystrokes a second for `--seconds`
 /// seconds, every keystroke a `GET /v1/search` over the Unix socket, timed
@@ -155,7 +158,7 @@ struct ServiceBench {
         let done = stores.appendingPathComponent(".complete")
         if FileManager.default.fileExists(atPath: done.path) {
             log("reusing the stores in \(stores.path)")
-            return
+            return try mergeSegments()
         }
         try? FileManager.default.removeItem(at: stores)
         try FileManager.default.createDirectory(at: stores, withIntermediateDirectories: true)
@@ -181,6 +184,17 @@ struct ServiceBench {
             log("indexed \(bundle): \(grouped(itemsPerApp)) items (\(Int(Date().timeIntervalSince(started))) s so far)")
         }
         _ = FileManager.default.createFile(atPath: done.path, contents: Data())
+        try mergeSegments()
+    }
+
+    /// Each store's segments merged into one, as the service's maintenance
+    /// leaves a store that has not been written for five minutes: the
+    /// steady state a person types into, not the minutes after a bulk index.
+    func mergeSegments() throws {
+        let started = Date()
+        let merged = try IndexMaintenance(registry: AppRegistry(location: .directory(stores))).mergeStores()
+        guard !merged.isEmpty else { return }
+        log("merged the segments of \(merged.count) stores into one each (\(Int(Date().timeIntervalSince(started))) s)")
     }
 
     /// Every keystroke searched once, before a load is measured, at a number of

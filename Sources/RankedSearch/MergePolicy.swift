@@ -45,4 +45,20 @@ package enum MergePolicy {
         }
         return nil
     }
+
+    /// Which segments to merge when the store is idle, so that a search
+    /// reads one segment (``/SpotlightIndex/SpotlightStore/mergeSegments()``,
+    /// as Lucene's `forceMerge(1)`): all of them when there are two or more,
+    /// or a lone one with a tenth of its documents deleted. Nil when the
+    /// index is already one segment with few deletions.
+    ///
+    /// ```swift
+    /// MergePolicy.consolidation([.init(id: 1, live: 40_000, deleted: 0), .init(id: 2, live: 5, deleted: 0)])   // [1, 2]
+    /// MergePolicy.consolidation([.init(id: 3, live: 900, deleted: 100)])                                     // [3]
+    /// ```
+    package static func consolidation(_ sizes: [SegmentSize]) -> [Int64]? {
+        if sizes.count >= 2 { return sizes.map(\.id).sorted() }
+        if let lone = sizes.first, lone.deleted > 0, lone.deleted * 10 >= lone.live + lone.deleted { return [lone.id] }
+        return nil
+    }
 }

@@ -24,7 +24,8 @@ final class MaintenanceStatus: Sendable {
 /// Runs index maintenance on a schedule inside the service, instead of
 /// waiting for someone to run `spotlight maintain`: apps whose store was lost
 /// or damaged are asked to index everything again (every store is checked
-/// with `quick_check` first: `spotlight search` skips that check when it opens stores), items about to expire are
+/// with `quick_check` first: `spotlight search` skips that check when it opens stores), the segments of a store
+/// not written for five minutes are merged into one (searches read one segment), items about to expire are
 /// handed to their app's index extension to refresh (``IndexMaintenance``).
 ///
 /// ```swift
@@ -39,6 +40,8 @@ struct MaintenanceService: Service {
     let maintenance: IndexMaintenance
     let firstDelay: Duration
     let interval: Duration
+    /// Seconds a store goes unwritten before its segments are merged into one.
+    var mergeIdle: TimeInterval = 300
     let status: MaintenanceStatus
     let metrics: ServiceMetrics
     let logger: Logger
@@ -61,11 +64,16 @@ struct MaintenanceService: Service {
     func pass() async {
         let maintenance = self.maintenance
         do {
-            let (checks, compacted, deliveries) = try await SpotlightAPI.offThread {
-                (try maintenance.verifyStores(), try maintenance.compactStores(), try maintenance.deliverPendingRequests())
+            let mergeIdle = self.mergeIdle
+            let (checks, merged, compacted, deliveries) = try await SpotlightAPI.offThread {
+                (try maintenance.verifyStores(), try maintenance.mergeStores(idleFor: mergeIdle),
+                 try maintenance.compactStores(), try maintenance.deliverPendingRequests())
             }
             for check in checks {
                 logger.warning("maintenance: \(check.bundleIdentifier)/\(check.indexName) \(check.movedAside.map { "was damaged, moved aside to \($0)" } ?? check.error ?? "")")
+            }
+            for done in merged {
+                logger.info("maintenance: \(done.bundleIdentifier)/\(done.indexName) merged \(done.segmentsMerged) index segments into one")
             }
             for done in compacted {
                 logger.info("maintenance: \(done.bundleIdentifier)/\(done.indexName) gave back \(done.bytesSaved) bytes of free pages")

@@ -132,6 +132,45 @@ public struct IndexMaintenance: Sendable {
         }
     }
 
+    /// A store whose index segments maintenance merged into one (``mergeStores(idleFor:)``).
+    public struct StoreMerge: Sendable, Encodable {
+        public var bundleIdentifier: String
+        public var indexName: String
+        /// How many segments became one.
+        public var segmentsMerged: Int
+    }
+
+    /// Merges the index segments of every registered app's store that has
+    /// not been written for `idle` seconds into one
+    /// (``/SpotlightIndex/SpotlightStore/mergeSegments()``): a store searched
+    /// more than it is written answers fastest from one segment, and one
+    /// still being written would soon need merging again. Returns the stores
+    /// merged; one that cannot be opened or written is left as it is.
+    ///
+    /// ```swift
+    /// for done in try IndexMaintenance().mergeStores(idleFor: 300) { print(done.bundleIdentifier, done.segmentsMerged) }
+    /// ```
+    public func mergeStores(idleFor idle: TimeInterval = 0) throws -> [StoreMerge] {
+        var merging = options
+        merging.checksIntegrityOnOpen = false
+        let now = Date()
+        return try storeNames().compactMap { app, name in
+            guard let store = try? open(app, name, merging), !store.isReadOnly,
+                  now.timeIntervalSince(Self.lastWritten(store.fileURL) ?? now) >= idle,
+                  let merged = try? store.mergeSegments(), merged > 0 else { return nil }
+            return StoreMerge(bundleIdentifier: app.bundleIdentifier, indexName: name, segmentsMerged: merged)
+        }
+    }
+
+    /// When a store's file or its write-ahead log last changed (a commit
+    /// writes the log; a checkpoint, the file).
+    static func lastWritten(_ file: URL?) -> Date? {
+        guard let file else { return nil }
+        return [file.path, file.path + "-wal"].compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
+        }.max()
+    }
+
     /// Runs every registered app's index extension once per pending request.
     public func deliverPendingRequests() throws -> [Delivery] {
         var deliveries: [Delivery] = []

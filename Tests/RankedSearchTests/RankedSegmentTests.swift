@@ -693,4 +693,19 @@ import Testing
     func mergePlan(sizes: [MergePolicy.SegmentSize], expected: [Int64]?) {
         #expect(MergePolicy.plan(sizes) == expected)
     }
+
+    static let consolidationCases: [([MergePolicy.SegmentSize], [Int64]?)] = [
+        ([], nil),
+        (sizes([50_000]), nil),                          // one segment, nothing deleted
+        (sizes([50_000], deleted: [4_999]), nil),         // under a tenth deleted
+        (sizes([45_000], deleted: [5_000]), [1]),         // a tenth deleted: merged alone
+        (sizes([0], deleted: [10]), [1]),                 // everything deleted
+        (sizes([40_000, 5_000, 5_000]), [1, 2, 3]),       // the bulk indexer's shape
+        (sizes([1, 1]), [1, 2]),
+    ]
+
+    @Test(arguments: consolidationCases)
+    func consolidationPlan(sizes: [MergePolicy.SegmentSize], expected: [Int64]?) {
+        #expect(MergePolicy.consolidation(sizes) == expected)
+    }
 }

@@ -132,6 +132,7 @@ extension CLITests {
         let maintained = try cli.run("maintain", "--json").json()
         let deliveries = try #require(maintained["deliveries"] as? [[String: Any]])
         #expect((maintained["compacted"] as? [Any])?.isEmpty == true, "the demo's stores are small")
+        #expect(maintained["merged"] is [Any], "stores whose segments became one, by the same shape")
         #expect(deliveries.count == 1)
         #expect((deliveries.first?["request"] as? [String: Any])?["reason"] as? String == "storeMissing")
         #expect(deliveries.first?["acknowledged"] as? Bool == true && deliveries.first?["succeeded"] as? Bool == true)

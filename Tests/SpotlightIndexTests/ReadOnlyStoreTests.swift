@@ -79,6 +79,11 @@ import TestSupport
             (error as? SpotlightIndexError)?.code == .storeUnavailable && "\(error)".contains("read-only")
         }
         #expect(try store.pageUsage() == usage)
+        #expect {
+            try store.mergeSegments()
+        } throws: { error in
+            (error as? SpotlightIndexError)?.code == .storeUnavailable && "\(error)".contains("segments cannot be merged")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.root.appendingPathComponent("org.openspotlight.tests").path).sorted() == before,
                 "nothing created, renamed or removed")
     }

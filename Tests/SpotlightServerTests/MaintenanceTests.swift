@@ -63,6 +63,29 @@ import Testing
         #expect(try fixture.store("com.example.notes").allItems().map(\.item.uniqueIdentifier) == ["n1"])
     }
 
+    @Test func mergingJoinsTheSegmentsOfStoresLeftUnwrittenOnly() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        let store = try fixture.store(ServerFixture.grocer)
+        try store.index([SearchableItem(uniqueIdentifier: "p-plum", attributes: ["title": .string("Plum")])])   // a second segment
+        #expect(try store.rankedIndexStatistics().segments == 2)
+        let maintenance = IndexMaintenance(registry: fixture.registry)
+        #expect(try maintenance.mergeStores(idleFor: 3_600).isEmpty, "written just now")
+
+        // Last written an hour ago; a check reads the store without making it look written.
+        let file = try #require(store.fileURL)
+        for path in [file.path, file.path + "-wal"] where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_700)], ofItemAtPath: path)
+        }
+        #expect(try maintenance.verifyStores().isEmpty)
+        let merged = try maintenance.mergeStores(idleFor: 3_600)
+        #expect(merged.map { "\($0.bundleIdentifier)/\($0.indexName) \($0.segmentsMerged)" } == ["\(ServerFixture.grocer)/default 2"], "\(merged)")
+        #expect(try store.rankedIndexStatistics().segments == 1)
+        #expect(try store.search("plum").map(\.item.uniqueIdentifier) == ["p-plum"])
+        #expect(try store.search("peach").map(\.item.uniqueIdentifier) == ["p-peach"])
+        #expect(try maintenance.mergeStores().isEmpty, "every store is one segment now")
+    }
+
     @Test func theServiceRunsMaintenanceOnItsSchedule() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }

@@ -80,21 +80,54 @@ extension RankedIndex {
             let sizes = rows.filter { !busy.contains($0["id"] as Int64) }
                 .map { MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
             guard let plan = MergePolicy.plan(sizes) else { return }
-            var inputs: [MergeScheduler.Input] = []
-            for row in rows where plan.contains(row["id"] as Int64) {
-                let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])
-                let deleted = DeletionSet(documentCount: segment.documentCount,
-                                          deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
-                inputs.append(MergeScheduler.Input(id: row["id"], token: row["token"], snapshot: SegmentSnapshot(segment: segment, deleted: deleted)))
-            }
+            let inputs = try mergeInputs(plan, rows: rows, db)
             let live = inputs.reduce(0) { $0 + $1.snapshot.segment.documentCount - $1.snapshot.deleted.count }
             merges.group.enter()
-            merges.state.withLock { $0.inFlight.formUnion(plan) }
             (live >= Self.largeMergeDocuments ? merges.large : merges.small).async { [self, inputs] in
                 defer { merges.group.leave() }
                 runMerge(inputs)
             }
         }
+    }
+
+    /// The segments `plan` names, as this transaction sees them, marked as
+    /// read by a merge (so no other plan takes them).
+    private func mergeInputs(_ plan: [Int64], rows: [Row], _ db: Database) throws -> [MergeScheduler.Input] {
+        var inputs: [MergeScheduler.Input] = []
+        for row in rows where plan.contains(row["id"] as Int64) {
+            let segment = try segment(db, id: row["id"], token: row["token"], file: row["file"])
+            let deleted = DeletionSet(documentCount: segment.documentCount,
+                                      deleted: try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data())))
+            inputs.append(MergeScheduler.Input(id: row["id"], token: row["token"], snapshot: SegmentSnapshot(segment: segment, deleted: deleted)))
+        }
+        merges.state.withLock { $0.inFlight.formUnion(plan) }
+        return inputs
+    }
+
+    /// Merges every segment into one (``MergePolicy/consolidation(_:)``)
+    /// on the caller's thread, and installs it; returns how many segments
+    /// were merged (0 when the index was one segment already). Writes go
+    /// on meanwhile: the merge is planned in a short transaction and
+    /// installed in another, as background merges are.
+    func mergeAll() throws -> Int {
+        try finishMerging()
+        var inputs: [MergeScheduler.Input] = []
+        try ownTransaction { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
+            let sizes = rows.map { MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+            do {
+                guard let plan = MergePolicy.consolidation(sizes) else { return }
+                inputs = try mergeInputs(plan, rows: rows, db)
+            } catch is SegmentError {
+                try rebuild(db)   // a damaged segment: rebuilt from the items, as one segment
+            }
+        }
+        guard !inputs.isEmpty else { return 0 }
+        merges.group.enter()
+        let merged = runMerge(inputs)
+        merges.group.leave()
+        try finishMerging()   // installs it, if the store was busy when the merge ended
+        return merged ? inputs.count : 0
     }
 
     /// Whether merging `snapshots` writes a file of its own, as it
@@ -105,8 +138,11 @@ extension RankedIndex {
         directory != nil && snapshots.reduce(0) { $0 + $1.segment.byteCount } > inlineLimit
     }
 
-    /// Merges and encodes off the lock, then installs in a transaction of its own.
-    private func runMerge(_ inputs: [MergeScheduler.Input]) {
+    /// Merges and encodes off the lock, then installs in a transaction of
+    /// its own; false when the merge was dropped (a damaged input, a file
+    /// that could not be written).
+    @discardableResult
+    private func runMerge(_ inputs: [MergeScheduler.Input]) -> Bool {
         let ids = Set(inputs.map(\.id))
         var pending: String?
         do {
@@ -147,10 +183,11 @@ extension RankedIndex {
                 state.inFlight.subtract(ids)
                 if let pending { state.pendingFiles.remove(pending) }
             }
-            return
+            return false
         }
         // Installed now if the store can be written; else by the next write.
         try? WriteProfile.measure("merge.install") { try ownTransaction { db in try maintainSegments(db) } }
+        return true
     }
 
     /// Replaces the inputs of each completed merge by its segment, with the
@@ -247,5 +284,42 @@ extension SpotlightStore {
     /// ```
     public func finishMerging() throws {
         do { try WriteProfile.measure("finishMerging") { try ranked.finishMerging() } } catch { throw Self.translate(error, fileURL: fileURL) }
+    }
+
+    /// Merges the ranked index's segments into one, and drops the
+    /// documents deleted from them; returns how many segments were merged
+    /// (0 when the index was one segment with few deletions already).
+    ///
+    /// Each segment costs a search a few dictionary lookups and a top-k
+    /// pass of its own, so a store searched more than it is written reads
+    /// fastest as one segment (Lucene's `forceMerge(1)`, Tantivy's
+    /// `merge`). Merging rewrites the whole index, so it belongs where the
+    /// store has gone quiet: ``/SpotlightService/IndexMaintenance`` calls it
+    /// for stores not written for a while (`spotlight maintain`, and a
+    /// running service's schedule). Writes and searches go on meanwhile;
+    /// a search sees the old segments until the merged one is installed.
+    ///
+    /// ```swift
+    /// try store.index(items)
+    /// let merged = try store.mergeSegments()   // e.g. 3: the index is one segment now
+    /// ```
+    /// - Throws: `.storeUnavailable` for a read-only store.
+    @discardableResult
+    public func mergeSegments() throws -> Int {
+        guard !isReadOnly else {
+            throw SpotlightIndexError(.storeUnavailable, "\(fileURL?.path ?? "the store") is read-only: its segments cannot be merged")
+        }
+        do {
+            // Nothing to do is found by reading: no write transaction, so the file stays untouched.
+            let sizes = try read { db in
+                try Row.fetchAll(db, sql: "SELECT id, documents, deleted_count FROM ranked_segments").map {
+                    MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"])
+                }
+            }
+            guard MergePolicy.consolidation(sizes) != nil else { return 0 }
+            return try WriteProfile.measure("mergeSegments") { try ranked.mergeAll() }
+        } catch {
+            throw Self.translate(error, fileURL: fileURL)
+        }
     }
 }

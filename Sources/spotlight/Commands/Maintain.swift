@@ -9,7 +9,8 @@ struct Maintain: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "maintain",
         abstract: "Run apps' index extensions for lost stores and items about to expire.",
         discussion: """
-            Checks every store (SQLite's quick_check, which searches skip), gives back the \
+            Checks every store (SQLite's quick_check, which searches skip), merges each \
+            store's index segments into one (searches read one segment), gives back the \
             free pages of stores that are mostly empty space, then runs apps' index \
             extensions: apps that are not running rebuild a lost or damaged index and \
             refresh expiring items. `spotlight serve` does this on a schedule.
@@ -25,18 +26,23 @@ struct Maintain: ParsableCommand {
     func run() throws {
         let maintenance = IndexMaintenance()
         let checks = Output.guarded { try maintenance.verifyStores() }
+        let merged = Output.guarded { try maintenance.mergeStores() }
         let compacted = Output.guarded { try maintenance.compactStores() }
         let deliveries = Output.guarded { try maintenance.deliverPendingRequests() }
         if json {
             struct Report: Encodable {
                 var damaged: [IndexMaintenance.StoreCheck]
+                var merged: [IndexMaintenance.StoreMerge]
                 var compacted: [IndexMaintenance.StoreCompaction]
                 var deliveries: [IndexMaintenance.Delivery]
             }
-            return print(try Output.json(encoding: Report(damaged: checks, compacted: compacted, deliveries: deliveries)))
+            return print(try Output.json(encoding: Report(damaged: checks, merged: merged, compacted: compacted, deliveries: deliveries)))
         }
         for check in checks {
             print("\(check.bundleIdentifier)/\(check.indexName): " + (check.movedAside.map { "damaged; moved aside to \($0), a reindex is requested" } ?? "cannot be opened: \(check.error ?? "")"))
+        }
+        for done in merged {
+            print("\(done.bundleIdentifier)/\(done.indexName): \(done.segmentsMerged) index segments merged into one")
         }
         for done in compacted {
             let saved = ByteCountFormatter.string(fromByteCount: done.bytesSaved, countStyle: .file)
@@ -44,7 +50,7 @@ struct Maintain: ParsableCommand {
         }
         if deliveries.isEmpty {
             // After stores were reported, "nothing to do" would read as if none had been.
-            let done = checks.isEmpty && compacted.isEmpty ? "nothing to do" : "no index extension to run"
+            let done = checks.isEmpty && merged.isEmpty && compacted.isEmpty ? "nothing to do" : "no index extension to run"
             return print("\(done): no index asks for a reindex, nothing expires within a day")
         }
         for delivery in deliveries {

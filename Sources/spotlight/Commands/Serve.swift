@@ -23,7 +23,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Also listen on 127.0.0.1 at this port, for the search page (0: any free port).")
     var port: Int?
 
-    @Option(name: .customLong("maintenance-every"), help: "Run index maintenance every this many minutes (0: never).")
+    @Option(name: .customLong("maintenance-every"), help: "Run index maintenance (checks, merging quiet stores' segments, index extensions) every this many minutes (0: never).")
     var maintenanceMinutes = 30
 
     @Flag(name: .customLong("gnome-provider"), inversion: .prefixedNo, help: "Serve the GNOME Shell search provider on the session bus, when there is one.")
