@@ -130,6 +130,8 @@ extension RankedSearcher {
         // Float32, as the static bounds are stored, with a margin far
         // above its rounding: a document passed over here is surely below.
         let ceilingLanes = SIMD8<Float>(repeating: Float(ceilingSum))
+        let baseLanes = SIMD8<Float>(repeating: Float(normParts.base)), perLengthLanes = SIMD8<Float>(repeating: Float(normParts.perLength))
+        let tfLanes = SIMD8<Float>(repeating: Float(1 / SegmentFormat.tfScale)), k1Lanes = SIMD8<Float>(repeating: Float(RankedScoring.k1 + 1))
         var doc = 0
         while doc + 8 <= n {
             var present = SIMDMask<SIMD8<Int32>>(repeating: true)
@@ -143,7 +145,22 @@ extension RankedSearcher {
             }
             if let threshold {
                 let bounds = staticBounds.loadUnaligned(fromByteOffset: 4 * doc, as: SIMD8<Float>.self)
-                present .&= bounds * (ceilingLanes + inTitle) * 1.0001 .>= SIMD8<Float>(repeating: Float(threshold))
+                let limit = SIMD8<Float>(repeating: Float(threshold))
+                present .&= bounds * (ceilingLanes + inTitle) * 1.0001 .>= limit
+                if any(present) {
+                    // Each term's exact G, eight at a time: the lengths are
+                    // read in order with the bounds, not one document at a
+                    // time (a cache miss each), and most documents stop here.
+                    let length = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: lengths.loadUnaligned(fromByteOffset: 4 * doc, as: SIMD8<UInt32>.self)))
+                    let norm = baseLanes + perLengthLanes * length
+                    var text = inTitle
+                    for term in 0..<termCount {
+                        let lanes = UnsafeRawPointer(columns[term] + doc).loadUnaligned(as: SIMD8<UInt32>.self)
+                        let tf = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: (lanes & ~RankedScoring.wholeWordBit) &>> 1)) * tfLanes
+                        text += SIMD8<Float>(repeating: Float(weights[term])) * (tf * k1Lanes / (tf + norm))
+                    }
+                    present .&= bounds * text * 1.0001 .>= limit
+                }
             }
             if any(present) {
                 for lane in 0..<8 where present[lane] { try consider(doc + lane) }
