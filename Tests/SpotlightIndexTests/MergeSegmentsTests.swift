@@ -97,4 +97,30 @@ import TestSupport
         #expect(try await done.value == 4)
         #expect(try reader.search("cherry", limit: 1_000).count == 800)
     }
+
+    /// Maintenance merges through a store object of its own while the app
+    /// writes through another: every write survives, deletions made while
+    /// the merge ran are kept, and nothing is found twice.
+    @Test func writesThroughAnotherStoreObjectSurviveTheMerge() async throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let app = try fileStore(dir) { $0.rankedInlineLimit = 8 << 10 }
+        for batch in 0..<6 { try app.index((0..<300).map { item("d\(batch)-\($0)", title: "damson \(batch) \($0)") }) }
+        let maintenance = try fileStore(dir)
+        let merging = Task.detached { try maintenance.mergeSegments() }
+        for batch in 6..<10 { try app.index((0..<300).map { item("d\(batch)-\($0)", title: "damson \(batch) \($0)") }) }
+        try app.deleteItems(withIdentifiers: (0..<100).map { "d0-\($0)" })
+        try app.index((0..<50).map { item("d1-\($0)", title: "greengage \($0)") })
+        #expect(try await merging.value >= 2)
+        try app.finishMerging()
+        #expect(try maintenance.mergeSegments() >= 0)
+        for store in [app, maintenance] {
+            let found = try store.search("damson", limit: 10_000).map(\.item.uniqueIdentifier)
+            #expect(found.count == 3_000 - 100 - 50 && Set(found).count == found.count, "\(found.count)")
+            #expect(try store.search("greengage", limit: 1_000).count == 50)
+            #expect(try store.item(withIdentifier: "d0-5") == nil)
+        }
+        let stats = try maintenance.rankedIndexStatistics()
+        #expect(stats.documents - stats.deletedDocuments == 3_000 - 100, "\(stats)")
+    }
 }

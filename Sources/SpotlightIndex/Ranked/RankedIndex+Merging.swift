@@ -106,7 +106,8 @@ extension RankedIndex {
 
     /// Merges every segment into one (``MergePolicy/consolidation(_:)``)
     /// on the caller's thread, and installs it; returns how many segments
-    /// were merged (0 when the index was one segment already). Writes go
+    /// were merged (0 when the index was one segment already, or another
+    /// store object's merge took one of them first). Writes go
     /// on meanwhile: the merge is planned in a short transaction and
     /// installed in another, as background merges are.
     func mergeAll() throws -> Int {
@@ -124,10 +125,14 @@ extension RankedIndex {
         }
         guard !inputs.isEmpty else { return 0 }
         merges.group.enter()
-        let merged = runMerge(inputs)
+        let token = runMerge(inputs)
         merges.group.leave()
         try finishMerging()   // installs it, if the store was busy when the merge ended
-        return merged ? inputs.count : 0
+        // Dropped at its install when another store object merged an input first.
+        guard let token, try writer.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM ranked_segments WHERE token = ?)", arguments: [token]) }) == true else {
+            return 0
+        }
+        return inputs.count
     }
 
     /// Whether merging `snapshots` writes a file of its own, as it
@@ -139,15 +144,15 @@ extension RankedIndex {
     }
 
     /// Merges and encodes off the lock, then installs in a transaction of
-    /// its own; false when the merge was dropped (a damaged input, a file
-    /// that could not be written).
+    /// its own; returns the merged segment's token, nil when the merge was
+    /// dropped (a damaged input, a file that could not be written).
     @discardableResult
-    private func runMerge(_ inputs: [MergeScheduler.Input]) -> Bool {
+    private func runMerge(_ inputs: [MergeScheduler.Input]) -> Int64? {
         let ids = Set(inputs.map(\.id))
+        let token = Int64.random(in: 1...Int64.max)
         var pending: String?
         do {
             let snapshots = inputs.map(\.snapshot), buildTime = clock().timeIntervalSince1970
-            let token = Int64.random(in: 1...Int64.max)
             var file: String?, inline: [UInt8]?
             let segment: Segment
             let docMaps: [[Int32]], documentCount: Int
@@ -183,11 +188,11 @@ extension RankedIndex {
                 state.inFlight.subtract(ids)
                 if let pending { state.pendingFiles.remove(pending) }
             }
-            return false
+            return nil
         }
         // Installed now if the store can be written; else by the next write.
         try? WriteProfile.measure("merge.install") { try ownTransaction { db in try maintainSegments(db) } }
-        return true
+        return token
     }
 
     /// Replaces the inputs of each completed merge by its segment, with the
