@@ -47,7 +47,7 @@ package enum MergePolicy {
     }
 
     /// Which segments to merge when the store is idle, so that a search
-    /// reads one segment (``/SpotlightIndex/SpotlightStore/mergeSegments()``,
+    /// reads one segment (`SpotlightStore.mergeSegments()`,
     /// as Lucene's `forceMerge(1)`): all of them when there are two or more,
     /// or a lone one with a tenth of its documents deleted. Nil when the
     /// index is already one segment with few deletions.

@@ -299,7 +299,7 @@ extension SpotlightStore {
     /// pass of its own, so a store searched more than it is written reads
     /// fastest as one segment (Lucene's `forceMerge(1)`, Tantivy's
     /// `merge`). Merging rewrites the whole index, so it belongs where the
-    /// store has gone quiet: ``/SpotlightService/IndexMaintenance`` calls it
+    /// store has gone quiet: `IndexMaintenance` (SpotlightService) calls it
     /// for stores not written for a while (`spotlight maintain`, and a
     /// running service's schedule). Writes and searches go on meanwhile;
     /// a search sees the old segments until the merged one is installed.
