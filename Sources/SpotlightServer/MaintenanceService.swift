@@ -65,8 +65,10 @@ struct MaintenanceService: Service {
         let maintenance = self.maintenance
         do {
             let mergeIdle = self.mergeIdle
-            let (checks, merged, compacted, deliveries) = try await SpotlightAPI.offThread {
-                (try maintenance.verifyStores(), try maintenance.mergeStores(idleFor: mergeIdle),
+            let (merged, checks, compacted, deliveries) = try await SpotlightAPI.offThread {
+                // Merged first: a store's quiet time is its files' time, and the check's own
+                // open writes to a store whose log is empty (GRDB's pool).
+                (try maintenance.mergeStores(idleFor: mergeIdle), try maintenance.verifyStores(),
                  try maintenance.compactStores(), try maintenance.deliverPendingRequests())
             }
             for check in checks {

@@ -155,8 +155,10 @@ public struct IndexMaintenance: Sendable {
         merging.checksIntegrityOnOpen = false
         let now = Date()
         return try storeNames().compactMap { app, name in
-            guard let store = try? open(app, name, merging), !store.isReadOnly,
-                  now.timeIntervalSince(Self.lastWritten(store.fileURL) ?? now) >= idle,
+            // Looked at before opening: opening a store whose log is empty writes to it (GRDB's pool).
+            let file = registry.location.folderPath(of: app.bundleIdentifier).map { URL(fileURLWithPath: $0 + "/" + name + ".sqlite") }
+            guard now.timeIntervalSince(Self.lastWritten(file) ?? now) >= idle,
+                  let store = try? open(app, name, merging), !store.isReadOnly,
                   let merged = try? store.mergeSegments(), merged > 0 else { return nil }
             return StoreMerge(bundleIdentifier: app.bundleIdentifier, indexName: name, segmentsMerged: merged)
         }

@@ -86,6 +86,25 @@ import Testing
         #expect(try maintenance.mergeStores().isEmpty, "every store is one segment now")
     }
 
+    /// Opening a store whose log is gone writes to it (GRDB's pool): its
+    /// quiet time is read before it is opened.
+    @Test func aClosedStoreLeftQuietIsMergedThoughOpeningItWrites() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        do {
+            let store = try fixture.store(ServerFixture.grocer)
+            try store.index([SearchableItem(uniqueIdentifier: "p-plum", attributes: ["title": .string("Plum")])])
+            try store.finishMerging()
+        }
+        let file = fixture.storesDirectory.appendingPathComponent("\(ServerFixture.grocer)/default.sqlite")
+        for path in [file.path, file.path + "-wal"] where FileManager.default.fileExists(atPath: path) {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3_700)], ofItemAtPath: path)
+        }
+        let merged = try IndexMaintenance(registry: fixture.registry).mergeStores(idleFor: 3_600)
+        #expect(merged.map(\.bundleIdentifier) == [ServerFixture.grocer], "\(merged)")
+        #expect(try fixture.store(ServerFixture.grocer).rankedIndexStatistics().segments == 1)
+    }
+
     @Test func theServiceRunsMaintenanceOnItsSchedule() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }
