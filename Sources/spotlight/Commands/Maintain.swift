@@ -9,11 +9,11 @@ struct Maintain: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "maintain",
         abstract: "Run apps' index extensions for lost stores and items about to expire.",
         discussion: """
-            Checks every store (SQLite's quick_check, which searches skip), merges each \
-            store's index segments into one (searches read one segment), gives back the \
-            free pages of stores that are mostly empty space, then runs apps' index \
-            extensions: apps that are not running rebuild a lost or damaged index and \
-            refresh expiring items. `spotlight serve` does this on a schedule.
+            Checks every store (SQLite's quick_check, which searches skip), runs apps' \
+            index extensions (apps that are not running rebuild a lost or damaged index \
+            and refresh expiring items), then merges each store's index segments into \
+            one (searches read one segment) and gives back the free pages of stores that \
+            are mostly empty space. `spotlight serve` does this on a schedule.
 
             Example:
               spotlight maintain
@@ -26,9 +26,10 @@ struct Maintain: ParsableCommand {
     func run() throws {
         let maintenance = IndexMaintenance()
         let checks = Output.guarded { try maintenance.verifyStores() }
+        let deliveries = Output.guarded { try maintenance.deliverPendingRequests() }
+        // After the extensions: a store they indexed again is left as one segment too.
         let merged = Output.guarded { try maintenance.mergeStores() }
         let compacted = Output.guarded { try maintenance.compactStores() }
-        let deliveries = Output.guarded { try maintenance.deliverPendingRequests() }
         if json {
             struct Report: Encodable {
                 var damaged: [IndexMaintenance.StoreCheck]
