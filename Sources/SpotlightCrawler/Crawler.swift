@@ -16,8 +16,8 @@ import WebMarkup
 ///
 /// Manners: robots.txt first (Applebot's group, else Googlebot's, else `*`; a 4xx
 /// robots.txt allows everything, a 5xx or no answer forbids everything), its
-/// `Crawl-delay` (bounded) or ``CrawlConfiguration/minimumDelay`` between two
-/// requests to a host, one request at a time, pages of the start sites only,
+/// `Crawl-delay` (bounded) or ``CrawlConfiguration/minimumDelay`` from one
+/// answer of a host to the next request to it, one request at a time, pages of the start sites only,
 /// redirects at most 5 and never in a loop (each hop checked against robots.txt
 /// and the site), `nofollow` pages and links not followed, limits on pages,
 /// bytes, depth and time. Pages whose canonical URL was already stored are
@@ -202,12 +202,14 @@ struct CrawlRun {
                 return nil
             }
         } catch let error as CrawlError {
+            answered(url)
             if error.code != .tooLarge { budgetExhausted = false }
             if error.code == .timeLimit { timedOut = true }
             report.pages.append(.init(url: url, kind: error.code == .blockedByRobots ? .blockedByRobots : .failed, canonical: nil, reasons: [error.message]))
             tell(url)
             return
         }
+        answered(url)
         budgetExhausted = false
         report.bytesRead += response.body.count
         let final = Site.normalized(response.url) ?? response.url
@@ -368,6 +370,14 @@ struct CrawlRun {
                 queue += more
             }
         }
+    }
+
+    /// The host's delay counts from here, once its answer is in: measured
+    /// from when a request left, a slow answer left the next one less than
+    /// the delay after it (the host saw 0.29 s of a `Crawl-delay: 0.4`).
+    mutating func answered(_ url: URL) {
+        guard let origin = Site.origin(url) else { return }
+        hosts[origin]?.lastRequest = Date()
     }
 
     mutating func politeWait(_ url: URL) async {
