@@ -56,6 +56,13 @@ final class MergeScheduler: Sendable {
     let large = DispatchQueue(label: "openspotlight.ranked.merge.large", qos: .utility)
 }
 
+extension MergePolicy.SegmentSize {
+    /// A segment as the policy sees it, from a `ranked_segments` row with `id`, `documents` and `deleted_count`.
+    init(row: Row) {
+        self.init(id: row["id"], live: (row["documents"] as Int) - (row["deleted_count"] as Int), deleted: row["deleted_count"])
+    }
+}
+
 extension RankedIndex {
     /// Live documents from which a merge goes to the queue of large ones.
     static let largeMergeDocuments = 32_000
@@ -78,7 +85,7 @@ extension RankedIndex {
             let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
             let busy = merges.state.withLock { $0.inFlight }
             let sizes = rows.filter { !busy.contains($0["id"] as Int64) }
-                .map { MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+                .map(MergePolicy.SegmentSize.init(row:))
             guard let plan = MergePolicy.plan(sizes) else { return }
             let inputs = try mergeInputs(plan, rows: rows, db)
             let live = inputs.reduce(0) { $0 + $1.snapshot.segment.documentCount - $1.snapshot.deleted.count }
@@ -115,7 +122,7 @@ extension RankedIndex {
         var inputs: [MergeScheduler.Input] = []
         try ownTransaction { db in
             let rows = try Row.fetchAll(db, sql: "SELECT id, token, file, documents, deleted, deleted_count FROM ranked_segments ORDER BY id")
-            let sizes = rows.map { MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"]) }
+            let sizes = rows.map(MergePolicy.SegmentSize.init(row:))
             do {
                 guard let plan = MergePolicy.consolidation(sizes) else { return }
                 inputs = try mergeInputs(plan, rows: rows, db)
@@ -317,9 +324,7 @@ extension SpotlightStore {
         do {
             // Nothing to do is found by reading: no write transaction, so the file stays untouched.
             let sizes = try read { db in
-                try Row.fetchAll(db, sql: "SELECT id, documents, deleted_count FROM ranked_segments").map {
-                    MergePolicy.SegmentSize(id: $0["id"], live: ($0["documents"] as Int) - ($0["deleted_count"] as Int), deleted: $0["deleted_count"])
-                }
+                try Row.fetchAll(db, sql: "SELECT id, documents, deleted_count FROM ranked_segments").map(MergePolicy.SegmentSize.init(row:))
             }
             guard MergePolicy.consolidation(sizes) != nil else { return 0 }
             return try WriteProfile.measure("mergeSegments") { try ranked.mergeAll() }
