@@ -126,17 +126,11 @@ final class EngineSearcher: BenchSearcher {
     }
 
     /// The identifiers of the first `limit` items a query-language string
-    /// matches: batches of `limit`, cancelled once `limit` were delivered.
+    /// matches, in index order (``SpotlightStore/queryIdentifiers(_:limit:)``:
+    /// from the index when it decides the whole query, as Tantivy's driver
+    /// reads one stored field; otherwise the candidates' rows, checked).
     func firstMatches(_ text: String, limit: Int) throws -> [String] {
-        let cancellation = QueryCancellation()
-        var ids: [String] = []
-        ids.reserveCapacity(limit)
-        // Identifiers only, as for free text: what the query tests is decoded, nothing more.
-        try store.query(text, batchSize: limit, cancellation: cancellation, fetching: []) { batch in
-            for item in batch where ids.count < limit { ids.append(item.uniqueIdentifier) }
-            if ids.count >= limit { cancellation.cancel() }
-        }
-        return ids
+        try store.queryIdentifiers(text, limit: limit)
     }
 }
 

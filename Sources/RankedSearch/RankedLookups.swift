@@ -62,6 +62,19 @@ package enum RankedLookups {
         return nil
     }
 
+    /// ``identifier(of:in:)`` of a document that has not expired at `now`
+    /// (seconds since 1970, as the rows' `expires`): nil when it has, or
+    /// when no live document holds `rowid`.
+    package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot], unexpiredAt now: Double) throws(SegmentError) -> String? {
+        for snapshot in segments {
+            guard let range = snapshot.segment.rowidRange, range.contains(rowid) else { continue }
+            if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) {
+                return snapshot.segment.expires(doc) > now ? try snapshot.segment.identifier(doc) : nil
+            }
+        }
+        return nil
+    }
+
     /// The rowids of the live documents with a value of `name` in `range`,
     /// ascending and distinct (an item with several values in the range is
     /// there once). Expiry is not checked.

@@ -9,6 +9,7 @@ package enum SegmentEncoder {
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
                                parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
         var contents = contents
+        ExactValues.limitDistinct(&contents)
         orderNumbers(&contents)
         let scales = Scales(contents, scoring: scoring, buildTime: buildTime)
         // Postings in blocks, with maxima: the bulk of the work, done in

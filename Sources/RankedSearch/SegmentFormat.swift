@@ -77,7 +77,9 @@ package enum SegmentFormat {
     /// 12: each document's unique identifier (`uidEnds`, `uidBytes`), so
     ///    that a search answering identifiers reads no row
     ///    (``Segment/identifier(_:)``).
-    package static let version: UInt32 = 12
+    /// 13: the exact-value index (``ExactValues``): short string values
+    ///    under reserved names among the typed values.
+    package static let version: UInt32 = 13
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,

@@ -23,7 +23,7 @@ import Testing
                         "Zoë", "東京タワー", "학교에서 공부", "Q*A? notes", "mp3 player", "Straße", "naïve", "ＡＢＣ", "hello-world.txt",
                         "travel France", "Window", "windows", "I love Paris", "Win32API", "x", "",
                         "xWinDow", "WindowClass", "Base64Window", "report2025", "HTTPServer", "getURLForKey",
-                        "हिन्दी पुस्तकालय", "Shared libraries", "libfoo-dev", "ÉCOLE élève", "Ωμέγα"]
+                        "हिन्दी पुस्तकालय", "Shared libraries", "libfoo-dev", "ÉCOLE élève", "Ωμέγα", "\u{212A}elvin", "Kelvin"]
     static let textNames = ["title", "keywords", "contentDescription", "textContent", "authorNames", "customKey", "path"]
     static let numberNames = ["rating", "pixelWidth", "allDay"]
     static let dateNames = ["contentCreationDate", "completionDate"]
@@ -115,7 +115,7 @@ import Testing
         let store = try QueryEngineTests.store(items)
         let evaluator = QueryEvaluator(now: QueryEngineTests.now, timeZone: TimeZone(identifier: "UTC")!, firstWeekday: 1)
         let stored = try store.allItems().map(\.item)
-        var narrowed = 0
+        var narrowed = 0, fromIndex = 0
         for _ in 0..<250 {
             let expression = Self.expression(&random)
             let expected = stored.filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
@@ -124,8 +124,13 @@ import Testing
             #expect(found == expected, "\(QueryPrinter.print(expression))")
             #expect(outcome.matchCount == expected.count)
             if outcome.candidatesChecked < stored.count { narrowed += 1 }
+            // Identifiers alone, from the index where its candidates are exact: the same ones.
+            let identified = try store.queryIdentifiers(expression, limit: stored.count + 1, firstWindow: SpotlightStore.firstQueryWindow)
+            #expect(identified.identifiers == expected, "identifiers: \(QueryPrinter.print(expression))")
+            if identified.outcome.candidatesChecked == 0 && !expected.isEmpty { fromIndex += 1 }
         }
         #expect(narrowed > 75, "the indexes narrowed only \(narrowed) of 250 queries")
+        #expect(fromIndex >= 3, "only \(fromIndex) of 250 queries were answered from the index alone")
     }
 
     /// Candidates read a doc window at a time (three documents first, then
@@ -160,6 +165,8 @@ import Testing
                     cancellation.cancel()
                 }
                 #expect(first == Array(expected.prefix(2)), "\(phase), cancelled: \(QueryPrinter.print(expression))")
+                let identified = try store.queryIdentifiers(expression, limit: 2, firstWindow: 3).identifiers
+                #expect(identified == Array(expected.prefix(2)), "\(phase), identifiers: \(QueryPrinter.print(expression))")
             }
         }
         let segments = try store.read { try store.ranked.snapshot($0) }

@@ -17,11 +17,23 @@ import SpotlightQuery
 /// - a word that may continue left of a wildcard (`*brar`, `*brar*`)
 ///   becomes the indexed words containing it, found in the ranked index's
 ///   term dictionaries (``RankedDictionary``; up to ``maxInfixWords``);
+/// - `==` a short ASCII string without wildcards or modifiers, in an
+///   attribute the exact-value index lists (``NumericIndex/hasExactValues(_:)``),
+///   is looked up there (``/RankedSearch/ExactValues``), not as words:
+///   `section == "libs"` is not every item holding the word `libs`;
 /// - `&&` intersects, `||` unions the sides' sorted rowid lists (one
 ///   wildcard pattern in two text attributes is looked up once, in both
 ///   columns); `!`, `!=`, presence tests, fragments found in too many
 ///   words and identifier attributes have no index: they yield `nil`,
 ///   "every item", and a conjunction keeps the other side's candidates.
+///
+/// Candidates are ``Candidates/exact`` when they are the matches
+/// themselves, so that reading the rows to check them changes nothing
+/// (``SpotlightStore/queryIdentifiers(_:limit:)`` then reads none): a
+/// number compared with a named attribute (the typed values hold every
+/// number, date and bool, as the evaluator compares them), a string the
+/// exact-value index lists for every candidate document, and `&&` and `||`
+/// of exact sides. Expiry is the caller's.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
@@ -50,16 +62,25 @@ struct QueryPlanner {
     /// A text term of the query language's candidates (``RankedDictionary``).
     typealias TextTerm = RankedSearch.TextTerm
 
-    /// A candidate set: rowids, ascending and distinct.
-    typealias Candidates = [Int64]
+    /// A candidate set: rowids, ascending and distinct, and whether they
+    /// are exactly the items the expression matches (expiry aside).
+    struct Candidates: Equatable {
+        var rowids: [Int64]
+        var exact: Bool
+
+        init(_ rowids: [Int64], exact: Bool = false) {
+            self.rowids = rowids
+            self.exact = exact
+        }
+    }
 
     func candidates(_ expression: QueryExpression) throws -> Candidates? {
         switch expression {
         case .and(let left, let right):
             switch (try candidates(left), try candidates(right)) {
-            case (let l?, let r?): return Self.intersection(l, r)
-            case (let l?, nil): return l
-            case (nil, let r?): return r
+            case (let l?, let r?): return Candidates(Self.intersection(l.rowids, r.rowids), exact: l.exact && r.exact)
+            case (let l?, nil): return Candidates(l.rowids)
+            case (nil, let r?): return Candidates(r.rowids)
             case (nil, nil): return nil
             }
         case .or(let left, let right):
@@ -68,16 +89,18 @@ struct QueryPlanner {
             // both columns. Items holding each term in either column are a
             // superset of those holding all of them in one.
             if let l = textComparison(left), let r = textComparison(right), l.pattern == r.pattern {
-                return try textCandidates(l.pattern, columns: l.columns | r.columns)
+                return try textCandidates(l.pattern, columns: l.columns | r.columns).map { Candidates($0) }
             }
             guard let l = try candidates(left), let r = try candidates(right) else { return nil }
-            return Self.union(l, r)
+            return Candidates(Self.union(l.rowids, r.rowids), exact: l.exact && r.exact)
         case .not:
             return nil
         case .inRange(let range):
             guard case .named(let name) = range.attribute,
                   let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
-            return try rowidsInRange(name, NumberRange(lower: lower, upper: upper))
+            // Numbers as bounds compare with numbers and dates alike; a `$time` bound only with dates.
+            let numeric = Self.isNumber(range.lower) && Self.isNumber(range.upper)
+            return try rowidsInRange(name, NumberRange(lower: lower, upper: upper)).map { Candidates($0, exact: numeric && Self.isTypedExactly(name)) }
         case .comparison(let comparison):
             return try candidates(comparison)
         }
@@ -87,16 +110,25 @@ struct QueryPlanner {
         switch comparison.value {
         case .number(let number):
             guard case .named(let name) = comparison.attribute else { return nil }
-            return try numeric(name, comparison.op, start: number, end: nil)
+            return try numeric(name, comparison.op, start: number, end: nil).map { Candidates($0, exact: Self.isTypedExactly(name)) }
         case .time(let time):
             guard case .named(let name) = comparison.attribute else { return nil }
             let (start, end) = evaluator.resolve(time)
             return try numeric(name, comparison.op, start: start.timeIntervalSinceReferenceDate, end: end?.timeIntervalSinceReferenceDate)
+                .map { Candidates($0) }
         case .null:
             return nil
         case .pattern(let pattern):
-            guard comparison.op == .equal, !pattern.isPresenceTest, let columns = Self.textColumns(of: comparison.attribute) else { return nil }
-            guard var text = try textCandidates(pattern, columns: columns) else { return nil }
+            guard comparison.op == .equal, !pattern.isPresenceTest else { return nil }
+            let exactValue = try exactValueCandidates(comparison, pattern)
+            var candidates: Candidates
+            if let exactValue {
+                candidates = exactValue
+            } else {
+                guard let columns = Self.textColumns(of: comparison.attribute),
+                      let text = try textCandidates(pattern, columns: columns) else { return nil }
+                candidates = Candidates(text)
+            }
             // A quoted number or ISO date also matches numeric and date values.
             if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
                 var values: [Double] = []
@@ -104,16 +136,42 @@ struct QueryPlanner {
                 if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
                 for value in values {
                     guard let rows = try rowidsInRange(name, .equal(value)) else { return nil }
-                    text = Self.union(text, rows)
+                    candidates = Candidates(Self.union(candidates.rowids, rows))
                 }
             }
-            return text
+            return candidates
         }
+    }
+
+    /// `attribute == "value"` from the exact-value index: the documents
+    /// listing the value and those the index did not list (exact when there
+    /// are none); nil when the comparison is not one it answers.
+    private func exactValueCandidates(_ comparison: Comparison, _ pattern: QueryPattern) throws -> Candidates? {
+        guard comparison.modifiers.isEmpty, case .named(let name) = comparison.attribute, NumericIndex.hasExactValues(name),
+              let literal = QueryPlanner.literalText(pattern), literal.utf8.count <= ExactValues.maxBytes,
+              literal.utf8.allSatisfy({ $0 < 0x80 }), let listed = ExactValues.name(attribute: name, value: literal),
+              let matching = try rowidsInRange(listed, .equal(0)),
+              let unchecked = try rowidsInRange(ExactValues.uncheckedName(attribute: name), .equal(0)) else { return nil }
+        return unchecked.isEmpty ? Candidates(matching, exact: true) : Candidates(Self.union(matching, unchecked))
+    }
+
+    /// Whether the typed values of `name` are exactly the numbers and dates
+    /// the evaluator compares: a named attribute (letters, digits and `_`),
+    /// not one of the item's fields, which the evaluator reads from the item.
+    private static func isTypedExactly(_ name: String) -> Bool {
+        !itemFields.contains(name) && !name.isEmpty
+            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+    }
+
+    /// A bound the evaluator compares with numbers and dates alike.
+    private static func isNumber(_ value: QueryValue) -> Bool {
+        if case .number = value { return true }
+        return false
     }
 
     /// The items whose text in `columns` may match `pattern`, from the
     /// ranked index; nil when it cannot say.
-    private func textCandidates(_ pattern: QueryPattern, columns: UInt8) throws -> Candidates? {
+    private func textCandidates(_ pattern: QueryPattern, columns: UInt8) throws -> [Int64]? {
         switch try QueryPlanner.textMatch(pattern, wordsContaining: wordsContaining) {
         case .unconstrained: return nil
         case .impossible: return []
@@ -168,7 +226,7 @@ struct QueryPlanner {
     /// Attributes that come from the item rather than its attribute set.
     static let itemFields: Set<String> = ["uniqueIdentifier", "domainIdentifier", "contentType", "contentTypeTree"]
 
-    private func numeric(_ name: String, _ op: ComparisonOperator, start: Double, end: Double?) throws -> Candidates? {
+    private func numeric(_ name: String, _ op: ComparisonOperator, start: Double, end: Double?) throws -> [Int64]? {
         let range: NumberRange
         switch op {
         case .equal:

@@ -91,6 +91,54 @@ extension SpotlightStore {
     /// ``query(_:batchSize:cancellation:fetching:onBatch:)-(QueryExpression,_,_,_,_)`` with the first window's size (tests make it small).
     func query(_ expression: QueryExpression, batchSize: Int, cancellation: QueryCancellation?, fetching: Set<String>?, firstWindow: Int,
                onBatch: ([SearchableItem]) throws -> Void) throws -> QueryOutcome {
+        try matches(expression, batchSize: batchSize, cancellation: cancellation, fetching: fetching, firstWindow: firstWindow,
+                    fromIndex: nil, item: { $0 }, onBatch: onBatch)
+    }
+
+    /// The identifiers of the first `limit` items a query string matches,
+    /// in the order ``query(_:batchSize:cancellation:fetching:onBatch:)-(String,_,_,_,_)``
+    /// delivers them (index order), the same ones. Where the index alone
+    /// decides the whole query (a number or date compared with an
+    /// attribute, a short string an attribute equals, `&&` and `||` of
+    /// those: see `QueryPlanner`), identifiers are read from the index and
+    /// no item's row is; otherwise candidates' rows are read and checked.
+    /// For a list that shows identifiers, or fetches what it shows later.
+    ///
+    /// ```swift
+    /// let ids = try store.queryIdentifiers(#"section == "libs" && installedSize > 1000"#, limit: 20)
+    /// ```
+    /// - Throws: as ``query(_:batchSize:cancellation:fetching:onBatch:)-(String,_,_,_,_)``;
+    ///   `.invalidArgument` for a `limit` below 1.
+    public func queryIdentifiers(_ text: String, limit: Int = 20) throws -> [String] {
+        guard limit > 0 else { throw SpotlightIndexError(.invalidArgument, "limit must be positive (got \(limit))") }
+        let expression: QueryExpression
+        do {
+            expression = try QueryParser.parse(text)
+        } catch {
+            throw SpotlightIndexError(.invalidQuery, "invalid query: \(error.description)", underlying: error)
+        }
+        return try queryIdentifiers(expression, limit: limit, firstWindow: Self.firstQueryWindow).identifiers
+    }
+
+    /// ``queryIdentifiers(_:limit:)`` of a parsed query, with the first window's size, and how it ended (tests).
+    func queryIdentifiers(_ expression: QueryExpression, limit: Int, firstWindow: Int) throws -> (identifiers: [String], outcome: QueryOutcome) {
+        let cancellation = QueryCancellation()
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(limit)
+        let outcome = try matches(expression, batchSize: limit, cancellation: cancellation, fetching: [], firstWindow: firstWindow,
+                                  fromIndex: { $0 }, item: \.uniqueIdentifier, onBatch: { batch in
+                                      identifiers += batch.prefix(limit - identifiers.count)
+                                      if identifiers.count >= limit { cancellation.cancel() }
+                                  })
+        return (identifiers, outcome)
+    }
+
+    /// Runs a query, delivering each match as `item` makes it of the row
+    /// read, or, with `fromIndex`, as it makes it of the identifier the
+    /// index holds when the planner's candidates are exact (no row read).
+    func matches<Match>(_ expression: QueryExpression, batchSize: Int, cancellation: QueryCancellation?, fetching: Set<String>?,
+                        firstWindow: Int, fromIndex: ((String) -> Match)?, item makeMatch: (SearchableItem) -> Match,
+                        onBatch: ([Match]) throws -> Void) throws -> QueryOutcome {
         guard batchSize > 0 else { throw SpotlightIndexError(.invalidArgument, "batchSize must be positive (got \(batchSize))") }
         let now = self.now
         let evaluator = QueryEvaluator(now: now, timeZone: options.timeZone, firstWeekday: options.firstWeekday)
@@ -158,7 +206,7 @@ extension SpotlightStore {
                 } catch is SegmentError { return nil }
             })
             var outcome = QueryOutcome(matchCount: 0, wasCancelled: false, candidatesChecked: 0)
-            var batch: [SearchableItem] = []
+            var batch: [Match] = []
             let expires = now.timeIntervalSince1970
             var matcher = evaluator.matcher(for: expression, budget: budget)
             /// Checks one stored row; false once the query must stop.
@@ -173,10 +221,13 @@ extension SpotlightStore {
                 if strips, let fetching {
                     var delivered = item
                     delivered.attributes = item.attributes.filter { StoredRow.isFetched($0.key, fetching) }
-                    batch.append(delivered)
-                } else {
-                    batch.append(item)
+                    return try deliver(makeMatch(delivered))
                 }
+                return try deliver(makeMatch(item))
+            }
+            /// Adds a match to the batch, delivering it when full; false once the query must stop.
+            func deliver(_ match: Match) throws -> Bool {
+                batch.append(match)
                 guard batch.count == batchSize else { return true }
                 if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
                 try onBatch(batch)
@@ -187,8 +238,27 @@ extension SpotlightStore {
                 if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
                 return true
             }
-            /// Reads and checks candidates, ascending; false once the query must stop.
-            func read(_ candidates: [Int64]) throws -> Bool {
+            /// Reads and checks candidates, ascending; false once the query
+            /// must stop. Exact candidates, when answering identifiers, are
+            /// answered from the index (the expired left out): no row is read.
+            func read(_ plan: QueryPlanner.Candidates) throws -> Bool {
+                var candidates = plan.rowids
+                if plan.exact, let fromIndex, let segments = try snapshot() {
+                    let scoped = scope.map { [segments[$0.segment]] } ?? segments
+                    var position = 0
+                    do {
+                        while position < candidates.count {
+                            if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
+                            if let identifier = try RankedLookups.identifier(of: candidates[position], in: scoped, unexpiredAt: expires) {
+                                guard try deliver(fromIndex(identifier)) else { return false }
+                            }
+                            position += 1
+                        }
+                        return true
+                    } catch is SegmentError {
+                        candidates.removeFirst(position)  // a damaged segment: the rows answer the rest
+                    }
+                }
                 // Candidates are read up to `itemsPerStatement` to a statement
                 // (`rowid IN (…)`, which SQLite walks in rowid order without a
                 // sort), each row read in place through SQLite's C API
@@ -232,6 +302,7 @@ extension SpotlightStore {
                 // Window by window, segment by segment, in rowid order: a
                 // query cancelled after its first matches found only the
                 // candidates of the windows it read.
+                var windowsRead = false
                 windows: for index in order {
                     let segment = segments[index].segment
                     var low = 0, width = firstWindow
@@ -240,9 +311,10 @@ extension SpotlightStore {
                         guard let candidates = try planner.candidates(expression) else {
                             // No index answers (or a damaged segment): every
                             // item from here on, checked in order.
-                            try scan(after: outcome.candidatesChecked == 0 ? 0 : segment.rowid(low) - 1)
+                            try scan(after: windowsRead ? segment.rowid(low) - 1 : 0)
                             break windows
                         }
+                        windowsRead = true
                         guard try read(candidates) else { break windows }
                         low += width
                         width *= 4

@@ -6,16 +6,30 @@ import Foundation
 /// ``SegmentFormat``) for the query language's comparisons and `InRange`.
 ///
 /// Dates are seconds since 2001-01-01 00:00 UTC (the query language's
-/// numeric dates), bools 0 and 1.
+/// numeric dates), bools 0 and 1. Short strings of the attributes
+/// ``hasExactValues(_:)`` names are there too, as the exact-value index
+/// (``/RankedSearch/ExactValues``) keeps them: a reserved name per value, 0.
 ///
 /// ```swift
 /// NumericIndex.entries(["rating": .number(.int(4)), "title": .string("Pear")])   // [("rating", 4.0)]
+/// NumericIndex.entries(["section": .string("libs")])                           // [("\u{1}section\u{0}libs", 0.0)]
 /// ```
 enum NumericIndex {
     /// The (name, value) pairs of an item's attributes.
     static func entries(_ attributes: [String: AttributeValue]) -> [(String, Double)] {
         var entries: [(String, Double)] = []
         for (name, value) in attributes {
+            if hasExactValues(name) {
+                func list(_ text: String) {
+                    if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
+                }
+                switch value {
+                case .string(let text): list(text)
+                case .strings(let texts): texts.forEach(list)
+                case .url(let url): list(url.absoluteString)
+                default: break
+                }
+            }
             switch value {
             case .number(let number): entries.append((name, number.doubleValue))
             case .numbers(let numbers): entries += numbers.map { (name, $0.doubleValue) }
@@ -26,5 +40,14 @@ enum NumericIndex {
             }
         }
         return entries
+    }
+
+    /// Whether the exact-value index lists an attribute's short strings:
+    /// every attribute but the words of the title, keywords and description
+    /// columns and the content text (free text, which the word index
+    /// serves), and the item's own fields (the query language reads them
+    /// from the item: ``QueryItem``).
+    static func hasExactValues(_ name: String) -> Bool {
+        TextColumns.bit(of: name) == 8 && !QueryItem.contentNames.contains(name) && !QueryPlanner.itemFields.contains(name)
     }
 }

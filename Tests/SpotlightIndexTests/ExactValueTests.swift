@@ -1,0 +1,137 @@
+import Foundation
+import SpotlightQuery
+import Testing
+@testable import SpotlightIndex
+
+/// The exact-value index (``ExactValues``): `attribute == "value"` from
+/// the segments, exactly what the evaluator matches, and
+/// ``SpotlightStore/queryIdentifiers(_:limit:)`` reading no row when the
+/// index decides the whole query.
+@Suite struct ExactValueTests {
+    static let sections: [(id: String, attributes: [String: AttributeValue])] = [
+        ("a", ["section": .string("libs"), "installedSize": .number(.int(10))]),
+        ("b", ["section": .string("contrib/libs"), "installedSize": .number(.int(20))]),
+        ("c", ["section": .string("Libs"), "installedSize": .number(.int(30))]),
+        ("d", ["section": .string("libs "), "installedSize": .number(.int(40))]),
+        ("e", ["section": .strings(["games", "libs"]), "installedSize": .numbers([.int(5), .int(50)])]),
+        ("f", ["section": .string("\u{212A}elvin")]),
+        ("g", ["section": .string("café")]),
+        ("h", ["section": .string(String(repeating: "x", count: 65))]),
+        ("i", ["section": .string("a\r\nb"), "homepage": .url(URL(string: "https://example.com/libs")!)]),
+        ("j", ["installedSize": .string("libs"), "title": .string("libs")]),
+    ]
+
+    static func store() throws -> SpotlightStore {
+        let store = try memoryStore()
+        try store.index(sections.map { item($0.id, $0.attributes) })
+        return store
+    }
+
+    static let cases: [(query: String, expected: [String], fromIndex: Bool)] = [
+        (#"section == "libs""#, ["a", "e"], true),
+        (#"section == "games""#, ["e"], true),
+        (#"section == "Kelvin""#, [], true),
+        (#"section == "contrib/libs""#, ["b"], true),
+        (#"section == "libs ""#, ["d"], true),
+        (#"section == "nothing""#, [], true),
+        (#"homepage == "https://example.com/libs""#, ["i"], true),
+        (#"section == "libs" && installedSize > 20"#, ["e"], true),
+        (#"section == "games" || installedSize == 30"#, ["c", "e"], true),
+        (#"InRange(installedSize, 10, 20)"#, ["a", "b"], true),
+        // Not decided by the index alone: rows are read and checked.
+        (#"section == "libs"c"#, ["a", "c", "e"], false),
+        (#"section == "lib*""#, ["a", "d", "e"], false),
+        (#"section == "café""#, ["g"], false),
+        (#"section == "\#(String(repeating: "x", count: 65))""#, ["h"], false),
+        (#"section == "libs" && installedSize != 5"#, ["a"], false),
+        (#"installedSize == "libs""#, ["j"], true),
+        (#"section != "libs" && installedSize > 0"#, ["b", "c", "d"], false),
+    ]
+
+    @Test(arguments: cases)
+    func answersAsTheEvaluatorDoes(query: String, expected: [String], fromIndex: Bool) throws {
+        let store = try Self.store()
+        let evaluator = QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!)
+        let expression = try QueryParser.parse(query)
+        let reference = try store.allItems().map(\.item).filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
+        #expect(reference == expected, "the evaluator")
+        #expect(try store.items(matching: query).map(\.uniqueIdentifier) == expected, "rows read and checked")
+        let (identifiers, outcome) = try store.queryIdentifiers(expression, limit: 20, firstWindow: 1_024)
+        #expect(identifiers == expected)
+        #expect((outcome.candidatesChecked == 0) == fromIndex, "rows read: \(outcome.candidatesChecked)")
+    }
+
+    @Test func aSectionIsNotEveryItemHoldingItsWord() throws {
+        let store = try Self.store()
+        let outcome = try store.query(#"section == "libs""#) { _ in }
+        #expect(outcome.matchCount == 2)
+        #expect(outcome.candidatesChecked == 2, "contrib/libs and `libs ` are not candidates")
+    }
+
+    /// A segment with more different values of an attribute than it lists
+    /// (``ExactValues/distinctLimit(documents:)``) names those documents
+    /// instead: found, by reading their rows, before and after a merge with
+    /// a segment that lists its values.
+    @Test func tooManyDifferentValuesAreCheckedNotMissed() throws {
+        let store = try memoryStore()
+        let versions = (0..<300).map { item("v\($0)", ["version": .string("1.0.\($0)"), "section": .string("libs")]) }
+        try store.index(versions)
+        try store.index([item("w", ["version": .string("1.0.7")])])
+        for phase in ["two segments", "merged"] {
+            let (identifiers, outcome) = try store.queryIdentifiers(try QueryParser.parse(#"version == "1.0.7""#), limit: 20, firstWindow: 1_024)
+            #expect(identifiers == ["v7", "w"], "\(phase)")
+            #expect(outcome.candidatesChecked > 0, "\(phase): the unlisted documents' rows are read")
+            #expect(try store.queryIdentifiers(#"section == "libs""#, limit: 400).count == 300, "\(phase)")
+            if phase == "two segments" { _ = try store.mergeSegments() }
+        }
+    }
+
+    @Test func expiredAndDeletedItemsAreLeftOut() throws {
+        let clock = TestClock()
+        let store = try memoryStore(clock: clock)
+        try store.index([
+            SearchableItem(uniqueIdentifier: "soon", expirationDate: clock.now.addingTimeInterval(60), attributes: ["section": .string("libs")]),
+            item("kept", ["section": .string("libs")]), item("gone", ["section": .string("libs")]),
+        ])
+        try store.deleteItems(withIdentifiers: ["gone"])
+        #expect(try store.queryIdentifiers(#"section == "libs""#) == ["soon", "kept"])
+        clock.advance(by: 120)
+        #expect(try store.queryIdentifiers(#"section == "libs""#) == ["kept"])
+        #expect(try store.items(matching: #"section == "libs""#).map(\.uniqueIdentifier) == ["kept"])
+    }
+
+    @Test func theFirstMatchesInIndexOrder() throws {
+        let store = try memoryStore()
+        for start in stride(from: 0, to: 3_000, by: 500) {
+            try store.index((start..<start + 500).map { item("i\($0)", ["section": .string($0 % 3 == 0 ? "libs" : "net")]) })
+        }
+        let expected = (0..<3_000).filter { $0 % 3 == 0 }.map { "i\($0)" }
+        for (limit, window) in [(1, 1_024), (20, 1_024), (20, 7), (1_000, 64), (5_000, 1_024)] {
+            let (identifiers, _) = try store.queryIdentifiers(try QueryParser.parse(#"section == "libs""#), limit: limit, firstWindow: window)
+            #expect(identifiers == Array(expected.prefix(limit)), "limit \(limit), window \(window)")
+        }
+    }
+
+    @Test func badArgumentsAreRefused() throws {
+        let store = try Self.store()
+        #expect(throws: SpotlightIndexError.self) { try store.queryIdentifiers(#"section == "#) }
+        #expect(throws: SpotlightIndexError.self) { try store.queryIdentifiers(#"section == "libs""#, limit: 0) }
+        do {
+            _ = try store.queryIdentifiers(#"section == "libs""#, limit: -1)
+            Issue.record("a negative limit was taken")
+        } catch let error as SpotlightIndexError {
+            #expect(error.code == .invalidArgument)
+        }
+    }
+
+    static let forms: [(String, String?)] = [
+        ("libs", "libs"), ("", ""), ("\u{212A}elvin", nil), ("café", nil), ("a\r\nb", "a\r\nb"),
+        (String(repeating: "x", count: 64), String(repeating: "x", count: 64)), (String(repeating: "x", count: 65), nil),
+        ("東京", nil), ("\u{212A}" + String(repeating: "x", count: 64), nil),
+    ]
+
+    @Test(arguments: forms)
+    func asciiForms(value: String, form: String?) {
+        #expect(ExactValues.asciiForm(value) == form)
+    }
+}
