@@ -129,8 +129,10 @@ struct QueryPlanner {
                       let text = try textCandidates(pattern, columns: columns) else { return nil }
                 candidates = Candidates(text)
             }
-            // A quoted number or ISO date also matches numeric and date values.
-            if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern) {
+            // A quoted number or ISO date also matches numeric and date values
+            // (one without a digit is neither, or not finite: `inf`, `nan`).
+            if case .named(let name) = comparison.attribute, let literal = QueryPlanner.literalText(pattern),
+               literal.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) {
                 var values: [Double] = []
                 if let number = Double(literal.trimmingCharacters(in: .whitespacesAndNewlines)) { values.append(number) }
                 if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
