@@ -44,6 +44,27 @@ package enum RankedLookups {
         return out
     }
 
+    /// The rowids of the live documents whose unique identifier is `uid`,
+    /// byte for byte, ascending (expiry not checked): its hash's documents,
+    /// each one's identifier compared. With `docs`, only those documents
+    /// of a single segment (a query's window).
+    ///
+    /// ```swift
+    /// let rowids = try RankedLookups.rowids(identifier: "apple", in: snapshot.segments)
+    /// ```
+    package static func rowids(identifier uid: String, in segments: [SegmentSnapshot], docs: Range<Int>? = nil) throws(SegmentError) -> [Int64] {
+        let hash = RankedDocument.uidHash(uid)
+        let bytes = Array(uid.utf8)
+        var out: [Int64] = []
+        for snapshot in segments {
+            for doc in snapshot.segment.documents(uidHash: hash) where docs?.contains(doc) != false && !snapshot.deleted.contains(doc) {
+                if try snapshot.segment.identifierBytes(doc).elementsEqual(bytes) { out.append(snapshot.segment.rowid(doc)) }
+            }
+        }
+        out.sort()
+        return out
+    }
+
     /// The unique identifier of the live document of `rowid`, read from the
     /// segment holding it (no row), nil when none does. A deleted document
     /// may hold the same rowid: SQLite gives a deleted last rowid again.

@@ -18,7 +18,7 @@ package struct RankedDocument: Sendable {
     package var uid: String
     /// ``TokenHash`` of the unique identifier (``RankedDocument/uidHash(_:)``).
     package var uidHash: UInt64
-    /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute (``NumericIndex/entries(_:)``).
+    /// Numbers, dates (seconds since 2001) and bools (0, 1) by attribute, and exact values (``ExactValues``).
     var numbers: [(String, Double)]
 
     package init(rowid: Int64, expires: Double, hint: Double, recency: Double?, engagement: Double, engagedAt: Double,

@@ -61,6 +61,42 @@ import Testing
         #expect((outcome.candidatesChecked == 0) == fromIndex, "rows read: \(outcome.candidatesChecked)")
     }
 
+    /// The item's own fields: its identifier (by hash, then its bytes),
+    /// domain, type and type tree (an attribute of that name when the
+    /// item has none, as the evaluator reads them).
+    static let fieldItems = [
+        SearchableItem(uniqueIdentifier: "photo", domainIdentifier: "album", contentType: "public.jpeg", attributes: [:]),
+        SearchableItem(uniqueIdentifier: "note", domainIdentifier: "notes", contentType: "public.plain-text", attributes: [:]),
+        SearchableItem(uniqueIdentifier: "loose", attributes: ["domainIdentifier": .string("album"), "contentType": .string("public.png")]),
+        SearchableItem(uniqueIdentifier: "Photo", domainIdentifier: "ALBUM", attributes: [:]),
+        SearchableItem(uniqueIdentifier: "fotó", attributes: [:]),
+    ]
+
+    static let fieldCases: [(query: String, expected: [String])] = [
+        (#"uniqueIdentifier == "photo""#, ["photo"]),
+        (#"uniqueIdentifier == "Photo""#, ["Photo"]),
+        (#"uniqueIdentifier == "nothing""#, []),
+        (#"domainIdentifier == "album""#, ["photo", "loose"]),
+        (#"contentType == "public.png""#, ["loose"]),
+        (#"contentTypeTree == "public.image""#, ["photo"]),  // an attribute's type has no tree
+        (#"contentTypeTree == "public.text" || uniqueIdentifier == "loose""#, ["note", "loose"]),
+        (#"contentTypeTree == "public.image" && domainIdentifier == "album""#, ["photo"]),
+    ]
+
+    @Test(arguments: fieldCases)
+    func itemFieldsAreExact(query: String, expected: [String]) throws {
+        let store = try memoryStore()
+        try store.index(Self.fieldItems)
+        let evaluator = QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!)
+        let expression = try QueryParser.parse(query)
+        let reference = try store.allItems().map(\.item).filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
+        #expect(reference == expected, "the evaluator")
+        let (identifiers, outcome) = try store.queryIdentifiers(expression, limit: 20, firstWindow: 1_024)
+        #expect(identifiers == expected)
+        #expect(outcome.candidatesChecked == 0, "answered from the index")
+        #expect(try store.items(matching: query).map(\.uniqueIdentifier) == expected)
+    }
+
     @Test func aSectionIsNotEveryItemHoldingItsWord() throws {
         let store = try Self.store()
         let outcome = try store.query(#"section == "libs""#) { _ in }

@@ -21,6 +21,8 @@ import SpotlightQuery
 ///   attribute the exact-value index lists (``NumericIndex/hasExactValues(_:)``),
 ///   is looked up there (``/RankedSearch/ExactValues``), not as words:
 ///   `section == "libs"` is not every item holding the word `libs`;
+///   `uniqueIdentifier ==` an ASCII string is looked up by its hash in the
+///   segments, which keep each document's identifier;
 /// - `&&` intersects, `||` unions the sides' sorted rowid lists (one
 ///   wildcard pattern in two text attributes is looked up once, in both
 ///   columns); `!`, `!=`, presence tests, fragments found in too many
@@ -32,8 +34,8 @@ import SpotlightQuery
 /// (``SpotlightStore/queryIdentifiers(_:limit:)`` then reads none): a
 /// number compared with a named attribute (the typed values hold every
 /// number, date and bool, as the evaluator compares them), a string the
-/// exact-value index lists for every candidate document, and `&&` and `||`
-/// of exact sides. Expiry is the caller's.
+/// exact-value index lists for every candidate document, an identifier,
+/// and `&&` and `||` of exact sides. Expiry is the caller's.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
@@ -45,6 +47,9 @@ struct QueryPlanner {
     /// The rowids of the items with a value of the attribute in the range,
     /// ascending; nil when the index cannot say.
     let rowidsInRange: (String, NumberRange) throws -> [Int64]?
+    /// The rowids of the items whose unique identifier is the string, byte
+    /// for byte, ascending; nil when the index cannot say.
+    let rowidsWithIdentifier: (String) throws -> [Int64]?
 
     /// Most words an infix fragment expands to; past that the fragment is
     /// common enough that reading items in order finds matches fast.
@@ -52,11 +57,13 @@ struct QueryPlanner {
 
     init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil },
          rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil },
+         rowidsWithIdentifier: @escaping (String) throws -> [Int64]? = { _ in nil },
          rowidsInRange: @escaping (String, NumberRange) throws -> [Int64]? = { _, _ in nil }) {
         self.evaluator = evaluator
         self.wordsContaining = wordsContaining
         self.rowidsMatching = rowidsMatching
         self.rowidsInRange = rowidsInRange
+        self.rowidsWithIdentifier = rowidsWithIdentifier
     }
 
     /// A text term of the query language's candidates (``RankedDictionary``).
@@ -120,6 +127,12 @@ struct QueryPlanner {
             return nil
         case .pattern(let pattern):
             guard comparison.op == .equal, !pattern.isPresenceTest else { return nil }
+            // The item's identifier, always a string: its hash, each holder's bytes compared.
+            if comparison.attribute == .named("uniqueIdentifier") {
+                guard comparison.modifiers.isEmpty, let literal = QueryPlanner.literalText(pattern), literal.utf8.allSatisfy({ $0 < 0x80 }),
+                      let rowids = try rowidsWithIdentifier(literal) else { return nil }
+                return Candidates(rowids, exact: true)
+            }
             let exactValue = try exactValueCandidates(comparison, pattern)
             var candidates: Candidates
             if let exactValue {

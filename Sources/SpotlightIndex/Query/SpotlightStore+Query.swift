@@ -193,6 +193,12 @@ extension SpotlightStore {
                     guard let scope else { return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments) }
                     return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments[scope.segment], docs: scope.docs)
                 } catch is SegmentError { return nil }
+            }, rowidsWithIdentifier: { identifier in
+                guard let segments = try snapshot() else { return nil }
+                do {
+                    guard let scope else { return try RankedLookups.rowids(identifier: identifier, in: segments) }
+                    return try RankedLookups.rowids(identifier: identifier, in: [segments[scope.segment]], docs: scope.docs)
+                } catch is SegmentError { return nil }
             }, rowidsInRange: { name, range in
                 guard let segments = try snapshot() else { return nil }
                 do {

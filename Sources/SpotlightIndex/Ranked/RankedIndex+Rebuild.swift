@@ -29,7 +29,7 @@ extension RankedIndex {
         // Files of a lost or moved-aside store's index, or of a crash.
         try removeOrphanFiles(db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT i.rowid AS rowid, i.uid AS uid, i.expires AS expires, i.hint AS hint, i.recency AS recency,
+            SELECT i.rowid AS rowid, i.uid AS uid, i.domain AS domain, i.content_type AS content_type, i.expires AS expires, i.hint AS hint, i.recency AS recency,
                    i.eng AS eng, i.eng_at AS eng_at, i.imp AS imp, i.attributes AS attributes
             FROM items i ORDER BY i.rowid
             """)
@@ -38,7 +38,8 @@ extension RankedIndex {
         defer { chunks.removeFiles() }
         let builder = DocumentTokens.Builder(weights: DocumentTokens.ColumnWeights(scoring.weights))
         while let row = try rows.next() {
-            let content = Self.content(uid: row["uid"], attributes: try StoredRow.attributes(row), tokens: builder)
+            let content = Self.content(uid: row["uid"], domain: row["domain"], contentType: row["content_type"],
+                                       attributes: try StoredRow.attributes(row), tokens: builder)
             chunk.append(RankedDocument(rowid: row["rowid"], expires: row["expires"], hint: row["hint"], recency: row["recency"],
                                         engagement: row["eng"], engagedAt: row["eng_at"], impressions: row["imp"],
                                         tokens: content.tokens, uid: content.uid, uidHash: content.uidHash, numbers: content.numbers))

@@ -437,9 +437,10 @@ final class RankedIndex: Sendable {
                 if let known = providedContents[rowid] {
                     content = known
                 } else {
-                    guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, attributes FROM items WHERE rowid = ?"),
+                    guard let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT uid, domain, content_type, attributes FROM items WHERE rowid = ?"),
                                                         arguments: [rowid]) else { continue }
-                    content = Self.content(uid: stored["uid"], attributes: try StoredRow.attributes(stored), tokens: builder)
+                    content = Self.content(uid: stored["uid"], domain: stored["domain"], contentType: stored["content_type"],
+                                           attributes: try StoredRow.attributes(stored), tokens: builder)
                 }
                 documents.append(RankedDocument(rowid: rowid, expires: row[1], hint: row[2], recency: row[3],
                                                 engagement: row[4], engagedAt: row[5], impressions: row[6], tokens: content.tokens,
@@ -450,9 +451,11 @@ final class RankedIndex: Sendable {
     }
 
     /// What the index keeps of a stored item's identifier and attributes.
-    static func content(uid: String, attributes: [String: AttributeValue], tokens builder: DocumentTokens.Builder) -> Content {
+    static func content(uid: String, domain: String?, contentType: String?, attributes: [String: AttributeValue],
+                        tokens builder: DocumentTokens.Builder) -> Content {
         builder.add(attributes)
-        return Content(tokens: builder.finish(), uid: uid, uidHash: RankedDocument.uidHash(uid), numbers: NumericIndex.entries(attributes))
+        return Content(tokens: builder.finish(), uid: uid, uidHash: RankedDocument.uidHash(uid),
+                       numbers: NumericIndex.entries(attributes, domain: domain, contentType: contentType))
     }
 
     /// The transaction committed: files of dropped segments can go.

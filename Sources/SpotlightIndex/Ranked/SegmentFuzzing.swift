@@ -60,7 +60,7 @@ public enum _SegmentFuzzing {
         let scoring = RankedScoring(weights: RankingWeights())
         return sets.map { attributesList in
             let documents = attributesList.enumerated().map { index, attributes in
-                let content = RankedIndex.content(uid: "p-\(index)", attributes: attributes, tokens: builder)
+                let content = RankedIndex.content(uid: "p-\(index)", domain: nil, contentType: nil, attributes: attributes, tokens: builder)
                 return RankedDocument(rowid: Int64(index + 1), expires: 2_000_000_000, hint: 0, recency: nil, engagement: 0, engagedAt: 0,
                                       tokens: content.tokens, uid: content.uid, uidHash: content.uidHash, numbers: content.numbers)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SpotlightQuery
 
 /// The typed values of an item: every number, date and bool of its
 /// attributes as (name, value), which the ranked index's segments keep
@@ -15,11 +16,19 @@ import Foundation
 /// NumericIndex.entries(["section": .string("libs")])                           // [("\u{1}section\u{0}libs", 0.0)]
 /// ```
 enum NumericIndex {
-    /// The (name, value) pairs of an item's attributes.
-    static func entries(_ attributes: [String: AttributeValue]) -> [(String, Double)] {
+    /// The (name, value) pairs of an item's attributes, and the exact
+    /// values of its own fields (`domainIdentifier`, `contentType`,
+    /// `contentTypeTree`) as the query language sees them (``QueryItem``).
+    static func entries(_ attributes: [String: AttributeValue], domain: String? = nil, contentType: String? = nil) -> [(String, Double)] {
         var entries: [(String, Double)] = []
+        let fields = QueryItem(item: SearchableItem(uniqueIdentifier: "", domainIdentifier: domain, contentType: contentType, attributes: attributes))
+        for name in exactItemFields {
+            for case .string(let text) in fields.values(of: name) {
+                if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
+            }
+        }
         for (name, value) in attributes {
-            if hasExactValues(name) {
+            if hasExactValues(name), !exactItemFields.contains(name) {
                 func list(_ text: String) {
                     if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
                 }
@@ -45,9 +54,15 @@ enum NumericIndex {
     /// Whether the exact-value index lists an attribute's short strings:
     /// every attribute but the words of the title, keywords and description
     /// columns and the content text (free text, which the word index
-    /// serves), and the item's own fields (the query language reads them
-    /// from the item: ``QueryItem``).
+    /// serves); for the item's own fields, the values the query language
+    /// reads (the item's, or an attribute of that name when it has none:
+    /// ``QueryItem``), but the unique identifier's.
     static func hasExactValues(_ name: String) -> Bool {
-        TextColumns.bit(of: name) == 8 && !QueryItem.contentNames.contains(name) && !QueryPlanner.itemFields.contains(name)
+        exactItemFields.contains(name)
+            || TextColumns.bit(of: name) == 8 && !QueryItem.contentNames.contains(name) && !QueryPlanner.itemFields.contains(name)
     }
+
+    /// The item's own fields the exact-value index lists (the unique
+    /// identifier has its own lookup, by hash: see `QueryPlanner`).
+    static let exactItemFields = ["domainIdentifier", "contentType", "contentTypeTree"]
 }

@@ -69,7 +69,7 @@ struct ItemValidator: Sendable {
             uid: uid, uidHash: RankedDocument.uidHash(uid), domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.isUpdate ? item.attributes : [:], blob: blob,
             tokens: tokens,
-            numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes),
+            numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes, domain: item.domainIdentifier, contentType: item.contentType),
             hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)
     }
