@@ -14,16 +14,18 @@ import Foundation
 ///   URL's text) when it is ASCII and at most ``maxBytes`` long
 ///   (``asciiForm(_:)``). A value with other characters never equals an
 ///   ASCII query value, and a longer one never equals a shorter one.
-/// - `"\u{2}" + attribute`: the documents whose values of the attribute a
-///   segment did not list, because the segment held more than
+/// - `"\u{2}" + attribute`, one entry (document 0): the segment does not
+///   list that attribute's values, because it held more than
 ///   ``distinctLimit(documents:)`` different ones (a title, a version
-///   number): the index cannot say which of those match, the caller
-///   checks them.
+///   number, an e-mail address): listing each would cost more than it
+///   saves. A query then finds the attribute's candidates as it did before
+///   the index (its words), in that segment.
 ///
-/// So the documents of `attribute == "v"` (no modifier, no wildcard, `v`
-/// ASCII of at most ``maxBytes``) are exactly those under the first name,
-/// plus, when the second lists any, some of those. Merges carry both names
-/// through as they carry every typed value.
+/// So in a segment without the second name, the documents of
+/// `attribute == "v"` (no modifier, no wildcard, `v` ASCII of at most
+/// ``maxBytes``) are exactly those under the first. Merges carry the
+/// first names as every typed value, and the second once, whatever was
+/// deleted: a merged segment lists an attribute only if all its inputs did.
 ///
 /// ```swift
 /// ExactValues.name(attribute: "section", value: "libs")   // "\u{1}section\u{0}libs"
@@ -35,7 +37,7 @@ package enum ExactValues {
 
     /// The first byte of a listed value's name.
     static let valueMarker: UInt8 = 0x01
-    /// The first byte of an attribute's unlisted documents' name.
+    /// The first byte of the name marking an attribute a segment does not list.
     static let uncheckedMarker: UInt8 = 0x02
 
     /// The reserved name listing the documents whose `attribute` holds
@@ -46,7 +48,7 @@ package enum ExactValues {
         return "\u{1}" + attribute + "\u{0}" + ascii
     }
 
-    /// The reserved name of the documents whose values of `attribute` a segment did not list.
+    /// The reserved name marking a segment that does not list `attribute`'s values.
     package static func uncheckedName(attribute: String) -> String { "\u{2}" + attribute }
 
     /// The value as the index lists it: itself when it is ASCII and at
@@ -61,9 +63,9 @@ package enum ExactValues {
     }
 
     /// The most different values of one attribute a segment of
-    /// `documents` documents lists: past it, the attribute's documents are
-    /// under its ``uncheckedName(attribute:)`` (for a title or a version,
-    /// listing each value would cost more than it saves).
+    /// `documents` documents lists: past it, the segment lists none and
+    /// holds the attribute's ``uncheckedName(attribute:)`` (for a title or
+    /// a version, listing each value would cost more than it saves).
     package static func distinctLimit(documents: Int) -> Int { max(64, documents / 4) }
 
     /// The attribute of a listed value's name, nil for any other name.
@@ -72,10 +74,18 @@ package enum ExactValues {
         return name[name.utf8.index(after: name.utf8.startIndex)..<end]
     }
 
+    /// Whether `segment` lists `attribute`'s values (no ``uncheckedName(attribute:)`` entry).
+    package static func lists(attribute: String, in segment: Segment) throws(SegmentError) -> Bool {
+        try segment.numberValues(named: uncheckedName(attribute: attribute), in: .equal(0)).isEmpty
+    }
+
+    /// Whether a typed value name is an attribute's unlisted mark, which
+    /// a merge keeps once whatever documents it drops.
+    static func isUncheckedName(_ name: some Collection<UInt8>) -> Bool { name.first == uncheckedMarker }
+
     /// Applies ``distinctLimit(documents:)`` to a segment's typed values
     /// before they are written: an attribute with more different listed
-    /// values has its entries replaced by one per document under its
-    /// unchecked name.
+    /// values has them dropped, and one entry under its unchecked name.
     static func limitDistinct(_ contents: inout SegmentContents) {
         var distinct: [Substring: Int] = [:]
         for name in contents.numberNames {
@@ -83,43 +93,28 @@ package enum ExactValues {
         }
         let limit = distinctLimit(documents: contents.documentCount)
         let over = Set(distinct.filter { $0.value > limit }.keys)
-        guard !over.isEmpty else { return }
-        // Each over-limit value name's id → its attribute's unchecked name id.
-        var replacement: [Int32: Int32] = [:]
-        var unchecked: [Substring: Int32] = [:]
+        guard !over.isEmpty, contents.documentCount > 0 else { return }
+        var dropped = [Bool](repeating: false, count: contents.numberNames.count)
         for (id, name) in contents.numberNames.enumerated() {
-            guard let attribute = attribute(ofValueName: name), over.contains(attribute) else { continue }
-            if let existing = unchecked[attribute] {
-                replacement[Int32(id)] = existing
-            } else {
-                let uncheckedName = uncheckedName(attribute: String(attribute))
-                let newID = contents.numberNames.firstIndex(of: uncheckedName).map(Int32.init) ?? Int32(contents.numberNames.count)
-                if Int(newID) == contents.numberNames.count { contents.numberNames.append(uncheckedName) }
-                unchecked[attribute] = newID
-                replacement[Int32(id)] = newID
-            }
+            if let attribute = attribute(ofValueName: name), over.contains(attribute) { dropped[id] = true }
         }
-        // One unchecked entry per document and attribute; names left without entries are dropped.
-        var seen: Set<UInt64> = []
-        var entries: [NumberEntry] = []
-        entries.reserveCapacity(contents.numberEntries.count)
-        for var entry in contents.numberEntries {
-            if let target = replacement[entry.name] {
-                guard seen.insert(UInt64(UInt32(bitPattern: target)) << 32 | UInt64(entry.doc)).inserted else { continue }
-                entry.name = target
-                entry.value = 0
-            }
-            entries.append(entry)
-        }
-        var used = [Bool](repeating: false, count: contents.numberNames.count)
-        for entry in entries { used[Int(entry.name)] = true }
-        var newIDs = [Int32](repeating: -1, count: contents.numberNames.count)
         var names: [String] = []
-        for (id, name) in contents.numberNames.enumerated() where used[id] {
+        var newIDs = [Int32](repeating: -1, count: contents.numberNames.count)
+        for (id, name) in contents.numberNames.enumerated() where !dropped[id] {
             newIDs[id] = Int32(names.count)
             names.append(name)
         }
-        for index in entries.indices { entries[index].name = newIDs[Int(entries[index].name)] }
+        var entries: [NumberEntry] = []
+        entries.reserveCapacity(contents.numberEntries.count)
+        for entry in contents.numberEntries where !dropped[Int(entry.name)] {
+            entries.append(NumberEntry(name: newIDs[Int(entry.name)], doc: entry.doc, value: entry.value))
+        }
+        for attribute in over.sorted() {
+            let name = uncheckedName(attribute: String(attribute))
+            let id = names.firstIndex(of: name).map(Int32.init) ?? Int32(names.count)
+            if Int(id) == names.count { names.append(name) }
+            if !entries.contains(where: { $0.name == id }) { entries.append(NumberEntry(name: id, doc: 0, value: 0)) }
+        }
         contents.numberNames = names
         contents.numberEntries = entries
     }

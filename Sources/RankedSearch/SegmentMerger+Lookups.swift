@@ -24,12 +24,19 @@ extension SegmentMerger {
             }
         }
         let names = positions.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        let documents = docMaps.reduce(0) { $0 + $1.count(where: { $0 >= 0 }) }
         // Each name's kept values, counted first: the starts come before the values.
         var nameOffsets: [UInt64] = [0], nameBytes: [UInt8] = [], nameStarts: [UInt64] = [0]
         var lists: [[ValueList]] = []
         for name in names {
             nameBytes += name
             nameOffsets.append(UInt64(nameBytes.count))
+            // An attribute an input does not list: one entry, on document 0, whatever was deleted.
+            if ExactValues.isUncheckedName(name) {
+                nameStarts.append(nameStarts.last! + (documents > 0 ? 1 : 0))
+                lists.append([])
+                continue
+            }
             var kept = 0
             var holders: [ValueList] = []
             for (input, index) in positions[name]! {
@@ -49,12 +56,20 @@ extension SegmentMerger {
         out.begin(.numberNameStarts); out.append(values: nameStarts)
         var values = SegmentEncoder.Chunk<Double>(), docs = SegmentEncoder.Chunk<UInt32>()
         out.begin(.numberValues)
-        for holders in lists {
+        for (name, holders) in zip(names, lists) {
+            if ExactValues.isUncheckedName(name) {
+                if documents > 0 { values.add(0, to: &out) }
+                continue
+            }
             forEachMergedValue(holders, inputs, docMaps) { value, _ in values.add(value, to: &out) }
         }
         values.finish(into: &out)
         out.begin(.numberDocs)
-        for holders in lists {
+        for (name, holders) in zip(names, lists) {
+            if ExactValues.isUncheckedName(name) {
+                if documents > 0 { docs.add(0, to: &out) }
+                continue
+            }
             forEachMergedValue(holders, inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
         }
         docs.finish(into: &out)

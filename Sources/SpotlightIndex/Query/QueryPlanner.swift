@@ -50,6 +50,9 @@ struct QueryPlanner {
     /// The rowids of the items whose unique identifier is the string, byte
     /// for byte, ascending; nil when the index cannot say.
     let rowidsWithIdentifier: (String) throws -> [Int64]?
+    /// Whether the exact-value index lists every value of the attribute
+    /// where candidates are looked for (``ExactValues/lists(attribute:in:)``).
+    let listsExactValues: (String) throws -> Bool
 
     /// Most words an infix fragment expands to; past that the fragment is
     /// common enough that reading items in order finds matches fast.
@@ -58,12 +61,14 @@ struct QueryPlanner {
     init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil },
          rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil },
          rowidsWithIdentifier: @escaping (String) throws -> [Int64]? = { _ in nil },
+         listsExactValues: @escaping (String) throws -> Bool = { _ in false },
          rowidsInRange: @escaping (String, NumberRange) throws -> [Int64]? = { _, _ in nil }) {
         self.evaluator = evaluator
         self.wordsContaining = wordsContaining
         self.rowidsMatching = rowidsMatching
         self.rowidsInRange = rowidsInRange
         self.rowidsWithIdentifier = rowidsWithIdentifier
+        self.listsExactValues = listsExactValues
     }
 
     /// A text term of the query language's candidates (``RankedDictionary``).
@@ -159,15 +164,14 @@ struct QueryPlanner {
     }
 
     /// `attribute == "value"` from the exact-value index: the documents
-    /// listing the value and those the index did not list (exact when there
-    /// are none); nil when the comparison is not one it answers.
+    /// listing the value, exactly; nil when the comparison is not one it
+    /// answers, or a segment looked in does not list the attribute.
     private func exactValueCandidates(_ comparison: Comparison, _ pattern: QueryPattern) throws -> Candidates? {
         guard comparison.modifiers.isEmpty, case .named(let name) = comparison.attribute, NumericIndex.hasExactValues(name),
               let literal = QueryPlanner.literalText(pattern), literal.utf8.count <= ExactValues.maxBytes,
               literal.utf8.allSatisfy({ $0 < 0x80 }), let listed = ExactValues.name(attribute: name, value: literal),
-              let matching = try rowidsInRange(listed, .equal(0)),
-              let unchecked = try rowidsInRange(ExactValues.uncheckedName(attribute: name), .equal(0)) else { return nil }
-        return unchecked.isEmpty ? Candidates(matching, exact: true) : Candidates(Self.union(matching, unchecked))
+              try listsExactValues(name), let matching = try rowidsInRange(listed, .equal(0)) else { return nil }
+        return Candidates(matching, exact: true)
     }
 
     /// Whether the typed values of `name` are exactly the numbers and dates

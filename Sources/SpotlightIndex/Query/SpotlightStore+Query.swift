@@ -199,6 +199,14 @@ extension SpotlightStore {
                     guard let scope else { return try RankedLookups.rowids(identifier: identifier, in: segments) }
                     return try RankedLookups.rowids(identifier: identifier, in: [segments[scope.segment]], docs: scope.docs)
                 } catch is SegmentError { return nil }
+            }, listsExactValues: { attribute in
+                guard let segments = try snapshot() else { return false }
+                do {
+                    for snapshot in scope.map({ [segments[$0.segment]] }) ?? segments {
+                        guard try ExactValues.lists(attribute: attribute, in: snapshot.segment) else { return false }
+                    }
+                    return true
+                } catch is SegmentError { return false }
             }, rowidsInRange: { name, range in
                 guard let segments = try snapshot() else { return nil }
                 do {
