@@ -156,7 +156,7 @@ public struct IndexMaintenance: Sendable {
         let now = Date()
         return try storeNames().compactMap { app, name in
             // Looked at before opening: opening a store whose log is empty writes to it (GRDB's pool).
-            let file = registry.location.folderPath(of: app.bundleIdentifier).map { URL(fileURLWithPath: $0 + "/" + name + ".sqlite") }
+            let file = registry.location.filePath(of: app.bundleIdentifier, index: name).map { URL(fileURLWithPath: $0) }
             guard now.timeIntervalSince(Self.lastWritten(file) ?? now) >= idle,
                   let store = try? open(app, name, merging), !store.isReadOnly,
                   let merged = try? store.mergeSegments(), merged > 0 else { return nil }

@@ -46,9 +46,9 @@ public final class UserActivityStore: Sendable {
 
     /// True when the app has an activity store file (opening one creates it).
     public static func exists(bundleIdentifier: String, location: StoreLocation = .automatic) -> Bool {
-        guard let root = location.rootDirectory, (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil else { return false }
-        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
+        guard (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil,
+              let file = location.filePath(of: bundleIdentifier, index: indexName) else { return false }
+        return StorePath.kind(file) != .missing // a link counts: opening it says why it is refused
     }
 
     // MARK: - Donating

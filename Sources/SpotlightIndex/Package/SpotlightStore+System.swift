@@ -24,8 +24,7 @@ extension SpotlightStore {
     /// True when something is at the store's file path, a link included
     /// (opening it then says why it is refused); false for an in-memory location.
     package static func fileExists(bundleIdentifier: String, indexName: String, location: StoreLocation) -> Bool {
-        guard let root = location.rootDirectory else { return false }
-        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return StorePath.kind(file.path) != .missing
+        guard let file = location.filePath(of: bundleIdentifier, index: indexName) else { return false }
+        return StorePath.kind(file) != .missing
     }
 }

@@ -132,11 +132,9 @@ public final class SpotlightStore: Sendable {
     /// if !SpotlightStore.exists(bundleIdentifier: "com.example.notes") { print("nothing indexed yet") }
     /// ```
     public static func exists(bundleIdentifier: String, indexName: String = "default", location: StoreLocation = .automatic) -> Bool {
-        guard let root = location.rootDirectory,
-              (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil,
-              (try? StoreName.validateIndexName(indexName)) != nil else { return false }
-        let file = root.appendingPathComponent(bundleIdentifier, isDirectory: true).appendingPathComponent(indexName + ".sqlite")
-        return StorePath.kind(file.path) != .missing // a link counts: opening it says why it is refused
+        guard (try? StoreName.validateBundleIdentifier(bundleIdentifier)) != nil, (try? StoreName.validateIndexName(indexName)) != nil,
+              let file = location.filePath(of: bundleIdentifier, index: indexName) else { return false }
+        return StorePath.kind(file) != .missing // a link counts: opening it says why it is refused
     }
 
     /// The names of an app's indexes that have a store file, sorted.

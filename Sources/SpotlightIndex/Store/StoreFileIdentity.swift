@@ -26,9 +26,9 @@ public struct StoreFileIdentity: Hashable, Sendable {
     /// The identity of `<root>/<bundle identifier>/<index name>.sqlite` as it
     /// is now; nil when there is no such file (or the store is in memory).
     public init?(bundleIdentifier: String, indexName: String, location: StoreLocation) {
-        guard let folder = location.folderPath(of: bundleIdentifier) else { return nil }
+        guard let file = location.filePath(of: bundleIdentifier, index: indexName) else { return nil }
         var status = stat()
-        guard lstat(folder + "/" + indexName + ".sqlite", &status) == 0 else { return nil }
+        guard lstat(file, &status) == 0 else { return nil }
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -38,6 +38,17 @@ public enum StoreLocation: Sendable, Hashable {
         return (root.hasSuffix("/") ? root : root + "/") + bundleIdentifier
     }
 
+    /// `<root>/<bundle identifier>/<index name>.sqlite` as text, a store's
+    /// file; nil in memory. The names are not checked here.
+    ///
+    /// ```swift
+    /// StoreLocation.directory(URL(fileURLWithPath: "/tmp/s")).filePath(of: "com.example.notes", index: "default")
+    /// // "/tmp/s/com.example.notes/default.sqlite"
+    /// ```
+    package func filePath(of bundleIdentifier: String, index indexName: String) -> String? {
+        folderPath(of: bundleIdentifier).map { $0 + "/" + indexName + ".sqlite" }
+    }
+
     /// The root directory for this location; nil in memory.
     public var rootDirectory: URL? {
         switch self {
