@@ -60,7 +60,7 @@ public struct IndexMaintenance: Sendable {
         public var error: String?
     }
 
-    /// Checks every registered app's stores with SQLite's `quick_check` (the
+    /// Checks every registered app's stores, and the web store, with SQLite's `quick_check` (the
     /// full check that front ends skip when they open stores to search), so a
     /// damaged one is moved aside and its app asked to index again by
     /// ``deliverPendingRequests()``. Returns the stores that were not sound.
@@ -75,31 +75,40 @@ public struct IndexMaintenance: Sendable {
         for (app, name) in try storeNames() {
             do {
                 if let aside = try open(app, name, checking).movedAsideFile {
-                    found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, movedAside: aside.path))
+                    found.append(StoreCheck(bundleIdentifier: app, indexName: name, movedAside: aside.path))
                 }
             } catch {
-                found.append(StoreCheck(bundleIdentifier: app.bundleIdentifier, indexName: name, error: "\(error)"))
+                found.append(StoreCheck(bundleIdentifier: app, indexName: name, error: "\(error)"))
             }
         }
         return found
     }
 
-    /// Every registered app's stores, by index name: its indexes, then its activities'.
-    private func storeNames() throws -> [(app: AppRegistration, indexName: String)] {
-        try registry.apps().flatMap { app in
+    /// Every registered app's stores, by index name (its indexes, then its
+    /// activities'), then the web store's when there is one: the crawler's
+    /// pages are checked, merged and compacted as the apps' items are (a
+    /// damaged web store is moved aside and filled again as sites are
+    /// crawled; no app is asked).
+    private func storeNames() throws -> [(bundleIdentifier: String, indexName: String)] {
+        var names = try registry.apps().flatMap { app in
             var names = SpotlightStore.indexNames(bundleIdentifier: app.bundleIdentifier, location: registry.location)
             if UserActivityStore.exists(bundleIdentifier: app.bundleIdentifier, location: registry.location) {
                 names.append(UserActivityStore.indexName)
             }
-            return names.map { (app, $0) }
+            return names.map { (app.bundleIdentifier, $0) }
         }
+        if WebStore.exists(location: registry.location) { names.append((WebStore.bundleIdentifier, WebStore.indexName)) }
+        return names
     }
 
     /// Opens one of ``storeNames()``.
-    private func open(_ app: AppRegistration, _ name: String, _ options: StoreOptions) throws -> SpotlightStore {
-        name == UserActivityStore.indexName
-            ? try UserActivityStore(bundleIdentifier: app.bundleIdentifier, location: registry.location, options: options).store
-            : try SpotlightStore(bundleIdentifier: app.bundleIdentifier, indexName: name, location: registry.location, options: options)
+    private func open(_ bundleIdentifier: String, _ name: String, _ options: StoreOptions) throws -> SpotlightStore {
+        if bundleIdentifier == WebStore.bundleIdentifier && name == WebStore.indexName {
+            return try WebStore(location: registry.location, options: options).store
+        }
+        return name == UserActivityStore.indexName
+            ? try UserActivityStore(bundleIdentifier: bundleIdentifier, location: registry.location, options: options).store
+            : try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name, location: registry.location, options: options)
     }
 
     /// A store whose free pages maintenance gave back (``compactStores()``).
@@ -110,7 +119,7 @@ public struct IndexMaintenance: Sendable {
         public var bytesSaved: Int64
     }
 
-    /// Gives back the free pages of every registered app's store where they
+    /// Gives back the free pages of every registered app's store (and the web store) where they
     /// are a quarter of its file and at least ``compactionMinimumBytes``
     /// (``/SpotlightIndex/SpotlightStore/compact(whenFreeAbove:minimumBytes:)``):
     /// what deleting many items, or upgrading a store to schema v10, leaves.
@@ -128,7 +137,7 @@ public struct IndexMaintenance: Sendable {
         return try storeNames().compactMap { app, name in
             guard let store = try? open(app, name, compacting), !store.isReadOnly,
                   let saved = try? store.compact(minimumBytes: compactionMinimumBytes), saved > 0 else { return nil }
-            return StoreCompaction(bundleIdentifier: app.bundleIdentifier, indexName: name, bytesSaved: saved)
+            return StoreCompaction(bundleIdentifier: app, indexName: name, bytesSaved: saved)
         }
     }
 
@@ -140,7 +149,7 @@ public struct IndexMaintenance: Sendable {
         public var segmentsMerged: Int
     }
 
-    /// Merges the index segments of every registered app's store that has
+    /// Merges the index segments of every registered app's store (and the web store) that has
     /// not been written for `idle` seconds into one
     /// (``/SpotlightIndex/SpotlightStore/mergeSegments()``): a store searched
     /// more than it is written answers fastest from one segment, and one
@@ -156,11 +165,11 @@ public struct IndexMaintenance: Sendable {
         let now = Date()
         return try storeNames().compactMap { app, name in
             // Looked at before opening: opening a store whose log is empty writes to it (GRDB's pool).
-            let file = registry.location.filePath(of: app.bundleIdentifier, index: name).map { URL(fileURLWithPath: $0) }
+            let file = registry.location.filePath(of: app, index: name).map { URL(fileURLWithPath: $0) }
             guard now.timeIntervalSince(Self.lastWritten(file) ?? now) >= idle,
                   let store = try? open(app, name, merging), !store.isReadOnly,
                   let merged = try? store.mergeSegments(), merged > 0 else { return nil }
-            return StoreMerge(bundleIdentifier: app.bundleIdentifier, indexName: name, segmentsMerged: merged)
+            return StoreMerge(bundleIdentifier: app, indexName: name, segmentsMerged: merged)
         }
     }
 

@@ -105,6 +105,37 @@ import Testing
         #expect(try fixture.store(ServerFixture.grocer).rankedIndexStatistics().segments == 1)
     }
 
+    /// The crawler's web store is maintained as the apps' stores are:
+    /// merged once quiet, checked, and moved aside when damaged (no app to ask).
+    @Test func theWebStoreIsMaintainedToo() throws {
+        let fixture = try ServerFixture()
+        defer { fixture.cleanUp() }
+        let location = StoreLocation.directory(fixture.storesDirectory)
+        do {
+            let web = try WebStore(location: location)
+            for (index, name) in ["pear", "plum"].enumerated() {
+                let page = WebPage(url: URL(string: "https://example.com/\(name)")!, title: name.capitalized, description: "A \(name) page",
+                                   crawledAt: Date().addingTimeInterval(Double(index)))
+                try web.save([page])   // one segment each
+            }
+            try web.store.finishMerging()
+            #expect(try web.store.rankedIndexStatistics().segments == 2)
+        }
+        let maintenance = IndexMaintenance(registry: fixture.registry)
+        let merged = try maintenance.mergeStores()
+        #expect(merged.map { "\($0.bundleIdentifier)/\($0.indexName) \($0.segmentsMerged)" } == ["public.web/\(WebStore.indexName) 2"], "\(merged)")
+        #expect(try WebStore(location: location).search("plum").map(\.page.title) == ["Plum"])
+        #expect(try maintenance.verifyStores().isEmpty, "sound")
+        let file = try #require(location.filePath(of: WebStore.bundleIdentifier, index: WebStore.indexName))
+        let handle = try #require(FileHandle(forWritingAtPath: file))
+        try handle.seek(toOffset: 100)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 60_000))
+        try handle.close()
+        let checks = try maintenance.verifyStores()
+        #expect(checks.map(\.bundleIdentifier) == ["public.web"] && checks.first?.movedAside?.contains(".corrupt-") == true, "\(checks)")
+        #expect(try WebStore(location: location).pageCount() == 0, "made anew, for the crawler to fill")
+    }
+
     @Test func theServiceRunsMaintenanceOnItsSchedule() async throws {
         let fixture = try ServerFixture()
         defer { fixture.cleanUp() }
