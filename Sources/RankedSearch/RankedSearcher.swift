@@ -917,10 +917,11 @@ struct PostingCursor {
         }
         let ids = top.dropFirst(lazy).map(\.id) + rest
         guard !ids.isEmpty else { return }
-        let tail = DenseTail(documentCount: segment.documentCount)
         // With candidates, the cursor is asked about them only (the driver's
         // documents): a block's other postings, nearly all of a common
-        // token's, are passed over with a bit test instead of being stored.
+        // token's, are passed over with a bit test instead of being stored,
+        // and the tail's buffers are the segment's spares, given back.
+        let tail = DenseTail(scratchFor: segment.documentCount, candidates: candidates, pool: segment.scratchTails)
         try tail.add(ids, of: segment, wholeWord: wholeWord, candidates: candidates)
         adopt(tail)
     }

@@ -35,6 +35,8 @@ package struct Segment: @unchecked Sendable {
     let typoMemo = TypoMemo()
     /// Dense tails read in this segment (shared by its copies).
     let prefixMemo = PrefixMemo()
+    /// Spare buffers of the dense tails searches read for their candidates only.
+    let scratchTails = ScratchTails()
     /// Whether doc ids follow rowids (``isInRowidOrder``), found once.
     let rowidOrderMemo = RowidOrderMemo()
     /// The Bloom filter of its identifier hashes (``uidFilter``), built for a writer.

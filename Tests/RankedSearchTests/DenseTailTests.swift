@@ -76,6 +76,35 @@ import Testing
         }
     }
 
+    /// Tails read for one search take their buffers from the segment's
+    /// spares and give them back zeroed: searches one after another, each
+    /// reading different tails into the same buffers, find what a segment
+    /// reading each into new buffers finds.
+    @Test func scratchTailsGiveTheSameHitsSearchAfterSearch() throws {
+        var reused = try Self.segment()
+        reused.keepsDenseTails = false
+        let texts = ["blue ston", "item ston", "blue stone", "blue sto", "item st", "grey stonea", "blue s", "item stonex"]
+        for plan in [RankedSearcher.Plan.drivers, .automatic] {
+            for (round, text) in (texts + texts.reversed()).enumerated() {
+                var fresh = try Self.segment()
+                fresh.keepsDenseTails = false
+                let query = RankedQuery(TextTokenizer.queryTerms(text))
+                func search(_ segment: Segment) throws -> [RankedHit] {
+                    let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
+                    var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
+                    searcher.plan = plan
+                    return try searcher.search(query, limit: 20, verify: { _ in true })
+                }
+                let expected = try search(fresh)
+                let found = try search(reused)
+                #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text), search \(round)")
+                #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text), search \(round)")
+                #expect(reused.spareScratchTails.zero, "\(text): spare buffers are zero")
+            }
+        }
+        #expect(reused.spareScratchTails.count >= 1, "the cursors' tails gave their buffers back")
+    }
+
     /// A cursor through a kept tail answers the frequency of every document
     /// as the tokens' postings give it, the whole word's flagged, and a
     /// bound wherever it answers: the first cursor, with candidates, reads
