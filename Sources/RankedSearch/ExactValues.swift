@@ -83,21 +83,23 @@ package enum ExactValues {
     /// a merge keeps once whatever documents it drops.
     static func isUncheckedName(_ name: some Collection<UInt8>) -> Bool { name.first == uncheckedMarker }
 
+    /// Whether a typed value name is one of the index's (no attribute's:
+    /// attribute names are letters, digits and `_`).
+    package static func isReservedName(_ name: some Collection<UInt8>) -> Bool {
+        name.first == valueMarker || name.first == uncheckedMarker
+    }
+
     /// Applies ``distinctLimit(documents:)`` to a segment's typed values
     /// before they are written: an attribute with more different listed
     /// values has them dropped, and one entry under its unchecked name.
     static func limitDistinct(_ contents: inout SegmentContents) {
+        let attributes = contents.numberNames.map(attribute(ofValueName:))
         var distinct: [Substring: Int] = [:]
-        for name in contents.numberNames {
-            if let attribute = attribute(ofValueName: name) { distinct[attribute, default: 0] += 1 }
-        }
+        for case let attribute? in attributes { distinct[attribute, default: 0] += 1 }
         let limit = distinctLimit(documents: contents.documentCount)
         let over = Set(distinct.filter { $0.value > limit }.keys)
         guard !over.isEmpty, contents.documentCount > 0 else { return }
-        var dropped = [Bool](repeating: false, count: contents.numberNames.count)
-        for (id, name) in contents.numberNames.enumerated() {
-            if let attribute = attribute(ofValueName: name), over.contains(attribute) { dropped[id] = true }
-        }
+        let dropped = attributes.map { $0.map(over.contains) ?? false }
         var names: [String] = []
         var newIDs = [Int32](repeating: -1, count: contents.numberNames.count)
         for (id, name) in contents.numberNames.enumerated() where !dropped[id] {

@@ -73,25 +73,24 @@ package enum RankedLookups {
     /// let identifier = try RankedLookups.identifier(of: hit.rowid, in: snapshot)
     /// ```
     package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot]) throws(SegmentError) -> String? {
-        for snapshot in segments {
-            // Most segments hold rowids far from it: two reads rule them out.
-            guard let range = snapshot.segment.rowidRange, range.contains(rowid) else { continue }
-            if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) {
-                return try snapshot.segment.identifier(doc)
-            }
-        }
-        return nil
+        guard let (segment, doc) = liveDocument(of: rowid, in: segments) else { return nil }
+        return try segment.identifier(doc)
     }
 
     /// ``identifier(of:in:)`` of a document that has not expired at `now`
     /// (seconds since 1970, as the rows' `expires`): nil when it has, or
     /// when no live document holds `rowid`.
     package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot], unexpiredAt now: Double) throws(SegmentError) -> String? {
+        guard let (segment, doc) = liveDocument(of: rowid, in: segments), segment.expires(doc) > now else { return nil }
+        return try segment.identifier(doc)
+    }
+
+    /// The segment and live document holding `rowid`, if any.
+    private static func liveDocument(of rowid: Int64, in segments: [SegmentSnapshot]) -> (Segment, Int)? {
         for snapshot in segments {
+            // Most segments hold rowids far from it: two reads rule them out.
             guard let range = snapshot.segment.rowidRange, range.contains(rowid) else { continue }
-            if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) {
-                return snapshot.segment.expires(doc) > now ? try snapshot.segment.identifier(doc) : nil
-            }
+            if let doc = snapshot.segment.document(rowid: rowid), !snapshot.deleted.contains(doc) { return (snapshot.segment, doc) }
         }
         return nil
     }

@@ -167,19 +167,18 @@ struct QueryPlanner {
     /// listing the value, exactly; nil when the comparison is not one it
     /// answers, or a segment looked in does not list the attribute.
     private func exactValueCandidates(_ comparison: Comparison, _ pattern: QueryPattern) throws -> Candidates? {
+        // `ExactValues.name` is nil for a value the index does not list (not ASCII, too long).
         guard comparison.modifiers.isEmpty, case .named(let name) = comparison.attribute, NumericIndex.hasExactValues(name),
-              let literal = QueryPlanner.literalText(pattern), literal.utf8.count <= ExactValues.maxBytes,
-              literal.utf8.allSatisfy({ $0 < 0x80 }), let listed = ExactValues.name(attribute: name, value: literal),
+              let literal = QueryPlanner.literalText(pattern), let listed = ExactValues.name(attribute: name, value: literal),
               try listsExactValues(name), let matching = try rowidsInRange(listed, .equal(0)) else { return nil }
         return Candidates(matching, exact: true)
     }
 
     /// Whether the typed values of `name` are exactly the numbers and dates
-    /// the evaluator compares: a named attribute (letters, digits and `_`),
-    /// not one of the item's fields, which the evaluator reads from the item.
+    /// the evaluator compares: not one of the item's fields, which the
+    /// evaluator reads from the item, nor a name the exact-value index reserves.
     private static func isTypedExactly(_ name: String) -> Bool {
-        !itemFields.contains(name) && !name.isEmpty
-            && name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+        !itemFields.contains(name) && !ExactValues.isReservedName(name.utf8)
     }
 
     /// A bound the evaluator compares with numbers and dates alike.

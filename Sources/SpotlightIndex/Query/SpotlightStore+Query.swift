@@ -174,6 +174,8 @@ extension SpotlightStore {
             // window (``windowedSegments(_:)``), each window's candidates
             // read and checked before the next window's are found.
             var scope: (segment: Int, docs: Range<Int>)?
+            /// The segments the scope reads: its one, or all.
+            func scoped(_ segments: [SegmentSnapshot]) -> [SegmentSnapshot] { scope.map { [segments[$0.segment]] } ?? segments }
             /// Each segment's documents with a typed value in a range, built once per query.
             var rangeDocuments: [RangeKey: SegmentDocuments?] = [:]
             let planner = QueryPlanner(evaluator: evaluator, wordsContaining: { fragment in
@@ -202,7 +204,7 @@ extension SpotlightStore {
             }, listsExactValues: { attribute in
                 guard let segments = try snapshot() else { return false }
                 do {
-                    for snapshot in scope.map({ [segments[$0.segment]] }) ?? segments {
+                    for snapshot in scoped(segments) {
                         guard try ExactValues.lists(attribute: attribute, in: snapshot.segment) else { return false }
                     }
                     return true
@@ -258,12 +260,12 @@ extension SpotlightStore {
             func read(_ plan: QueryPlanner.Candidates) throws -> Bool {
                 var candidates = plan.rowids
                 if plan.exact, let fromIndex, let segments = try snapshot() {
-                    let scoped = scope.map { [segments[$0.segment]] } ?? segments
+                    let holders = scoped(segments)
                     var position = 0
                     do {
                         while position < candidates.count {
                             if cancellation?.isCancelled == true { outcome.wasCancelled = true; return false }
-                            if let identifier = try RankedLookups.identifier(of: candidates[position], in: scoped, unexpiredAt: expires) {
+                            if let identifier = try RankedLookups.identifier(of: candidates[position], in: holders, unexpiredAt: expires) {
                                 guard try deliver(fromIndex(identifier)) else { return false }
                             }
                             position += 1

@@ -21,24 +21,14 @@ enum NumericIndex {
     /// `contentTypeTree`) as the query language sees them (``QueryItem``).
     static func entries(_ attributes: [String: AttributeValue], domain: String? = nil, contentType: String? = nil) -> [(String, Double)] {
         var entries: [(String, Double)] = []
-        let fields = QueryItem(item: SearchableItem(uniqueIdentifier: "", domainIdentifier: domain, contentType: contentType, attributes: attributes))
-        for name in exactItemFields {
-            for case .string(let text) in fields.values(of: name) {
+        // Strings as the evaluator reads them: an item field's from the item, an attribute's its strings and URLs.
+        let item = QueryItem(item: SearchableItem(uniqueIdentifier: "", domainIdentifier: domain, contentType: contentType, attributes: attributes))
+        for name in exactItemFields + attributes.keys.filter({ hasExactValues($0) && !exactItemFields.contains($0) }) {
+            for case .string(let text) in item.values(of: name) {
                 if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
             }
         }
         for (name, value) in attributes {
-            if hasExactValues(name), !exactItemFields.contains(name) {
-                func list(_ text: String) {
-                    if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
-                }
-                switch value {
-                case .string(let text): list(text)
-                case .strings(let texts): texts.forEach(list)
-                case .url(let url): list(url.absoluteString)
-                default: break
-                }
-            }
             switch value {
             case .number(let number): entries.append((name, number.doubleValue))
             case .numbers(let numbers): entries += numbers.map { (name, $0.doubleValue) }
