@@ -45,7 +45,12 @@ package enum ExactValues {
     /// than ``maxBytes``).
     package static func name(attribute: String, value: String) -> String? {
         guard let ascii = asciiForm(value) else { return nil }
-        return "\u{1}" + attribute + "\u{0}" + ascii
+        var name = "\u{1}"
+        name.reserveCapacity(2 + attribute.utf8.count + ascii.utf8.count)
+        name += attribute
+        name += "\u{0}"
+        name += ascii
+        return name
     }
 
     /// The reserved name marking a segment that does not list `attribute`'s values.

@@ -20,6 +20,9 @@ package enum TextColumns {
         }
     }
 
+    /// The attributes ``bit(of:)`` puts in a column of their own (not the last, 8).
+    package static let namedColumnAttributes = ["title", "displayName", "keywords", "alternateNames", "contentDescription"]
+
     /// Every column's bit.
     package static let allColumns: UInt8 = 0xF
 

@@ -177,4 +177,46 @@ import Testing
     func asciiForms(value: String, form: String?) {
         #expect(ExactValues.asciiForm(value) == form)
     }
+
+    /// Which names the exact-value index lists: every attribute but the
+    /// text columns', the content's and the item's own fields (listed from
+    /// the item, but the unique identifier).
+    static let names: [(String, Bool)] = [
+        ("section", true), ("homepage", true), ("installedSize", true), ("version", true),
+        ("domainIdentifier", true), ("contentType", true), ("contentTypeTree", true),
+        ("uniqueIdentifier", false), ("textContent", false), ("transcribedTextContent", false),
+        ("title", false), ("displayName", false), ("keywords", false), ("alternateNames", false), ("contentDescription", false),
+    ]
+
+    @Test(arguments: names)
+    func listedNames(name: String, listed: Bool) {
+        #expect(NumericIndex.hasExactValues(name) == listed)
+        if TextColumns.namedColumnAttributes.contains(name) { #expect(TextColumns.bit(of: name) != 8) }
+    }
+
+    /// An item's entries: its numbers, dates and bools by name, its listed
+    /// strings and URLs under reserved names, its own fields from the item
+    /// (an attribute of that name where the item has none).
+    @Test func entriesOfAnItem() {
+        let date = Date(timeIntervalSinceReferenceDate: 1_000)
+        let attributes: [String: AttributeValue] = [
+            "section": .strings(["libs", "café", "games"]), "homepage": .url(URL(string: "https://example.com/a")!),
+            "installedSize": .numbers([.int(5), .double(2.5)]), "rating": .number(.int(4)), "added": .date(date),
+            "dates": .dates([date, date.addingTimeInterval(1)]), "free": .bool(true), "thumbnail": .data(Data([1, 2])),
+            "title": .string("Pear"), "textContent": .string("words"), "contentType": .string("public.text"),
+        ]
+        func reserved(_ attribute: String, _ value: String) -> String { "\u{1}\(attribute)\u{0}\(value)" }
+        let expected: [(String, Double)] = [
+            (reserved("section", "libs"), 0), (reserved("section", "games"), 0), (reserved("homepage", "https://example.com/a"), 0),
+            (reserved("domainIdentifier", "mail"), 0), (reserved("contentType", "public.text"), 0),
+            ("installedSize", 5), ("installedSize", 2.5), ("rating", 4), ("added", 1_000), ("dates", 1_000), ("dates", 1_001), ("free", 1),
+        ]
+        let entries = NumericIndex.entries(attributes, domain: "mail")
+        let key = { (entry: (String, Double)) in "\(entry.0)=\(entry.1)" }
+        #expect(entries.map(key).sorted() == expected.map(key).sorted())
+        // With the item's own content type, its tree is listed too, and the attribute of that name is not.
+        let typed = NumericIndex.entries(["contentType": .string("x.y")], contentType: "public.plain-text").map(\.0)
+        #expect(typed.contains(reserved("contentType", "public.plain-text")) && !typed.contains(reserved("contentType", "x.y")))
+        #expect(typed.contains(reserved("contentTypeTree", "public.text")))
+    }
 }
