@@ -83,9 +83,14 @@ extension RankedSearcher {
         }
 
         // The conjunction, rarest term first: a later term reads only the
-        // blocks that can hold a document still in it.
+        // blocks that can hold a document still in it. The last, the most
+        // common, is read once: its postings in the conjunction so far are
+        // the matches, kept with their frequencies for scoring (`file
+        // access d` read `d…`'s blocks twice, for the bits and the frequencies).
         var conjunction: DocumentBitmap?
         var termBits = DocumentBitmap(documentCount: segment.documentCount)
+        let readOnce = tails[order[order.count - 1]] == nil ? order[order.count - 1] : -1
+        var readOnceHits: [(doc: Int32, frequency: UInt32)] = []
         for term in order {
             if conjunction != nil {
                 termBits.words.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
@@ -98,9 +103,18 @@ extension RankedSearcher {
             for range in ranges[term] where tails[term] == nil {
                 for id in range {
                     let blocks = try segment.blocks(of: id)
+                    let flag = RankedScoring.flag(id, wholeWord: wholeWord[term])
                     for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: conjunction) {
-                        let count = try segment.unpackDocs(block, into: buffers)
                         statistics.blocksRead += 1
+                        if term == readOnce, let conjunction {
+                            let count = try segment.unpack(block, into: buffers, columns: false)
+                            for index in 0..<count where conjunction.contains(Int(buffers.docs[index])) {
+                                termBits.insert(Int(buffers.docs[index]))
+                                readOnceHits.append((Int32(bitPattern: buffers.docs[index]), buffers.frequencies[index] | flag))
+                            }
+                            continue
+                        }
+                        let count = try segment.unpackDocs(block, into: buffers)
                         termBits.words.withUnsafeMutableBufferPointer { words in
                             for index in 0..<count {
                                 let doc = Int(buffers.docs[index])
@@ -155,6 +169,13 @@ extension RankedSearcher {
                         slot += termCount
                     }
                 }
+            }
+            if term == readOnce {
+                for hit in readOnceHits where matches.contains(Int(hit.doc)) {
+                    let slot = rank(Int(hit.doc)) * termCount + term
+                    if hit.frequency > best[slot] { best[slot] = hit.frequency }
+                }
+                continue
             }
             // Through a tail, only the whole word typed, flagged: the tail holds it unflagged.
             let whole = wholeWord[term]
