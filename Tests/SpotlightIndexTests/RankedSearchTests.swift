@@ -401,8 +401,14 @@ import TestSupport
         let checksum = try Segment(SegmentBytes(copying: bytes), verifyChecksum: false).storedChecksum
         bytes[bytes.count / 2] ^= 0x40                      // in the postings or forward lists: structurally fine
         try bytes.write(to: file)
-        // As if the bytes had rotted on disk: the file's record still says it was verified.
+        // As if the bytes had rotted on disk: the file's record still says it
+        // was verified, two days ago (a younger record is trusted as it is).
         SegmentVerification.record(file, checksum: checksum)
+        let record = SegmentVerification.recordURL(for: file)
+        #expect(!SegmentVerification.isDueForRecheck(file))
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: record.path)
+        #expect(SegmentVerification.isDueForRecheck(file))
+        #expect(SegmentVerification.isVerified(file, checksum: checksum), "the record's age is not part of what it says")
 
         let store = try fileStore(dir)
         var rebuilt = false
@@ -419,6 +425,41 @@ import TestSupport
 }
 
 extension RankedIndexStoreTests {
+    /// A large segment whose record is a day old is read again in the
+    /// background when a store loads it, and recorded anew when it passes;
+    /// one recorded since is trusted as it is.
+    @Test func anOldRecordIsCheckedAgainAndRenewed() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        do {
+            let store = try fileStore(dir) { $0.rankedInlineLimit = 64 << 10 }
+            for batch in 0..<8 {
+                try store.index((0..<300).map { index in
+                    let n = batch * 300 + index
+                    return item("d\(n)", title: "document \(n)", ["textContent": .string((0..<150).map { "w\((n * 7 + $0 * 13) % 400)x" }.joined(separator: " "))])
+                })
+            }
+            try store.finishMerging()
+        }
+        let directory = dir.url.appendingPathComponent("org.openspotlight.tests/shared.ranked")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".seg") }
+            .map { directory.appendingPathComponent($0) }
+            .first { ((try? FileManager.default.attributesOfItem(atPath: $0.path))?[.size] as? NSNumber)?.intValue ?? 0 > 1 << 20 })
+        #expect(!SegmentVerification.isDueForRecheck(file), "the writer's record is new")
+        let record = SegmentVerification.recordURL(for: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * 86_400)], ofItemAtPath: record.path)
+        #expect(SegmentVerification.isDueForRecheck(file))
+        let store = try fileStore(dir)
+        #expect(try store.search("document", limit: 10_000).count == 2_400)
+        var renewed = false
+        for _ in 0..<200 where !renewed {
+            renewed = !SegmentVerification.isDueForRecheck(file)
+            if !renewed { Thread.sleep(forTimeInterval: 0.025) }
+        }
+        #expect(renewed, "checked in the background and recorded anew")
+        #expect(FileManager.default.fileExists(atPath: file.path), "not rebuilt: it passed")
+    }
+
     @Test func aLostStoresSegmentFilesAreRemovedWhenTheNewStoreBuildsItsIndex() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

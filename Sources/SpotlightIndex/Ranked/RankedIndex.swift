@@ -246,10 +246,15 @@ final class RankedIndex: Sendable {
             let url = directory.appendingPathComponent(file)
             let stored = segment.storedChecksum
             if SegmentVerification.isVerified(url, checksum: stored) {
-                // Verified as it is now: checked again in the background, for damage below the file system.
-                if backgroundChecks {
+                // Verified as it is now: checked again in the background, for
+                // damage below the file system, once its record is a day old.
+                if backgroundChecks, SegmentVerification.isDueForRecheck(url) {
                     Self.verifier.async { [weak self] in
-                        if (try? Self.checksumOfFile(url.path)) != stored { self?.failedChecks.withLock { _ = $0.insert(token) } }
+                        if (try? Self.checksumOfFile(url.path)) == stored {
+                            SegmentVerification.record(url, checksum: stored)
+                        } else {
+                            self?.failedChecks.withLock { _ = $0.insert(token) }
+                        }
                     }
                 }
             } else {
