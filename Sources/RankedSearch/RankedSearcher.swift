@@ -652,9 +652,6 @@ package struct RankedSearcher {
                     }
                 }
                 let norm = RankedScoring.norm(length: segment.length(doc), avgLength: avgLength)
-                // Expired documents are never returned (checked after
-                // the bound, which drops most documents first).
-                if segment.expires(doc) <= now { continue }
                 // The driver's frequency here (this token's), then the
                 // cursors', rarest term first: most documents fail there.
                 scratch.best[driver] = scratch.frequencies[position] | flag
@@ -664,8 +661,13 @@ package struct RankedSearcher {
                 }
                 statistics.documentsScored += 1
                 let (text, title) = scoring.text(scratch.best, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
-                let rowid = segment.rowid(doc)
                 if trustsBounds, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { continue }
+                // Expired documents are never returned; the expiry and the
+                // rowid are read only for a document that can make the page
+                // (each a section of its own: a cache miss each, for
+                // every document bounded, when they were read first).
+                if segment.expires(doc) <= now { continue }
+                let rowid = segment.rowid(doc)
                 let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
                 // A document may hold several of the driver's tokens: it
                 // scores by the best, so keep the highest seen. One token
