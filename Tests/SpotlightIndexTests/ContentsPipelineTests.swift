@@ -75,6 +75,6 @@ import TestSupport
     }
 
     static func prepare(_ store: SpotlightStore, _ items: [SearchableItem]) -> [PreparedItem] {
-        ItemPreparation.prepare(items[...], validator: store.validator, threads: 1).0
+        ItemPreparation.prepare(items[...], validator: store.validator, tokens: DocumentTokens.Builder(weights: store.validator.columnWeights)).0
     }
 }

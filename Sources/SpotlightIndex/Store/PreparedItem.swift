@@ -2,8 +2,8 @@ import Foundation
 
 /// An item checked against the limits and turned into what the tables
 /// store: the attribute blob, its tokens for the ranked index and the
-/// ranking signals. Preparing happens on the caller's thread, before the write
-/// lock is taken.
+/// ranking signals. Preparing happens in the background (``ItemPreparation``),
+/// outside the write lock.
 struct PreparedItem: Sendable {
     var uid: String
     /// ``RankedDocument/uidHash(_:)`` of `uid`.

@@ -56,20 +56,53 @@ extension SpotlightStore {
     @discardableResult
     public func index(_ items: [SearchableItem]) throws -> IndexReport {
         if items.isEmpty { return IndexReport() }
+        return try index(prepared: prepare(items))
+    }
+
+    /// Writes items prepared by ``prepare(_:)``, as ``index(_:)`` writes
+    /// them: their preparation went on in the background since, so a
+    /// caller that prepares its next items before writing these keeps
+    /// both cores busy (``PreparedItems``).
+    ///
+    /// ```swift
+    /// let next = store.prepare(nextPage)
+    /// let report = try store.index(prepared: current)
+    /// ```
+    /// - Throws: as ``index(_:)``.
+    @discardableResult
+    public func index(prepared: PreparedItems) throws -> IndexReport {
+        if prepared.count == 0 { return IndexReport() }
+        let pipeline = prepared.chunks(for: self)
         if isBatchOpen {
-            let (prepared, refused) = ItemPreparation.prepare(items[...], validator: validator, threads: Parallelism.cores)
-            var report = IndexReport(refused: refused)
-            if !prepared.isEmpty, enqueueInBatch(.index(prepared)) {
-                report.accepted = prepared.count
+            var report = IndexReport()
+            var items: [PreparedItem] = []
+            while let (chunk, refused) = pipeline.next() {
+                items += chunk
+                report.refused += refused
+            }
+            if items.isEmpty { return report }
+            if enqueueInBatch(.index(items)) {
+                report.accepted = items.count
                 return report
             }
-            if prepared.isEmpty { return report }
+            // The batch ended meanwhile: written now, as without one.
+            var pending: [PreparedItem]? = items
+            var written = try write(chunks: {
+                defer { pending = nil }
+                return pending.map { ($0, []) }
+            })
+            written.refused = report.refused + written.refused
+            return written
         }
-        // Tokenizing the next chunk overlaps writing this one, in one transaction.
-        let pipeline = ItemPreparation.Pipeline(items, validator: validator)
-        return try WriteProfile.measure("index call") { try write { db in
+        return try write(chunks: pipeline.next)
+    }
+
+    /// Writes chunks of prepared items in one transaction, each chunk's
+    /// segment contents built while the next is written.
+    private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?) throws -> IndexReport {
+        try WriteProfile.measure("index call") { try write { db in
             var report = IndexReport()
-            while let (prepared, refused) = WriteProfile.measure("wait-prepare", { pipeline.next() }) {
+            while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
                 report.refused += refused
                 let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
                 // Its segment is built while the next chunk is written.

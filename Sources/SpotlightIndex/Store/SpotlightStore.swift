@@ -32,6 +32,8 @@ import Synchronization
 ///
 /// ### Writing items
 /// - ``index(_:)``
+/// - ``prepare(_:)``
+/// - ``index(prepared:)``
 /// - ``deleteItems(withIdentifiers:)``
 /// - ``deleteItems(inDomains:)``
 /// - ``deleteAllItems()``
