@@ -27,6 +27,8 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     let queue: DispatchQueue
     /// The store and the file it was opened on (``StoreFileIdentity``).
     private let opened = Mutex<(store: SpotlightStore, file: StoreFileIdentity?)?>(nil)
+    /// Index requests queued, the next prepared while one is written.
+    private let lookAhead = IndexingLookAhead()
     /// Set when the store's file was replaced while a batch was open on the old one.
     private let batchLost = Mutex(false)
     private let batchOnDefault = Mutex(false)
@@ -179,9 +181,13 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     // MARK: - Indexing
 
     /// Adds items, or replaces those with the same identifiers (merges them with `isUpdate`).
+    /// A request made while another runs is prepared (checked, tokenized)
+    /// while that one is written, so a stream of batches keeps two cores busy.
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (((any Error)?) -> Void)? = nil) {
-        let engineItems = items.map(\.engineItem)
-        submit(completionHandler) { store in try Self.check(try store.index(engineItems)) }
+        let request = lookAhead.enqueue(items.map(\.engineItem))
+        submit(completionHandler) { store in
+            try Self.check(try store.index(prepared: self.lookAhead.begin(request, store: store)))
+        }
     }
 
     /// Adds or replaces items; returns once the store is durable.

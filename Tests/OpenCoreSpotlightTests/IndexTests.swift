@@ -43,6 +43,40 @@ extension OpenCoreSpotlightTests {
             #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).ids == ["y"])
         }
 
+        /// Batches given without waiting (each prepared while the one
+        /// before is written) are stored in the order given: a later batch's
+        /// item replaces an earlier one's, an update merges into what the
+        /// batches before it stored, and a deletion between them applies
+        /// where it was asked for.
+        @Test func batchesGivenWithoutWaitingApplyInOrder() async throws {
+            let app = try TestApp()
+            defer { app.cleanUp() }
+            let index = CSSearchableIndex(name: "flood")
+            final class Log: @unchecked Sendable { var steps: [Int] = [] }
+            let log = Log()
+            for batch in 0..<12 {
+                let items = (0..<40).map { makeItem("i\($0)", title: "batch\(batch) item \($0)") }
+                index.indexSearchableItems(items) { error in
+                    #expect(error == nil)
+                    log.steps.append(batch)
+                }
+                if batch == 5 { index.deleteSearchableItems(withIdentifiers: ["i0"], completionHandler: nil) }   // batch 6 adds it again
+            }
+            let update = CSSearchableItem(uniqueIdentifier: "i1", domainIdentifier: nil, attributeSet: {
+                let set = CSSearchableItemAttributeSet(contentType: .text)
+                set.keywords = ["merged"]
+                return set
+            }())
+            update.isUpdate = true
+            index.indexSearchableItems([update], completionHandler: nil)
+            await withCheckedContinuation { done in index.deleteSearchableItems(withIdentifiers: ["none"]) { _ in done.resume() } }
+            #expect(log.steps == Array(0..<12))
+            #expect(await run(CSSearchQuery(queryString: #"title == "*""#, queryContext: nil)).count == 40)
+            #expect(await run(CSSearchQuery(queryString: #"title == "batch11*""#, queryContext: nil)).count == 40)
+            // The update merged into what the last batch stored.
+            #expect(await run(CSSearchQuery(queryString: #"keywords == "merged" && title == "batch11 item 1""#, queryContext: nil)).ids == ["i1"])
+        }
+
         @Test func batchesStoreClientStateAndCompareAndSwap() async throws {
             let app = try TestApp()
             defer { app.cleanUp() }
