@@ -2,12 +2,15 @@ import Foundation
 
 /// Writes a scale's packages into one engine's store.
 protocol BenchIndexer: AnyObject {
-    /// Indexes one batch (the benchmark gives 1,000 packages a call);
-    /// returns how many packages the store refused.
+    /// Indexes one batch (the benchmark gives 1,000 packages a call), or
+    /// the one given before while this one is prepared; returns how many
+    /// packages the store refused in what it wrote.
     func index(_ packages: [DebianPackage]) throws -> Int
-    /// Waits for work the store goes on with after its last write (the
-    /// engine's background merges); timed as indexing.
-    func waitForBackgroundWork() throws
+    /// Writes what ``index(_:)`` left to write, and waits for work the
+    /// store goes on with after its last write (the engine's background
+    /// merges); timed as indexing. Returns how many packages the store
+    /// refused in what it wrote.
+    func waitForBackgroundWork() throws -> Int
     /// Closes the store; returns its size on disk in bytes, and the bytes
     /// of the structures that answer text queries.
     func finish() throws -> (store: Int64, textIndex: Int64)
@@ -52,5 +55,5 @@ enum Backends {
 }
 
 extension BenchIndexer {
-    func waitForBackgroundWork() throws {}
+    func waitForBackgroundWork() throws -> Int { 0 }
 }

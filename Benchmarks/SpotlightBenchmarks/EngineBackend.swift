@@ -62,19 +62,41 @@ final class EngineIndexer: BenchIndexer {
         self.store = try EngineStore.open(directory: directory, scale: scale)
     }
 
+    /// The batch given last, being prepared while the one before is written.
+    private var next: PreparedItems?
+
+    /// Starts preparing `packages` and writes the batch given before
+    /// (`SpotlightStore.prepare(_:)`): as an app with its next batch at
+    /// hand, or `CSSearchableIndex` with its next request queued, the
+    /// engine tokenizes one batch while it writes and commits the other.
+    /// Each batch is still its own durable transaction; the last is
+    /// written by ``waitForBackgroundWork()``.
     func index(_ packages: [DebianPackage]) throws -> Int {
         guard let store else { throw BenchError.failed("the engine's store is closed") }
-        let report = try store.index(packages.map(EngineStore.item))
+        let current = next
+        next = store.prepare(packages.map(EngineStore.item))
+        guard let current else { return 0 }
+        return try write(current, store)
+    }
+
+    private func write(_ prepared: PreparedItems, _ store: SpotlightStore) throws -> Int {
+        let report = try store.index(prepared: prepared)
         for refusal in report.refused.prefix(3) {
             log("engine refused \(refusal.itemIdentifier): \(refusal.error)")
         }
         return report.refused.count
     }
 
-    /// Waits for the ranked index's background merges (counted as indexing
-    /// time: the phase calls this inside its timing).
-    func waitForBackgroundWork() throws {
+    /// Writes the last batch, then waits for the ranked index's background
+    /// merges (counted as indexing time: the phase calls this inside its timing).
+    func waitForBackgroundWork() throws -> Int {
+        var refused = 0
+        if let store, let last = next {
+            next = nil
+            refused = try write(last, store)
+        }
         try store?.finishMerging()
+        return refused
     }
 
     /// Closes the store, opens it again and asks its size: the database's

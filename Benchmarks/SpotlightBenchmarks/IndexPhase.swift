@@ -40,15 +40,18 @@ enum IndexPhase {
         }
         stopwatch.restart()
         let cpuStart = ResourceUsage.cpuSeconds()
-        try indexer.waitForBackgroundWork()
+        refused += try indexer.waitForBackgroundWork()
         indexing += stopwatch.elapsed
         cpuSeconds += ResourceUsage.cpuSeconds() - cpuStart
+        // The peak of indexing, before the store is closed and opened again
+        // to measure it (Tantivy's driver reads its peak there too).
+        let peakRSSMB = ResourceUsage.peakRSSMB()
         let (storeBytes, textIndexBytes) = try indexer.finish()
         let seconds = indexing.seconds
         if refused > 0 { log("\(tag) warning: \(grouped(refused)) items refused") }
         return IndexPhaseReport(engine: engine, scale: scale, items: scale, refused: refused, seconds: seconds,
                                 itemsPerSecond: Double(scale) / max(seconds, 1e-9), cpuSeconds: cpuSeconds,
-                                peakRSSMB: ResourceUsage.peakRSSMB(), corpusRSSMB: corpusRSS, storeBytes: storeBytes,
+                                peakRSSMB: peakRSSMB, corpusRSSMB: corpusRSS, storeBytes: storeBytes,
                                 textIndexBytes: textIndexBytes, rawTextBytes: rawTextBytes)
     }
 }
