@@ -374,6 +374,18 @@ package struct Segment: @unchecked Sendable {
 
     /// Drops from resident memory every per-document section and the
     /// identifiers and typed values, which a merge reads once.
+    /// Drops typed values `values` (indices) and their docs from resident
+    /// memory, once a merge has read them.
+    func releaseValues(_ values: Range<Int>) {
+        bytes.release((at(.numberValues) + 8 * values.lowerBound)..<(at(.numberValues) + 8 * values.upperBound), minimum: 1 << 12)
+        bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound), minimum: 1 << 12)
+    }
+
+    /// Drops `sections` from resident memory, once a merge has read them.
+    func release(_ sections: [SegmentFormat.Section]) {
+        for section in sections { bytes.release(at(section)..<sectionEnd(section), minimum: 1 << 12) }
+    }
+
     func releaseDocuments() {
         for section in [SegmentFormat.Section.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
                         .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs] {

@@ -237,8 +237,8 @@ package enum SegmentMerger {
     /// Postings past which the term merge is split over two threads.
     static let parallelPostings = 400_000
 
-    /// Blocks of an input read before their pages are released (a few megabytes of postings and offsets).
-    static let releaseBlocks = 8_192
+    /// Blocks of an input read before their pages are released (up to a megabyte or so of postings and offsets).
+    static let releaseBlocks = 1_024
 
     /// The merged terms of one range per input: bytes, each term's end in
     /// them and in the postings, and the postings.
