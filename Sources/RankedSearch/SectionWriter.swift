@@ -66,6 +66,13 @@ extension SegmentEncoder {
             if sink != nil, writer.bytes.count >= bufferSize { flush() }
         }
 
+        /// Writes the section just begun as collapsed to `value` (every
+        /// document has it), as ``collapsible(_:_:)`` writes one.
+        mutating func collapsed(_ section: SegmentFormat.Section, to value: Double) {
+            constantSections |= 1 << UInt32(section.rawValue)
+            writer.append(value)
+        }
+
         /// A section of one value per document, stored once when every document has the same.
         mutating func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
             begin(section)

@@ -157,6 +157,8 @@ package struct Segment: @unchecked Sendable {
         Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
     }
     @_spi(Inspection) public func hint(_ doc: Int) -> Double { f64(.hints, doc) }
+    /// The document at `index` in rowid order.
+    @_spi(Inspection) public func rowidOrder(_ index: Int) -> Int { Int(u32(.rowidOrder, index)) }
     @_spi(Inspection) public func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     @_spi(Inspection) public func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }

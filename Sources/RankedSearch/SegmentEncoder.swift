@@ -68,6 +68,12 @@ package enum SegmentEncoder {
         let bounds: [Double]
         let norms: [Double]
 
+        init(avgLength: Double, bounds: [Double], norms: [Double]) {
+            self.avgLength = avgLength
+            self.bounds = bounds
+            self.norms = norms
+        }
+
         init(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double) {
             let n = contents.documentCount
             let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }

@@ -80,16 +80,18 @@ package enum SegmentMerger {
                                      bufferSize: Int = 1 << 20, parallelPostings: Int = SegmentMerger.parallelPostings) throws -> Merged {
         // Built in place: a copy would keep the per-document values alive after they are dropped.
         var contents = SegmentContents()
-        let docMaps = try mergeDocuments(inputs, into: &contents, lookups: false)
-        let documentCount = contents.documentCount
-        let scales = SegmentEncoder.Scales(contents, scoring: scoring, buildTime: buildTime)
-        let titleLengths = contents.titleLengths
-        // Streaming, the documents' sections (first in the format) go out
-        // now, and their values are dropped before the terms are merged.
         var out = SegmentEncoder.SectionWriter(streamingTo: sink, bufferSize: bufferSize)
+        let docMaps: [[Int32]], documentCount: Int, scales: SegmentEncoder.Scales, titleLengths: [UInt8]
         if sink != nil {
-            SegmentEncoder.writeDocuments(contents, bounds: scales.bounds, into: &out)
-            contents.dropDocumentValues()
+            // Streaming, the documents' sections (first in the format) go
+            // out now, from the inputs, before the terms are merged.
+            let documents = try streamDocuments(inputs, scoring: scoring, buildTime: buildTime, into: &out)
+            (docMaps, documentCount, scales, titleLengths) = (documents.docMaps, documents.documentCount, documents.scales, documents.titleLengths)
+        } else {
+            docMaps = try mergeDocuments(inputs, into: &contents, lookups: false)
+            documentCount = contents.documentCount
+            scales = SegmentEncoder.Scales(contents, scoring: scoring, buildTime: buildTime)
+            titleLengths = contents.titleLengths
         }
         let scratch = sink?.scratchDirectory
         let parts = try inParts(termRanges(inputs, parallelPostings: parallelPostings)) { ranges throws(SegmentError) in

@@ -593,6 +593,39 @@ import Testing
         #expect(try segment.blocks(of: every).count == (1_047 + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize)
     }
 
+    /// A streamed merge writes its documents' sections from the inputs
+    /// (``SegmentMerger/streamDocuments(_:scoring:buildTime:into:)``): the
+    /// bytes of the merged contents' encoding when the inputs' rowids
+    /// interleave (the rowid order merged from theirs), when a column has
+    /// one value in every kept document or not, and when the deletions
+    /// leave one input empty or remove its smallest rowids.
+    @Test(arguments: [0, 1, 2])
+    func streamedDocumentsAreTheEncodedOnes(variant: Int) throws {
+        let inputs = try (0..<3).map { part in
+            let documents = (0..<90).map { index in
+                var document = Self.document(Int64(index * 3 + (2 - part)), title: "t\(index % 5) p\(part)", description: "d \(index % 4)",
+                                             hint: variant == 1 ? Double(index % 3) : 2, numbers: [("n", Double(index))])
+                if variant == 2 {
+                    document.recency = index % 2 == 0 ? Double(index) : nil
+                    document.engagement = Double(part)
+                    document.expires = 1_000 + Double(index)
+                }
+                return document
+            }
+            let deleted: [UInt32] = part == 0 ? Array(0..<10) : part == 1 && variant == 2 ? Array(0..<90) : [5, 89]
+            return SegmentSnapshot(segment: try Self.segment(documents), deleted: DeletionSet(documentCount: 90, deleted: deleted))
+        }
+        let expected = SegmentEncoder.encode(try SegmentMerger.merge(inputs, parallelPostings: .max), scoring: Self.scoring, buildTime: 7)
+        let sink = MemorySink()
+        let streamed = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 7, streamingTo: sink, bufferSize: 64)
+        #expect(sink.bytes == expected)
+        let kept: Int = variant == 2 ? 168 : 256
+        #expect(streamed.documentCount == kept)
+        let segment = try Segment(SegmentBytes(copying: sink.bytes), verifyChecksum: true)
+        let rowids = (0..<segment.documentCount).map { segment.rowid(segment.rowidOrder($0)) }
+        #expect(rowids == rowids.sorted() && Set(rowids).count == rowids.count)
+    }
+
     /// A sink that keeps what it is given, and a failing one.
     final class MemorySink: SegmentSink {
         var bytes: [UInt8] = [], pieces: [Int] = [], headers = 0
