@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "colleagues", targets: ["colleagues"]),
         .executable(name: "greengrocer", targets: ["greengrocer"]),
         .executable(name: "spotlight-bench", targets: ["SpotlightBenchmarks"]),
+        .executable(name: "spotlight-bench-child", targets: ["SpotlightBenchmarkChild"]),
         .executable(name: "spotlight-public-bench", targets: ["PublicIndexBenchmarks"]),
     ],
     dependencies: [
@@ -304,12 +305,27 @@ let package = Package(
         .executableTarget(name: "openspotlight-fuzz", dependencies: ["FuzzTargets", "SpotlightIndex"],
                           path: "Fuzz/Runner", swiftSettings: strictSettings),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "SpotlightIndex"], swiftSettings: strictSettings),
-        // The engine's benchmark, side by side with plain SQLite FTS5 (run in release).
+        // The engine's benchmark, side by side with plain SQLite FTS5 and Tantivy (run in release).
+        // Its phases (indexing, querying, one engine each) run as children, measured: they link
+        // only the engine and GRDB, as an app embedding the engine does, not the service, its
+        // HTTP server and PostgreSQL's client the parent links for `spotlight-bench service`.
+        .target(
+            name: "BenchmarkPhases",
+            dependencies: ["SpotlightIndex", "Corpora", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/BenchmarkPhases",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "SpotlightBenchmarkChild",
+            dependencies: ["BenchmarkPhases"],
+            path: "Benchmarks/SpotlightBenchmarkChild",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "SpotlightBenchmarks",
             dependencies: [
                 // PublicIndex for its posix_spawn runner (a process per keystroke, timed).
-                "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "SpotlightService", "Corpora", "PublicIndex",
+                "BenchmarkPhases", "SpotlightIndex", "SpotlightSystem", "SpotlightServer", "SpotlightService", "Corpora", "PublicIndex",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SpotlightBenchmarks",

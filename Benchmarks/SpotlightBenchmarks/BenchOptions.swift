@@ -1,23 +1,6 @@
+import BenchmarkPhases
 import Corpora
 import Foundation
-
-/// The engines the benchmark runs side by side.
-enum EngineKind: String, CaseIterable, Codable, Sendable {
-    /// OpenSpotlight's `SpotlightStore`.
-    case engine
-    /// Plain SQLite FTS5 through GRDB, the baseline.
-    case fts5
-    /// Tantivy 0.27 (PyPI) through its Python driver (``TantivyPeer``):
-    /// one commit at the end, the ids stored.
-    case tantivy
-    /// The same Tantivy doing the engine's job: a commit every 1,000 items
-    /// (each of the engine's `index` calls is durable when it returns) and
-    /// every field stored (the engine keeps its items whole to return them).
-    case tantivyCommits = "tantivy-commits"
-
-    /// Whether Tantivy's driver indexes and searches for this engine.
-    var isTantivy: Bool { self == .tantivy || self == .tantivyCommits }
-}
 
 /// The public command line:
 /// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy,tantivy-commits]
@@ -129,20 +112,5 @@ struct BenchOptions: Sendable {
         else if digits.hasSuffix("m") { multiplier = 1_000_000; digits.removeLast() }
         guard let count = Int(digits), count > 0 else { throw BenchError.usage("\"\(text)\" is not a positive item count") }
         return count * multiplier
-    }
-}
-
-/// Why the benchmark stopped.
-enum BenchError: Error, CustomStringConvertible {
-    case usage(String)
-    case help
-    case failed(String)
-
-    var description: String {
-        switch self {
-        case .usage(let message): "error: \(message)\n\n\(BenchOptions.usage)"
-        case .help: BenchOptions.usage
-        case .failed(let message): "error: \(message)"
-        }
     }
 }

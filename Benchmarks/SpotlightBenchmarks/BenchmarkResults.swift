@@ -1,3 +1,4 @@
+import BenchmarkPhases
 import Foundation
 
 /// Everything the benchmark measured, as written to `--json FILE`:

@@ -1,3 +1,4 @@
+import BenchmarkPhases
 import Foundation
 import SpotlightIndex
 import SpotlightService

@@ -1,3 +1,4 @@
+import BenchmarkPhases
 import Foundation
 
 /// What a quality query tests.

@@ -1,3 +1,4 @@
+import BenchmarkPhases
 import Foundation
 
 /// The readable report: one block per scale, one row per metric, one
@@ -106,13 +107,5 @@ enum ResultsTable {
     }
 
     /// Three significant figures or so.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "n/a" }
-        let magnitude = abs(value)
-        if magnitude >= 1_000 { return grouped(Int(value.rounded())) }
-        if magnitude >= 100 { return String(format: "%.0f", value) }
-        if magnitude >= 10 { return String(format: "%.1f", value) }
-        if magnitude >= 1 { return String(format: "%.2f", value) }
-        return String(format: "%.3f", value)
-    }
+    static func number(_ value: Double) -> String { formatted(value) }
 }

@@ -1,3 +1,4 @@
+import BenchmarkPhases
 import Corpora
 import Foundation
 import PublicIndex

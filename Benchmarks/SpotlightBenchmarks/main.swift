@@ -1,8 +1,10 @@
+import BenchmarkPhases
 import Foundation
 
 // spotlight-bench: OpenSpotlight's engine side by side with plain SQLite
-// FTS5 on the Debian corpus. See BenchOptions for the command line; every
-// phase runs in a child process of this same executable (ChildCommand).
+// FTS5 and Tantivy on the Debian corpus. See BenchOptions for the command
+// line; every measured phase runs in a child process, `spotlight-bench-child`
+// beside this executable, or this one (ChildCommand).
 // `spotlight-bench quality` measures search quality instead (QualityBenchmark).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,6 +24,9 @@ do {
     print(ServiceBench.usage)
 } catch BenchError.help {
     print(BenchOptions.usage)
+} catch BenchError.usage(let message) {
+    log("error: \(message)\n\n\(BenchOptions.usage)")
+    exit(2)
 } catch {
     log("\(error)")
     exit(error is BenchError ? 2 : 1)

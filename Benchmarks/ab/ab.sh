@@ -4,6 +4,8 @@
 #
 #   Benchmarks/ab/ab.sh BEFORE_BINARY AFTER_BINARY OUT_DIR [scales] [rounds]
 #
+# Each binary needs its own build's spotlight-bench-child beside it (the phases run there).
+#
 # scales default "63666 1m"; each scale runs `rounds` times per build (default 2;
 # 1M once), alternating before/after (the order swapped each round), engine only. Then:
 #

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 
 /// Tantivy's `query` child: writes the query set to a JSON Lines file, has
 /// the driver open the index and time it (one warm-up pass, then `rounds`),
 /// and computes the latencies as the engine's are (``QueryPhase``).
-enum TantivyQueryPhase {
-    static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
+package enum TantivyQueryPhase {
+    package static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let queries = try QuerySet.load(from: corpusDirectory)
         let answered = QueryPhase.selected(queries, supports: { _ in true })
@@ -35,16 +35,16 @@ enum TantivyQueryPhase {
 }
 
 /// A query as the driver reads it: its kind and words, and what the kind needs.
-struct TantivyQuery: Encodable {
-    var kind: String
-    var words: [String]
+package struct TantivyQuery: Encodable {
+    package var kind: String
+    package var words: [String]
     /// `substring`: the text between the stars.
-    var infix: String?
+    package var infix: String?
     /// `attribute`: `section == X` or `installedSize > N`.
-    var section: String?
-    var installedSizeAbove: Int64?
+    package var section: String?
+    package var installedSizeAbove: Int64?
 
-    init(_ query: BenchQuery) {
+    package init(_ query: BenchQuery) {
         kind = query.kind.rawValue
         words = query.words
         if query.kind == .substring { infix = query.infix }

@@ -1,34 +1,34 @@
 import Corpora
-import Foundation
+package import Foundation
 
 /// One line of `debian-packages.jsonl.gz` (see the corpora README).
-struct DebianPackage: Decodable, Sendable {
+package struct DebianPackage: Decodable, Sendable {
     /// UTF-8 bytes of the text both engines index.
-    var rawTextBytes: Int64 {
+    package var rawTextBytes: Int64 {
         Int64((title?.utf8.count ?? 0) + (summary?.utf8.count ?? 0) + (description?.utf8.count ?? 0)
               + (keywords?.reduce(0) { $0 + $1.utf8.count } ?? 0))
     }
 
-    var id: String
-    var title: String?
-    var summary: String?
-    var description: String?
-    var section: String?
-    var keywords: [String]?
-    var version: String?
-    var maintainer: String?
-    var installedSize: Int64?
-    var homepage: String?
+    package var id: String
+    package var title: String?
+    package var summary: String?
+    package var description: String?
+    package var section: String?
+    package var keywords: [String]?
+    package var version: String?
+    package var maintainer: String?
+    package var installedSize: Int64?
+    package var homepage: String?
 }
 
 /// Reads the Debian corpus by piping it through `gzip -dc`.
-enum DebianCorpus {
-    static let fileName = "debian-packages.jsonl.gz"
+package enum DebianCorpus {
+    package static let fileName = "debian-packages.jsonl.gz"
     /// Packages in the corpus as built (the README's count).
-    static let packageCount = 63_666
+    package static let packageCount = 63_666
 
     /// The first `limit` packages of the file (all of them when it holds fewer).
-    static func load(from directory: URL, limit: Int) throws -> [DebianPackage] {
+    package static func load(from directory: URL, limit: Int) throws -> [DebianPackage] {
         let reader = try Reader(directory: directory)
         var packages: [DebianPackage] = []
         packages.reserveCapacity(min(limit, packageCount))
@@ -41,7 +41,7 @@ enum DebianCorpus {
     /// The file's packages one at a time, through `gzip -dc`, holding a
     /// megabyte of it at most: an index phase reads its items as it goes,
     /// as Tantivy's driver does, instead of holding the corpus.
-    final class Reader {
+    package final class Reader {
         let file: URL
         private let gzip = Process()
         private let output: FileHandle

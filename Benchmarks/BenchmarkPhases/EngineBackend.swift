@@ -1,11 +1,11 @@
-import Foundation
-import SpotlightIndex
+package import Foundation
+package import SpotlightIndex
 
 /// OpenSpotlight's engine: one `SpotlightStore` per scale, under the run's directory.
-enum EngineStore {
-    static let bundleIdentifier = "org.openspotlight.bench"
+package enum EngineStore {
+    package static let bundleIdentifier = "org.openspotlight.bench"
 
-    static func open(directory: URL, scale: Int) throws -> SpotlightStore {
+    package static func open(directory: URL, scale: Int) throws -> SpotlightStore {
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
         return try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: "scale-\(scale)",
@@ -13,7 +13,7 @@ enum EngineStore {
     }
 
     /// A package as an app would give it to Core Spotlight.
-    static func item(_ package: DebianPackage) -> SearchableItem {
+    package static func item(_ package: DebianPackage) -> SearchableItem {
         // Sized for its eight attributes at once: growing the table twice
         // was ~2% of the timed indexing CPU (the harness's, not the engine's).
         var attributes: [String: AttributeValue] = Dictionary(minimumCapacity: 8)
@@ -31,14 +31,14 @@ enum EngineStore {
 
     /// Span of the benchmark's `contentModificationDate`s: 20 years of
     /// 365.25 days from 2001-01-01T00:00:00Z (2001-01-01 to 2020-12-31).
-    static let dateSpanSeconds: UInt64 = 20 * 36_525 * 864
+    package static let dateSpanSeconds: UInt64 = 20 * 36_525 * 864
 
     /// The `contentModificationDate` the benchmark gives a package:
     /// 2001-01-01T00:00:00Z + (FNV-1a 64 of its original id mod 20 years)
     /// seconds. The same in every run and every process (no seeded
     /// `Hasher`), and the same for the copies `ScaledCorpus` makes of a
     /// package (`id~k`; Debian names hold no `~`), as their titles are.
-    static func modificationDate(of id: String) -> Date {
+    package static func modificationDate(of id: String) -> Date {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         // The original id: the bytes before the first `~` (no split: it
         // allocated, in the timed indexing, for every item).
@@ -51,12 +51,12 @@ enum EngineStore {
     }
 }
 
-final class EngineIndexer: BenchIndexer {
+package final class EngineIndexer: BenchIndexer {
     private let directory: URL
     private let scale: Int
     private var store: SpotlightStore?
 
-    init(directory: URL, scale: Int) throws {
+    package init(directory: URL, scale: Int) throws {
         self.directory = directory
         self.scale = scale
         self.store = try EngineStore.open(directory: directory, scale: scale)
@@ -71,7 +71,7 @@ final class EngineIndexer: BenchIndexer {
     /// engine tokenizes one batch while it writes and commits the other.
     /// Each batch is still its own durable transaction; the last is
     /// written by ``waitForBackgroundWork()``.
-    func index(_ packages: [DebianPackage]) throws -> Int {
+    package func index(_ packages: [DebianPackage]) throws -> Int {
         guard let store else { throw BenchError.failed("the engine's store is closed") }
         let current = next
         next = store.prepare(packages.map(EngineStore.item))
@@ -89,7 +89,7 @@ final class EngineIndexer: BenchIndexer {
 
     /// Writes the last batch, then waits for the ranked index's background
     /// merges (counted as indexing time: the phase calls this inside its timing).
-    func waitForBackgroundWork() throws -> Int {
+    package func waitForBackgroundWork() throws -> Int {
         var refused = 0
         if let store, let last = next {
             next = nil
@@ -105,7 +105,7 @@ final class EngineIndexer: BenchIndexer {
     /// still held kept the last 64 MB of WAL out of the file in one run of
     /// three) and the ranked index's segment files. The text index is the
     /// ranked index.
-    func finish() throws -> (store: Int64, textIndex: Int64) {
+    package func finish() throws -> (store: Int64, textIndex: Int64) {
         store = nil
         let reopened = try EngineStore.open(directory: directory, scale: scale)
         let usage = try reopened.pageUsage()
@@ -119,14 +119,14 @@ final class EngineIndexer: BenchIndexer {
     }
 }
 
-final class EngineSearcher: BenchSearcher {
-    let store: SpotlightStore
+package final class EngineSearcher: BenchSearcher {
+    package let store: SpotlightStore
 
-    init(directory: URL, scale: Int) throws {
+    package init(directory: URL, scale: Int) throws {
         store = try EngineStore.open(directory: directory, scale: scale)
     }
 
-    func supports(_ kind: QueryKind) -> Bool { true }
+    package func supports(_ kind: QueryKind) -> Bool { true }
 
     /// Free text (`word`, `prefix`, `multi`) as a user types it: every word
     /// must match, the last as a prefix, ranked; a `word` query's word is
@@ -135,7 +135,7 @@ final class EngineSearcher: BenchSearcher {
     /// `attribute` through the query language (``EngineQueryLanguage``),
     /// stopped after the first 20 matches in index order, as the fts5
     /// side's `LIMIT 20` without `ORDER BY` is.
-    func search(_ query: BenchQuery) throws -> [String] {
+    package func search(_ query: BenchQuery) throws -> [String] {
         switch query.kind {
         case .word, .prefix, .multi:
             let typed = query.kind == .word ? query.text + " " : query.text
@@ -151,7 +151,7 @@ final class EngineSearcher: BenchSearcher {
     /// matches, in index order (``SpotlightStore/queryIdentifiers(_:limit:)``:
     /// from the index when it decides the whole query, as Tantivy's driver
     /// reads one stored field; otherwise the candidates' rows, checked).
-    func firstMatches(_ text: String, limit: Int) throws -> [String] {
+    package func firstMatches(_ text: String, limit: Int) throws -> [String] {
         try store.queryIdentifiers(text, limit: limit)
     }
 }
@@ -160,11 +160,11 @@ final class EngineSearcher: BenchSearcher {
 /// `queries.tsv` that are not free text. They match what the fts5 side's
 /// SQL matches: `LIKE` is case-insensitive for ASCII (hence `c`), and the
 /// fts5 `summary` column is the engine's `contentDescription`.
-enum EngineQueryLanguage {
+package enum EngineQueryLanguage {
     /// `*xyz*` → `title == "*xyz*"c || contentDescription == "*xyz*"c`;
     /// `section == X` → `section == "X"`; `installedSize > N` → `installedSize > N`;
     /// nil for free text (`SpotlightStore.search` answers it) and unknown attribute tests.
-    static func text(for query: BenchQuery) -> String? {
+    package static func text(for query: BenchQuery) -> String? {
         switch query.kind {
         case .word, .prefix, .multi:
             return nil
@@ -181,12 +181,12 @@ enum EngineQueryLanguage {
     }
 
     /// A string value of the query language: `"text"` (the text already escaped).
-    static func quoted(_ text: String) -> String { "\"" + text + "\"" }
+    package static func quoted(_ text: String) -> String { "\"" + text + "\"" }
 
     /// Escapes what is special in a quoted value: `\`, `"`, and the
     /// wildcards `*` and `?` (the query set's words are `[a-z]+`, so this
     /// is only a guard).
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         for character in text {
             if character == "\\" || character == "\"" || character == "*" || character == "?" { out.append("\\") }

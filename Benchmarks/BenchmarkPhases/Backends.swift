@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 
 /// Writes a scale's packages into one engine's store.
-protocol BenchIndexer: AnyObject {
+package protocol BenchIndexer: AnyObject {
     /// Indexes one batch (the benchmark gives 1,000 packages a call), or
     /// the one given before while this one is prepared; returns how many
     /// packages the store refused in what it wrote.
@@ -17,7 +17,7 @@ protocol BenchIndexer: AnyObject {
 }
 
 /// Answers the query set from a store built by a ``BenchIndexer``.
-protocol BenchSearcher: AnyObject {
+package protocol BenchSearcher: AnyObject {
     /// False for the kinds this engine has no query for (reported "n/a", never faked).
     func supports(_ kind: QueryKind) -> Bool
     /// The identifiers of the top 20 results.
@@ -25,11 +25,11 @@ protocol BenchSearcher: AnyObject {
 }
 
 /// Where each engine keeps a scale's store under the run's directory, and how to open it.
-enum Backends {
+package enum Backends {
     /// Results asked for per query.
-    static let limit = 20
+    package static let limit = 20
 
-    static func indexer(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchIndexer {
+    package static func indexer(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchIndexer {
         switch kind {
         case .engine: try EngineIndexer(directory: directory, scale: scale)
         case .fts5: try FTS5Indexer(directory: directory, scale: scale)
@@ -37,7 +37,7 @@ enum Backends {
         }
     }
 
-    static func searcher(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchSearcher {
+    package static func searcher(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchSearcher {
         switch kind {
         case .engine: try EngineSearcher(directory: directory, scale: scale)
         case .fts5: try FTS5Searcher(directory: directory, scale: scale)
@@ -46,7 +46,7 @@ enum Backends {
     }
 
     /// Sum of the sizes of these files (missing ones count 0).
-    static func bytes(ofFiles paths: [String]) -> Int64 {
+    package static func bytes(ofFiles paths: [String]) -> Int64 {
         paths.reduce(Int64(0)) { total, path in
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
@@ -55,5 +55,5 @@ enum Backends {
 }
 
 extension BenchIndexer {
-    func waitForBackgroundWork() throws -> Int { 0 }
+    package func waitForBackgroundWork() throws -> Int { 0 }
 }

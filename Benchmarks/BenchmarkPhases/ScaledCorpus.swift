@@ -10,31 +10,31 @@ import Foundation
 /// starts with a digit so that no query of `queries.tsv` (all `[a-z]+`)
 /// matches it, even as a prefix: copies change how much text there is,
 /// not which words a query finds.
-struct ScaledCorpus: Sendable {
-    let base: [DebianPackage]
-    let count: Int
+package struct ScaledCorpus: Sendable {
+    package let base: [DebianPackage]
+    package let count: Int
 
-    init(base: [DebianPackage], count: Int) {
+    package init(base: [DebianPackage], count: Int) {
         precondition(!base.isEmpty)
         self.base = base
         self.count = count
     }
 
-    func package(at index: Int) -> DebianPackage {
+    package func package(at index: Int) -> DebianPackage {
         let original = base[index % base.count]
         let copy = index / base.count
         return copy == 0 ? original : Self.vary(original, copy: copy)
     }
 
     /// The packages of `range`, made on demand so that a million items never sit in memory.
-    func packages(_ range: Range<Int>) -> [DebianPackage] {
+    package func packages(_ range: Range<Int>) -> [DebianPackage] {
         range.map(package(at:))
     }
 
     /// The packages of a scale in order, read from the corpus file as they
     /// are asked for (the file read again for each copy): the same packages
     /// as ``package(at:)``'s, without the corpus in memory.
-    final class Stream {
+    package final class Stream {
         private let directory: URL
         let count: Int
         private var reader: DebianCorpus.Reader
@@ -71,7 +71,7 @@ struct ScaledCorpus: Sendable {
         }
     }
 
-    static func vary(_ original: DebianPackage, copy: Int) -> DebianPackage {
+    package static func vary(_ original: DebianPackage, copy: Int) -> DebianPackage {
         var package = original
         package.id = "\(original.id)~\(copy)"
         let token = "\(copy)cp"
@@ -82,7 +82,7 @@ struct ScaledCorpus: Sendable {
 
     /// The text's sentences (each ending at a `.` followed by white space,
     /// keeping that white space) rotated left by `amount`.
-    static func rotateSentences(_ text: String, by amount: Int) -> String {
+    package static func rotateSentences(_ text: String, by amount: Int) -> String {
         var sentences: [Substring] = []
         var start = text.utf8.startIndex
         var index = start

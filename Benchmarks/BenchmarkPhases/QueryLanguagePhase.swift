@@ -1,9 +1,9 @@
 import Foundation
-import SpotlightIndex
+package import SpotlightIndex
 
 /// The query-language workloads, engine only (plain FTS5 has no
 /// equivalent), with parameters drawn deterministically from `queries.tsv`.
-enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
+package enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
     /// `title == "WORD"wc` for each `word` query.
     case titleWord
     /// `** == "*INFIX*"cd` for each `substring` query: every attribute and
@@ -18,7 +18,7 @@ enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
     case dateRange
 
     /// The query's shape, for the table.
-    var template: String {
+    package var template: String {
         switch self {
         case .titleWord: #"title == "WORD"wc"#
         case .infix: #"** == "*INFIX*"cd"#
@@ -29,19 +29,19 @@ enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
 
     /// The environment variable through which the parent tells `query`
     /// children which workloads to run (comma-separated; all when unset).
-    static let environmentKey = "SPOTLIGHT_BENCH_QL_WORKLOADS"
+    package static let environmentKey = "SPOTLIGHT_BENCH_QL_WORKLOADS"
 
     /// The workloads this process runs.
-    static var selected: [QueryLangWorkload] {
+    package static var selected: [QueryLangWorkload] {
         guard let names = ProcessInfo.processInfo.environment[environmentKey], !names.isEmpty else { return allCases }
         return names.split(separator: ",").compactMap { QueryLangWorkload(rawValue: String($0)) }
     }
 
     /// Months in the `dateRange` workload.
-    static let dateWindows = 30
+    package static let dateWindows = 30
 
     /// The workload's query strings.
-    func queries(from set: [BenchQuery]) throws -> [String] {
+    package func queries(from set: [BenchQuery]) throws -> [String] {
         typealias QL = EngineQueryLanguage
         switch self {
         case .titleWord:
@@ -77,7 +77,7 @@ enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -91,37 +91,37 @@ enum QueryLangWorkload: String, CaseIterable, Codable, Sendable {
 /// query when it has fewer); `complete` the time to the last match, both of
 /// the same run. Their `meanResults` are the first batch's mean size and
 /// the mean match count.
-struct QueryLangStats: Codable, Sendable {
+package struct QueryLangStats: Codable, Sendable {
     /// The query's shape.
-    var query: String
+    package var query: String
     /// The first query of the workload, as run.
-    var example: String
+    package var example: String
     /// Queries in the workload.
-    var count: Int
-    var batchSize: Int
+    package var count: Int
+    package var batchSize: Int
     /// Queries with at least one match (warm-up round).
-    var nonEmpty: Int
+    package var nonEmpty: Int
     /// Mean matches per query, run to completion.
-    var meanMatches: Double
+    package var meanMatches: Double
     /// Mean items the evaluator checked per query (the candidates the indexes gave).
-    var meanCandidatesChecked: Double
-    var firstBatch: LatencyStats
+    package var meanCandidatesChecked: Double
+    package var firstBatch: LatencyStats
     /// The first batch of the runs that delivered one (queries with
     /// results): how long a user waits to see something. `firstBatch` also
     /// counts queries without results, whose wait is their completion.
-    var firstResults: LatencyStats?
-    var complete: LatencyStats
+    package var firstResults: LatencyStats?
+    package var complete: LatencyStats
 }
 
 /// `"querylang"` of an engine run: one entry per ``QueryLangWorkload``.
-struct QueryLangReport: Codable, Sendable {
+package struct QueryLangReport: Codable, Sendable {
     /// Each workload's figures; nil for one not run (`--ql-workloads`).
-    var titleWord: QueryLangStats?
-    var infix: QueryLangStats?
-    var sectionAndSize: QueryLangStats?
-    var dateRange: QueryLangStats?
+    package var titleWord: QueryLangStats?
+    package var infix: QueryLangStats?
+    package var sectionAndSize: QueryLangStats?
+    package var dateRange: QueryLangStats?
 
-    func stats(_ workload: QueryLangWorkload) -> QueryLangStats? {
+    package func stats(_ workload: QueryLangWorkload) -> QueryLangStats? {
         switch workload {
         case .titleWord: titleWord
         case .infix: infix
@@ -135,14 +135,14 @@ struct QueryLangReport: Codable, Sendable {
 /// set: per workload, one warm-up round run to completion (match counts),
 /// then `rounds` timed rounds (fewer past ``roundsBudgetSeconds``); each
 /// timed run goes to completion and notes when its first batch arrived.
-enum QueryLanguagePhase {
-    static let batchSize = Backends.limit
+package enum QueryLanguagePhase {
+    package static let batchSize = Backends.limit
     /// A workload starts no further timed round once its timed rounds took
     /// this long (a full scan per query at 1M items takes tens of seconds);
     /// `samples` in its stats tell how many runs were timed.
-    static let roundsBudgetSeconds = 300.0
+    package static let roundsBudgetSeconds = 300.0
 
-    static func run(store: SpotlightStore, queries set: [BenchQuery], rounds: Int, tag: String) throws -> QueryLangReport {
+    package static func run(store: SpotlightStore, queries set: [BenchQuery], rounds: Int, tag: String) throws -> QueryLangReport {
         var results: [QueryLangWorkload: QueryLangStats] = [:]
         for workload in QueryLangWorkload.selected {
             let queries = try workload.queries(from: set)
@@ -162,7 +162,7 @@ enum QueryLanguagePhase {
                 if run.outcome.matchCount > 0 { nonEmpty += 1 }
             }
             log("\(tag) querylang \(workload.rawValue): \(queries.count) queries, warm-up in "
-                + "\(ResultsTable.number(stopwatch.elapsedMilliseconds)) ms, \(grouped(matches)) matches")
+                + "\(formatted(stopwatch.elapsedMilliseconds)) ms, \(grouped(matches)) matches")
 
             var firstBatch: [Double] = []
             var firstResults: [Double] = []
@@ -182,7 +182,7 @@ enum QueryLanguagePhase {
                     complete.append(run.completeMs)
                 }
                 log("\(tag) querylang \(workload.rawValue): timed round \(round)/\(rounds) in "
-                    + "\(ResultsTable.number(stopwatch.elapsedMilliseconds)) ms")
+                    + "\(formatted(stopwatch.elapsedMilliseconds)) ms")
             }
             let count = queries.count
             results[workload] = QueryLangStats(
@@ -199,7 +199,7 @@ enum QueryLanguagePhase {
                                sectionAndSize: results[.sectionAndSize], dateRange: results[.dateRange])
     }
 
-    struct Run {
+    package struct Run {
         var outcome: QueryOutcome
         var firstBatchMs: Double
         var firstBatchCount: Int
@@ -208,7 +208,7 @@ enum QueryLanguagePhase {
 
     /// One run to completion in batches of ``batchSize``; the first batch's
     /// time is taken when it is delivered (the end when nothing matched).
-    static func measure(_ store: SpotlightStore, _ query: String) throws -> Run {
+    package static func measure(_ store: SpotlightStore, _ query: String) throws -> Run {
         var firstBatchMs: Double?
         var firstBatchCount = 0
         let stopwatch = Stopwatch()

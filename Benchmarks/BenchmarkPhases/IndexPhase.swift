@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// The `index` child: reads the corpus at a scale and indexes it into one
 /// engine's new store, in batches of 1,000.
-enum IndexPhase {
-    static let batchSize = 1_000
+package enum IndexPhase {
+    package static let batchSize = 1_000
 
-    static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
+    package static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         // Read as it goes, a batch at a time (as Tantivy's driver reads its
         // items): the corpus is not part of the engine's memory.

@@ -1,21 +1,23 @@
-import Foundation
+package import Foundation
+import Synchronization
 
 /// The hidden subcommand the parent runs once per phase, so that each
 /// phase has its own process and its own peak RSS:
 /// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR]`.
 /// Tantivy's child runs its Python driver (``TantivyPeer``) for the phase.
+/// The children are `spotlight-bench-child` (``childExecutable()``).
 /// It prints one result line on stdout (``ChildProtocol/resultPrefix`` + JSON).
-enum ChildCommand {
-    enum Phase: String { case index, query }
+package enum ChildCommand {
+    package enum Phase: String { case index, query }
 
-    static func arguments(phase: Phase, engine: EngineKind, scale: Int, directory: URL,
+    package static func arguments(phase: Phase, engine: EngineKind, scale: Int, directory: URL,
                           corpusDirectory: URL, rounds: Int, scriptsDirectory: URL) -> [String] {
         ["--child", phase.rawValue, "--engine", engine.rawValue, "--scale", String(scale),
          "--dir", directory.path, "--corpus-dir", corpusDirectory.path, "--rounds", String(rounds),
          "--scripts-dir", scriptsDirectory.path]
     }
 
-    static func run(_ arguments: [String]) throws {
+    package static func run(_ arguments: [String]) throws {
         var values: [String: String] = [:]
         var remaining = arguments[...]
         while let flag = remaining.popFirst() {
@@ -54,7 +56,7 @@ enum ChildCommand {
 
     /// Runs `executable` to its end, its standard error passed through, and
     /// returns its standard output; a failure names it as `what`.
-    static func output(of executable: URL, _ arguments: [String], what: String) throws -> Data {
+    package static func output(of executable: URL, _ arguments: [String], what: String) throws -> Data {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -70,9 +72,9 @@ enum ChildCommand {
         return data
     }
 
-    /// Runs this executable as a child and decodes its result line.
-    static func spawn<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
-        let data = try output(of: selfExecutable(), arguments, what: "child \(arguments.joined(separator: " "))")
+    /// Runs a phase's child (``childExecutable()``) and decodes its result line.
+    package static func spawn<Report: Decodable>(_ arguments: [String], as type: Report.Type) throws -> Report {
+        let data = try output(of: childExecutable(), arguments, what: "child \(arguments.joined(separator: " "))")
         let text = String(decoding: data, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ChildProtocol.resultPrefix) }) else {
             throw BenchError.failed("child \(arguments.joined(separator: " ")) printed no result")
@@ -80,8 +82,26 @@ enum ChildCommand {
         return try JSONDecoder().decode(Report.self, from: Data(line.dropFirst(ChildProtocol.resultPrefix.count).utf8))
     }
 
+    /// What runs the measured phases: `spotlight-bench-child` beside this
+    /// executable, which links only the engine and GRDB (as an app that
+    /// embeds the engine does; the parent also links the service, its HTTP
+    /// server and PostgreSQL's client, ~12 MB more of resident pages at
+    /// start), else this executable, with a note.
+    package static func childExecutable() -> URL {
+        let own = selfExecutable()
+        let child = own.deletingLastPathComponent().appendingPathComponent("spotlight-bench-child")
+        if FileManager.default.isExecutableFile(atPath: child.path) { return child }
+        noteMissingChild.withLock { noted in
+            if !noted { log("note: no spotlight-bench-child beside \(own.path): phases run in this executable, its memory counted (swift build --product spotlight-bench-child)") }
+            noted = true
+        }
+        return own
+    }
+
+    private static let noteMissingChild = Mutex(false)
+
     /// This executable: `CommandLine.arguments[0]` resolved, else `/proc/self/exe`.
-    static func selfExecutable() -> URL {
+    package static func selfExecutable() -> URL {
         let first = CommandLine.arguments.first ?? ""
         if first.contains("/") {
             let url = URL(fileURLWithPath: first).standardizedFileURL.resolvingSymlinksInPath()

@@ -1,34 +1,34 @@
 import Corpora
-import Foundation
+package import Foundation
 
 /// The kinds of `queries.tsv`, in the order the report lists them.
-enum QueryKind: String, CaseIterable, Codable, Sendable {
+package enum QueryKind: String, CaseIterable, Codable, Sendable {
     case word, prefix, multi, substring, attribute
 }
 
 /// A query of an attribute (`section == libs`, `installedSize > 17298`).
-enum AttributeQuery: Sendable, Hashable {
+package enum AttributeQuery: Sendable, Hashable {
     case sectionEquals(String)
     case installedSizeAbove(Int64)
 }
 
 /// One line of `queries.tsv`.
-struct BenchQuery: Sendable, Hashable {
-    var kind: QueryKind
-    var text: String
+package struct BenchQuery: Sendable, Hashable {
+    package var kind: QueryKind
+    package var text: String
 
     /// The lower-case words of the query (`[a-z]+` in the query set).
-    var words: [String] {
+    package var words: [String] {
         text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     }
 
     /// `*brar*` → `brar`.
-    var infix: String {
+    package var infix: String {
         String(text.trimmingCharacters(in: .whitespaces).drop(while: { $0 == "*" }).reversed().drop(while: { $0 == "*" }).reversed())
     }
 
     /// The attribute test of an `attribute` query, nil when it is not one we know.
-    var attribute: AttributeQuery? {
+    package var attribute: AttributeQuery? {
         let parts = words
         guard parts.count == 3 else { return nil }
         switch (parts[0], parts[1]) {
@@ -40,10 +40,10 @@ struct BenchQuery: Sendable, Hashable {
 }
 
 /// Reads `queries.tsv`: `kind<TAB>query`, one a line.
-enum QuerySet {
-    static let fileName = "queries.tsv"
+package enum QuerySet {
+    package static let fileName = "queries.tsv"
 
-    static func load(from directory: URL) throws -> [BenchQuery] {
+    package static func load(from directory: URL) throws -> [BenchQuery] {
         let file = directory.appendingPathComponent(fileName)
         let text: String
         do {

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 
 /// Tantivy's `index` child: writes the scale's items (``ScaledCorpus``, as
 /// the engine is given them) to a JSON Lines file, and has the driver index
 /// them in a process of its own, whose peak RSS is the phase's.
-enum TantivyIndexPhase {
-    static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
+package enum TantivyIndexPhase {
+    package static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let corpus = ScaledCorpus(base: try DebianCorpus.load(from: corpusDirectory, limit: scale), count: scale)
         let documents = directory.appendingPathComponent("tantivy-scale-\(scale).jsonl")
@@ -22,7 +22,7 @@ enum TantivyIndexPhase {
     }
 
     /// One ``TantivyDocument`` a line; returns the raw text's bytes.
-    static func write(_ corpus: ScaledCorpus, to file: URL) throws -> Int64 {
+    package static func write(_ corpus: ScaledCorpus, to file: URL) throws -> Int64 {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw BenchError.failed("cannot create \(file.path)")
         }
@@ -46,16 +46,16 @@ enum TantivyIndexPhase {
 
 /// An item as the driver indexes it: the text the engine searches (keywords
 /// joined by spaces) and the two attributes the query set tests.
-struct TantivyDocument: Encodable {
-    var id: String
-    var title: String?
-    var summary: String?
-    var description: String?
-    var keywords: String?
-    var section: String?
-    var installedSize: Int64?
+package struct TantivyDocument: Encodable {
+    package var id: String
+    package var title: String?
+    package var summary: String?
+    package var description: String?
+    package var keywords: String?
+    package var section: String?
+    package var installedSize: Int64?
 
-    init(_ package: DebianPackage) {
+    package init(_ package: DebianPackage) {
         id = package.id
         title = package.title
         summary = package.summary

@@ -1,15 +1,15 @@
-import Foundation
-import GRDB
+package import Foundation
+package import GRDB
 
 /// The baseline: one plain SQLite FTS5 table (default `unicode61`
 /// tokenizer, no prefix index), in WAL mode with `synchronous = NORMAL`
 /// as the engine's stores are.
-enum FTS5Store {
-    static func fileURL(directory: URL, scale: Int) -> URL {
+package enum FTS5Store {
+    package static func fileURL(directory: URL, scale: Int) -> URL {
         directory.appendingPathComponent("fts5-scale-\(scale).sqlite")
     }
 
-    static func open(_ file: URL) throws -> DatabasePool {
+    package static func open(_ file: URL) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.label = "fts5"
         configuration.prepareDatabase { db in
@@ -18,27 +18,27 @@ enum FTS5Store {
         return try DatabasePool(path: file.path, configuration: configuration) // DatabasePool is WAL
     }
 
-    static let schema = """
+    package static let schema = """
         CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, title, summary, description, keywords,
                                              section UNINDEXED, installedSize UNINDEXED)
         """
 
-    static let insert = """
+    package static let insert = """
         INSERT INTO docs(id, title, summary, description, keywords, section, installedSize)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """
 
     /// A token as an FTS5 string: `"word"`.
-    static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 
-final class FTS5Indexer: BenchIndexer {
+package final class FTS5Indexer: BenchIndexer {
     private let file: URL
     private var pool: DatabasePool?
 
-    init(directory: URL, scale: Int) throws {
+    package init(directory: URL, scale: Int) throws {
         file = FTS5Store.fileURL(directory: directory, scale: scale)
         let pool = try FTS5Store.open(file)
         try pool.write { db in try db.execute(sql: FTS5Store.schema) }
@@ -46,7 +46,7 @@ final class FTS5Indexer: BenchIndexer {
     }
 
     /// One transaction per batch, through one prepared statement.
-    func index(_ packages: [DebianPackage]) throws -> Int {
+    package func index(_ packages: [DebianPackage]) throws -> Int {
         guard let pool else { throw BenchError.failed("the FTS5 store is closed") }
         try pool.write { db in
             let statement = try db.cachedStatement(sql: FTS5Store.insert)
@@ -62,7 +62,7 @@ final class FTS5Indexer: BenchIndexer {
 
     /// Checkpoints the WAL into the file, then measures file + WAL.
     /// The whole store is the text index: one FTS5 table with its content.
-    func finish() throws -> (store: Int64, textIndex: Int64) {
+    package func finish() throws -> (store: Int64, textIndex: Int64) {
         if let pool {
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         }
@@ -73,10 +73,10 @@ final class FTS5Indexer: BenchIndexer {
     }
 }
 
-final class FTS5Searcher: BenchSearcher {
+package final class FTS5Searcher: BenchSearcher {
     private let pool: DatabasePool
 
-    init(directory: URL, scale: Int) throws {
+    package init(directory: URL, scale: Int) throws {
         let file = FTS5Store.fileURL(directory: directory, scale: scale)
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw BenchError.failed("no FTS5 store at \(file.path)")
@@ -84,9 +84,9 @@ final class FTS5Searcher: BenchSearcher {
         pool = try FTS5Store.open(file)
     }
 
-    func supports(_ kind: QueryKind) -> Bool { true }
+    package func supports(_ kind: QueryKind) -> Bool { true }
 
-    func search(_ query: BenchQuery) throws -> [String] {
+    package func search(_ query: BenchQuery) throws -> [String] {
         let (sql, arguments) = Self.statement(for: query)
         return try pool.read { db in
             try String.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
@@ -95,7 +95,7 @@ final class FTS5Searcher: BenchSearcher {
 
     /// The SQL of each kind. Free text ranks by BM25; `multi` has the
     /// engine's semantics: every word, the last as a prefix.
-    static func statement(for query: BenchQuery) -> (String, StatementArguments) {
+    package static func statement(for query: BenchQuery) -> (String, StatementArguments) {
         let limit = Backends.limit
         let match = "SELECT id FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT \(limit)"
         switch query.kind {

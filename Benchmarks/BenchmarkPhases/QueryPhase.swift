@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// The `query` child: opens the store an `index` child built and runs the
 /// query set: one warm-up round, then `rounds` timed rounds. The engine's
 /// child then runs the query-language workloads (``QueryLanguagePhase``),
 /// after its peak RSS was taken.
-enum QueryPhase {
-    static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
+package enum QueryPhase {
+    package static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL, rounds: Int) throws -> QueryPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let queries = try QuerySet.load(from: corpusDirectory)
 
@@ -60,7 +60,7 @@ enum QueryPhase {
     /// The queries to time: those the engine supports, and with
     /// `SPOTLIGHT_BENCH_KINDS=word,multi` only those kinds, with
     /// `SPOTLIGHT_BENCH_QUERY=text` only that query (for profiling).
-    static func selected(_ queries: [BenchQuery], supports: (QueryKind) -> Bool) -> [BenchQuery] {
+    package static func selected(_ queries: [BenchQuery], supports: (QueryKind) -> Bool) -> [BenchQuery] {
         let environment = ProcessInfo.processInfo.environment
         let kinds = environment["SPOTLIGHT_BENCH_KINDS"].map { Set($0.split(separator: ",").compactMap { QueryKind(rawValue: String($0)) }) }
         let only = environment["SPOTLIGHT_BENCH_QUERY"]
@@ -72,7 +72,7 @@ enum QueryPhase {
     /// round after round. With `SPOTLIGHT_BENCH_BEST_OF=1` each query's
     /// fastest round only: on a shared machine, what the code costs rather
     /// than who else ran.
-    static func stats(of queries: [BenchQuery], answered: [BenchQuery], supports: (QueryKind) -> Bool,
+    package static func stats(of queries: [BenchQuery], answered: [BenchQuery], supports: (QueryKind) -> Bool,
                       samples: [QueryKind: [Double]], nonEmpty: [QueryKind: Int],
                       results: [QueryKind: Int]) -> [String: LatencyStats?] {
         var samples = samples
@@ -102,7 +102,7 @@ enum QueryPhase {
 
     /// With `SPOTLIGHT_BENCH_SLOWEST=N` in the environment, logs the N
     /// slowest queries of each kind (their worst round): where p99 comes from.
-    static func logSlowest(_ worst: [BenchQuery: Double], tag: String) {
+    package static func logSlowest(_ worst: [BenchQuery: Double], tag: String) {
         guard let count = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_SLOWEST"].flatMap({ Int($0) }), count > 0 else { return }
         for kind in QueryKind.allCases {
             let top = worst.filter { $0.key.kind == kind }.sorted { $0.value > $1.value }.prefix(count)

@@ -1,20 +1,20 @@
 /// Latency percentiles of one query kind, in milliseconds.
-struct LatencyStats: Codable, Sendable {
-    var p50: Double
-    var p95: Double
-    var p99: Double
-    var mean: Double
-    var max: Double
+package struct LatencyStats: Codable, Sendable {
+    package var p50: Double
+    package var p95: Double
+    package var p99: Double
+    package var mean: Double
+    package var max: Double
     /// Queries of this kind in the query set.
-    var count: Int
+    package var count: Int
     /// Timed runs (`count` × rounds).
-    var samples: Int
+    package var samples: Int
     /// Queries that returned at least one result (warm-up round).
-    var nonEmpty: Int
+    package var nonEmpty: Int
     /// Mean number of results per query (at most 20).
-    var meanResults: Double
+    package var meanResults: Double
 
-    init(samples milliseconds: [Double], count: Int, nonEmpty: Int, meanResults: Double) {
+    package init(samples milliseconds: [Double], count: Int, nonEmpty: Int, meanResults: Double) {
         let sorted = milliseconds.sorted()
         p50 = Self.percentile(50, of: sorted)
         p95 = Self.percentile(95, of: sorted)
@@ -28,7 +28,7 @@ struct LatencyStats: Codable, Sendable {
     }
 
     /// Nearest-rank percentile of sorted values.
-    static func percentile(_ p: Double, of sorted: [Double]) -> Double {
+    package static func percentile(_ p: Double, of sorted: [Double]) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
         return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]

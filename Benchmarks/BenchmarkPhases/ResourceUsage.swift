@@ -2,16 +2,16 @@ import Glibc
 import Foundation
 
 /// This process's peak memory and CPU time, from `getrusage`.
-enum ResourceUsage {
+package enum ResourceUsage {
     /// User and system CPU time of this process so far, in seconds.
-    static func cpuSeconds() -> Double {
+    package static func cpuSeconds() -> Double {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return .nan }
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     /// Maximum resident set size so far, in MB (MiB: Linux reports KiB).
-    static func peakRSSMB() -> Double {
+    package static func peakRSSMB() -> Double {
         var usage = rusage()
         guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return .nan }
         return Double(usage.ru_maxrss) / 1024
@@ -20,7 +20,7 @@ enum ResourceUsage {
     /// With `SPOTLIGHT_BENCH_SMAPS=N` in the environment, logs the N
     /// mappings with the most resident memory (from `/proc/self/smaps`):
     /// what peak RSS is made of.
-    static func logLargestMappings(tag: String) {
+    package static func logLargestMappings(tag: String) {
         // /proc files report no size: read to the end (String(contentsOfFile:) stops short).
         guard let count = ProcessInfo.processInfo.environment["SPOTLIGHT_BENCH_SMAPS"].flatMap({ Int($0) }), count > 0,
               let handle = FileHandle(forReadingAtPath: "/proc/self/smaps"),
