@@ -78,18 +78,32 @@ enum ItemPreparation {
             while true {
                 let index = claimed.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < chunkCount else { return }
-                let result = WriteProfile.measure("prepare (background)") {
-                    ItemPreparation.prepare(items[bounds[index]..<bounds[index + 1]], validator: validator, tokens: tokens)
-                }
-                prepared.withLock { $0[index] = result }
-                ready[index].signal()
+                prepare(index, tokens)
             }
         }
 
+        /// Prepares chunk `index`, which the caller took.
+        private func prepare(_ index: Int, _ tokens: DocumentTokens.Builder) {
+            let result = WriteProfile.measure("prepare (background)") {
+                ItemPreparation.prepare(items[bounds[index]..<bounds[index + 1]], validator: validator, tokens: tokens)
+            }
+            prepared.withLock { $0[index] = result }
+            ready[index].signal()
+        }
+
         /// The next chunk, in order, waiting for it if needed; nil after the last.
+        ///
+        /// A chunk no worker took yet the caller prepares itself, at its own
+        /// priority: on a machine busy with other processes the workers, 10
+        /// nice values behind, may barely run, and a caller that only waited
+        /// would wait on them. (Taking chunks further ahead while it waits
+        /// for one a worker has cost the benchmark's writer ~5%.)
         func next() -> ([PreparedItem], [ItemRefusal])? {
             let index = delivered.load(ordering: .relaxed)
             guard index < chunkCount else { return nil }
+            if claimed.compareExchange(expected: index, desired: index + 1, ordering: .relaxed).exchanged {
+                prepare(index, DocumentTokens.Builder(weights: validator.columnWeights))
+            }
             ready[index].wait()
             let result = prepared.withLock { prepared in
                 defer { prepared[index] = nil }
