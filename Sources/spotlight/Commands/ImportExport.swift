@@ -75,15 +75,23 @@ struct Import: ParsableCommand {
         var pending: [(line: Int, item: SearchableItem)] = []
         var pendingBytes = 0
         let progress = Progress(total: max(1, size >> 10), label: "importing", unit: "KiB")
-        func flush() {
-            guard !pending.isEmpty else { return }
-            let report = Output.guarded { try store.index(pending.map(\.item)) }
-            var lineOf: [String: Int] = [:]
-            for entry in pending { lineOf[entry.item.uniqueIdentifier] = entry.line }
+        // A batch is prepared (checked, tokenized) in the background while the
+        // one before it is written and the next lines are read.
+        var inFlight: (items: PreparedItems, lineOf: [String: Int])?
+        func write(_ batch: (items: PreparedItems, lineOf: [String: Int])) {
+            let report = Output.guarded { try store.index(prepared: batch.items) }
             for refusal in report.refused {
-                summary.refused.append(Refusal(line: lineOf[refusal.itemIdentifier] ?? 0, id: refusal.itemIdentifier, reason: refusal.error.message))
+                summary.refused.append(Refusal(line: batch.lineOf[refusal.itemIdentifier] ?? 0, id: refusal.itemIdentifier, reason: refusal.error.message))
             }
             summary.imported += report.accepted
+        }
+        func flush() {
+            guard !pending.isEmpty else { return }
+            var lineOf: [String: Int] = [:]
+            for entry in pending { lineOf[entry.item.uniqueIdentifier] = entry.line }
+            let next = (items: store.prepare(pending.map(\.item)), lineOf: lineOf)
+            if let previous = inFlight { write(previous) }
+            inFlight = next
             pending.removeAll(keepingCapacity: true)
             pendingBytes = 0
         }
@@ -116,6 +124,7 @@ struct Import: ParsableCommand {
             if pending.count == 2_000 || pendingBytes > 64 << 20 { flush() }
         }
         flush()
+        if let last = inFlight { write(last) }
         // Before the process exits: the index's background merges finish and are kept.
         Output.guarded { try store.finishMerging() }
         progress.finish()
