@@ -31,16 +31,28 @@ package struct Segment: @unchecked Sendable {
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private let strides: [Int]
     private let base: UnsafeRawBufferPointer
+    /// What searches and writers keep of this segment, shared by its
+    /// copies: one reference, so that copying a segment (a merge's inner
+    /// loop copies its inputs' for each call) retains one object, not five.
+    private let memos = Memos()
     /// Typo walks made in this segment (shared by its copies).
-    let typoMemo = TypoMemo()
+    var typoMemo: TypoMemo { memos.typo }
     /// Dense tails read in this segment (shared by its copies).
-    let prefixMemo = PrefixMemo()
+    var prefixMemo: PrefixMemo { memos.prefix }
     /// Spare buffers of the dense tails searches read for their candidates only.
-    let scratchTails = ScratchTails()
+    var scratchTails: ScratchTails { memos.scratchTails }
     /// Whether doc ids follow rowids (``isInRowidOrder``), found once.
-    let rowidOrderMemo = RowidOrderMemo()
+    var rowidOrderMemo: RowidOrderMemo { memos.rowidOrder }
     /// The Bloom filter of its identifier hashes (``uidFilter``), built for a writer.
-    let uidFilterMemo = UIDFilterMemo()
+    var uidFilterMemo: UIDFilterMemo { memos.uidFilter }
+
+    private final class Memos: Sendable {
+        let typo = TypoMemo()
+        let prefix = PrefixMemo()
+        let scratchTails = ScratchTails()
+        let rowidOrder = RowidOrderMemo()
+        let uidFilter = UIDFilterMemo()
+    }
     /// Whether searches keep long dense tails in ``prefixMemo`` and use
     /// those kept (off in tests that compare with reading them each time,
     /// and in a process that answers one search).
