@@ -8,7 +8,7 @@ import Foundation
 /// variable-length reads check their bounds as they go, so damaged bytes
 /// give a ``SegmentError``, never a crash or a read outside the segment.
 package struct Segment: @unchecked Sendable {
-    @_spi(Inspection) public let bytes: SegmentBytes
+    @_spi(Inspection) public var bytes: SegmentBytes { shared.bytes }
     package let documentCount: Int
     package let termCount: Int
     /// The terms that are words: ids below this; the initials follow
@@ -21,7 +21,7 @@ package struct Segment: @unchecked Sendable {
     let buildTime: Double
     @_spi(Inspection) public let avgLength: Double
     package let fingerprint: UInt64
-    private let offsets: [Int]
+    private var offsets: [Int] { shared.offsets }
     /// Where the dictionary's sections start and how long `termBytes` is:
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
@@ -29,12 +29,14 @@ package struct Segment: @unchecked Sendable {
     private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int, titleLengthsAt: Int
     private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
-    private let strides: [Int]
+    private var strides: [Int] { shared.strides }
     private let base: UnsafeRawBufferPointer
-    /// What searches and writers keep of this segment, shared by its
-    /// copies: one reference, so that copying a segment (a merge's inner
-    /// loop copies its inputs' for each call) retains one object, not five.
-    private let memos = Memos()
+    /// Its bytes, section offsets and strides, and what searches and
+    /// writers keep of it, shared by its copies: one reference, so that
+    /// copying a segment (a merge's inner loop copies its inputs' for each
+    /// call, a search its segments') retains one object, not eight.
+    private let shared: Shared
+    private var memos: Shared { shared }
     /// Typo walks made in this segment (shared by its copies).
     var typoMemo: TypoMemo { memos.typo }
     /// Dense tails read in this segment (shared by its copies).
@@ -46,13 +48,23 @@ package struct Segment: @unchecked Sendable {
     /// The Bloom filter of its identifier hashes (``uidFilter``), built for a writer.
     var uidFilterMemo: UIDFilterMemo { memos.uidFilter }
 
-    private final class Memos: Sendable {
+    private final class Shared: Sendable {
+        let bytes: SegmentBytes
+        let offsets: [Int]
+        let strides: [Int]
         let typo = TypoMemo()
         let prefix = PrefixMemo()
         let scratchTails = ScratchTails()
         let rowidOrder = RowidOrderMemo()
         let uidFilter = UIDFilterMemo()
+
+        init(bytes: SegmentBytes, offsets: [Int], strides: [Int]) {
+            self.bytes = bytes
+            self.offsets = offsets
+            self.strides = strides
+        }
     }
+
     /// Whether searches keep long dense tails in ``prefixMemo`` and use
     /// those kept (off in tests that compare with reading them each time,
     /// and in a process that answers one search).
@@ -64,7 +76,6 @@ package struct Segment: @unchecked Sendable {
     /// Reads the header; `verifyChecksum` also hashes every byte.
     package init(_ bytes: SegmentBytes, verifyChecksum: Bool) throws(SegmentError) {
         let base = bytes.buffer
-        self.bytes = bytes
         self.base = base
         guard base.count >= SegmentFormat.headerSize else { throw .corrupt("shorter than its header") }
         func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
@@ -92,7 +103,7 @@ package struct Segment: @unchecked Sendable {
         let constant = u32(SegmentFormat.constantSectionsOffset)
         let collapsible = SegmentFormat.collapsibleSections.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
         guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
-        strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
+        let strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
         let n = documentCount, t = termCount, b = blockCount, k = numberNameCount, m = numberValueCount
         // A switch, not a dictionary: built for every segment a process
         // loads (a search over 20 stores loads ~60).
@@ -121,7 +132,7 @@ package struct Segment: @unchecked Sendable {
                 throw .corrupt("section \(section) too short")
             }
         }
-        self.offsets = offsets
+        shared = Shared(bytes: bytes, offsets: offsets, strides: strides)
         termOffsetsAt = offsets[SegmentFormat.Section.termOffsets.rawValue]
         termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
