@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How many threads the index's parallel steps (tokenizing a chunk,
 /// encoding and merging segments) may use: the processors this process
 /// may run on.
@@ -12,10 +16,6 @@ package enum Parallelism {
     /// Active processors, at least 1.
     package static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension Parallelism {
     /// Runs `work` on one of the process's threads behind (one a core,

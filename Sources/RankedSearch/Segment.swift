@@ -36,17 +36,16 @@ package struct Segment: @unchecked Sendable {
     /// copying a segment (a merge's inner loop copies its inputs' for each
     /// call, a search its segments') retains one object, not eight.
     private let shared: Shared
-    private var memos: Shared { shared }
     /// Typo walks made in this segment (shared by its copies).
-    var typoMemo: TypoMemo { memos.typo }
+    var typoMemo: TypoMemo { shared.typo }
     /// Dense tails read in this segment (shared by its copies).
-    var prefixMemo: PrefixMemo { memos.prefix }
+    var prefixMemo: PrefixMemo { shared.prefix }
     /// Spare buffers of the dense tails searches read for their candidates only.
-    var scratchTails: ScratchTails { memos.scratchTails }
+    var scratchTails: ScratchTails { shared.scratchTails }
     /// Whether doc ids follow rowids (``isInRowidOrder``), found once.
-    var rowidOrderMemo: RowidOrderMemo { memos.rowidOrder }
+    var rowidOrderMemo: RowidOrderMemo { shared.rowidOrder }
     /// The Bloom filter of its identifier hashes (``uidFilter``), built for a writer.
-    var uidFilterMemo: UIDFilterMemo { memos.uidFilter }
+    var uidFilterMemo: UIDFilterMemo { shared.uidFilter }
 
     private final class Shared: Sendable {
         let bytes: SegmentBytes
@@ -397,32 +396,24 @@ package struct Segment: @unchecked Sendable {
         release(.postingsData, postings)
     }
 
-    /// Drops from resident memory every per-document section and the
-    /// identifiers and typed values, which a merge reads once.
-    /// Drops typed values `values` (indices) and their docs from resident
-    /// memory, once a merge has read them.
-    func releaseValues(_ values: Range<Int>) {
-        bytes.release((at(.numberValues) + 8 * values.lowerBound)..<(at(.numberValues) + 8 * values.upperBound), minimum: 1 << 12)
-        bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound), minimum: 1 << 12)
-    }
-
     /// Drops `sections` from resident memory, once a merge has read them.
     func release(_ sections: [SegmentFormat.Section]) {
         for section in sections { bytes.release(at(section)..<sectionEnd(section), minimum: 1 << 12) }
     }
 
+    /// Drops from resident memory every per-document section and the
+    /// identifiers and typed values, which a merge reads once.
     func releaseDocuments() {
-        for section in [SegmentFormat.Section.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
-                        .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs] {
-            bytes.release(at(section)..<sectionEnd(section), minimum: 1 << 12)
-        }
+        release([.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
+                 .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs])
     }
 
     /// Drops from resident memory the typed values and docs of indexes
-    /// `values` (``SegmentBytes/release(_:)``), after a range read them all.
-    func releaseNumbers(_ values: Range<Int>) {
-        bytes.release((at(.numberValues) + 8 * values.lowerBound)..<(at(.numberValues) + 8 * values.upperBound))
-        bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound))
+    /// `values` (``SegmentBytes/release(_:minimum:)``), after a range (or
+    /// a merge, with a page as `minimum`) read them all.
+    func releaseNumbers(_ values: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
+        bytes.release((at(.numberValues) + 8 * values.lowerBound)..<(at(.numberValues) + 8 * values.upperBound), minimum: minimum)
+        bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound), minimum: minimum)
     }
 
     /// The values of attribute `name` within `range`: indexes of

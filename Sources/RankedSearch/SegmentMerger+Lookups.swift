@@ -46,7 +46,7 @@ extension SegmentMerger {
                     guard doc < docMaps[input].count else { throw .corrupt("a typed value names document \(doc)") }
                     if docMaps[input][doc] >= 0 { kept += 1 }
                 }
-                inputs[input].segment.releaseValues(list.values)
+                inputs[input].segment.releaseNumbers(list.values, minimum: 1 << 12)
                 holders.append(list)
             }
             nameStarts.append(nameStarts.last! + UInt64(kept))
@@ -136,7 +136,7 @@ extension SegmentMerger {
     /// merge kept each input's whole lookups resident until its end (~45 MB
     /// of file pages at 1M items, eight inputs of 64,000).
     private static func release(_ lists: [ValueList], _ inputs: [SegmentSnapshot]) {
-        for list in lists { inputs[list.input].segment.releaseValues(list.values) }
+        for list in lists { inputs[list.input].segment.releaseNumbers(list.values, minimum: 1 << 12) }
     }
 
     /// One input's values of one name: indices into its typed values.
