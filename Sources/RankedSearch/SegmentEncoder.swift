@@ -68,25 +68,24 @@ package enum SegmentEncoder {
         let bounds: [Double]
         let norms: [Double]
 
-        init(avgLength: Double, bounds: [Double], norms: [Double]) {
+        /// The scales of documents of these lengths and static bounds.
+        init(lengths: [UInt32], bounds: [Double]) {
+            let totalLength = lengths.reduce(0) { $0 + Double($1) }
+            let avgLength = lengths.isEmpty ? 1 : max(totalLength / Double(lengths.count), 1e-9)
             self.avgLength = avgLength
             self.bounds = bounds
-            self.norms = norms
+            norms = lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
         }
 
         init(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double) {
             let n = contents.documentCount
-            let totalLength = contents.lengths.reduce(0) { $0 + Double($1) }
-            let avgLength = n == 0 ? 1 : max(totalLength / Double(n), 1e-9)
             var bounds = [Double](repeating: 0, count: n)
             for doc in 0..<n {
                 let recency = contents.recency[doc]
                 bounds[doc] = scoring.staticBound(hint: contents.hints[doc], engagement: contents.engagement[doc],
                                                   recency: recency.isNaN ? nil : recency, quality: contents.quality[doc], at: buildTime)
             }
-            self.avgLength = avgLength
-            self.bounds = bounds
-            norms = contents.lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
+            self.init(lengths: contents.lengths, bounds: bounds)
         }
     }
 

@@ -46,18 +46,12 @@ extension SegmentMerger {
         lengths.reserveCapacity(count)
         titleLengths.reserveCapacity(count)
         bounds.reserveCapacity(count)
-        var totalLength = 0.0
         forEachKept { segment, doc in
-            let length = segment.length(doc)
-            totalLength += length
-            lengths.append(UInt32(length))
+            lengths.append(UInt32(segment.length(doc)))
             titleLengths.append(UInt8(segment.titleLength(doc)))
             bounds.append(scoring.staticBound(hint: segment.hint(doc), engagement: segment.engagement(doc), recency: segment.recency(doc),
                                               quality: segment.quality(doc), at: buildTime))
         }
-        // As `SegmentEncoder.Scales` computes them from the same lengths.
-        let avgLength = count == 0 ? 1 : max(totalLength / Double(count), 1e-9)
-        let norms = lengths.map { RankedScoring.norm(length: Double($0), avgLength: avgLength) }
 
         func column(_ section: SegmentFormat.Section, _ value: (Segment, Int) -> Double) {
             var first: Double?, constant = true
@@ -91,7 +85,7 @@ extension SegmentMerger {
         // Read: released, as the merge goes on (the lookups read their own sections again).
         for input in inputs { input.segment.releaseDocuments() }
         return StreamedDocuments(docMaps: docMaps, documentCount: count,
-                                 scales: SegmentEncoder.Scales(avgLength: avgLength, bounds: bounds, norms: norms), titleLengths: titleLengths)
+                                 scales: SegmentEncoder.Scales(lengths: lengths, bounds: bounds), titleLengths: titleLengths)
     }
 
     /// The kept documents' new doc ids in ascending rowid order: the
