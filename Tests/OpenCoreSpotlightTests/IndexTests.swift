@@ -29,8 +29,7 @@ extension OpenCoreSpotlightTests {
             let app = try TestApp()
             defer { app.cleanUp() }
             let index = CSSearchableIndex(name: "ordered")
-            final class Log: @unchecked Sendable { var steps: [String] = [] }
-            let log = Log()
+            let log = StepLog<String>()
             index.indexSearchableItems([makeItem("x", title: "first")]) { _ in log.steps.append("index") }
             index.deleteSearchableItems(withIdentifiers: ["x"]) { _ in log.steps.append("delete") }
             await withCheckedContinuation { continuation in
@@ -52,8 +51,7 @@ extension OpenCoreSpotlightTests {
             let app = try TestApp()
             defer { app.cleanUp() }
             let index = CSSearchableIndex(name: "flood")
-            final class Log: @unchecked Sendable { var steps: [Int] = [] }
-            let log = Log()
+            let log = StepLog<Int>()
             for batch in 0..<12 {
                 let items = (0..<40).map { makeItem("i\($0)", title: "batch\(batch) item \($0)") }
                 index.indexSearchableItems(items) { error in
@@ -212,4 +210,10 @@ extension OpenCoreSpotlightTests {
             }
         }
 }
+}
+
+/// What completion handlers saw, in the order they ran (they run one at a
+/// time, on the index's queue).
+final class StepLog<Step>: @unchecked Sendable {
+    var steps: [Step] = []
 }
