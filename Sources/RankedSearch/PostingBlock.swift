@@ -1,12 +1,24 @@
 /// One block of postings (up to ``SegmentFormat/blockSize``), bit-packed.
 ///
 /// Layout: `count − 1` (1 byte), the bit width of the doc gaps and of the
-/// frequencies (1 byte each), a zero byte, the first doc id (UInt32), then
-/// three runs, each packed least-significant bit first and padded to a
-/// byte: `count − 1` gaps (each doc id minus the previous, minus 1), `count`
-/// weighted frequencies (tf × 16), and `count` 4-bit column masks. Unpacking
-/// reads every value with one unaligned 8-byte load, so the postings
-/// section ends with ``padding`` zero bytes after its last block.
+/// frequencies (1 byte each), the palette's size `k` (1 byte, 0 for none),
+/// the first doc id (UInt32), then runs, each packed least-significant bit
+/// first and padded to a byte: `count − 1` gaps (each doc id minus the
+/// previous, minus 1), then either
+///
+/// - without a palette, `count` weighted frequencies (tf × 16) and `count`
+///   4-bit column masks, or
+/// - with one, `k` frequencies and `k` column masks (the block's distinct
+///   pairs, in order of first use) and `count` indices into them, each
+///   `width(k − 1)` bits (none when `k` is 1).
+///
+/// A block's (frequency, columns) pairs are few: a token once in the
+/// description, once in the title… In the shared corpus a block holds
+/// one pair in 60% of blocks and rarely more than 16, so the palette
+/// takes a posting's frequency and columns from ~12.8 bits to ~3.8. The
+/// writer keeps whichever form is smaller. Unpacking reads every value
+/// with one unaligned 8-byte load, so the postings section ends with
+/// ``padding`` zero bytes after its last block.
 ///
 /// Decoding is the hottest loop of a search (a block per candidate a
 /// cursor checks): a value costs a load, a shift and a mask, where the
@@ -32,8 +44,9 @@
         }
     }
 
-    /// Appends a block: the exact size is reserved first, then each run is
-    /// packed through a 64-bit accumulator.
+    /// Appends a block: its palette is gathered, the smaller form chosen,
+    /// the exact size reserved, then each run is packed through a 64-bit
+    /// accumulator.
     static func append(docs: UnsafeBufferPointer<UInt32>, frequencies: UnsafeBufferPointer<UInt32>, columns: UnsafeBufferPointer<UInt8>,
                        to out: inout [UInt8]) {
         let count = docs.count
@@ -42,34 +55,89 @@
         for index in 1..<max(1, count) { largestGap = max(largestGap, docs[index] &- docs[index - 1] &- 1) }
         for frequency in frequencies { largestFrequency = max(largestFrequency, frequency) }
         let gapBits = width(largestGap), frequencyBits = width(largestFrequency)
-        let start = out.count
-        let total = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits)
-        out.append(contentsOf: repeatElement(0, count: total))
-        out.withUnsafeMutableBufferPointer { buffer in
-            let block = buffer.baseAddress! + start
-            block[0] = UInt8(count - 1)
-            block[1] = UInt8(gapBits)
-            block[2] = UInt8(frequencyBits)
-            UnsafeMutableRawPointer(block + 4).storeBytes(of: docs[0].littleEndian, as: UInt32.self)
-            var at = headerSize
-            pack(count - 1, bits: gapBits, into: block + at) { docs[$0 + 1] &- docs[$0] &- 1 }
-            at += packedSize(count - 1, bits: gapBits)
-            pack(count, bits: frequencyBits, into: block + at) { frequencies[$0] }
-            at += packedSize(count, bits: frequencyBits)
-            pack(count, bits: Int(SegmentFormat.columnBits), into: block + at) { UInt32(columns[$0] & 0x0F) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SegmentFormat.blockSize) { indices in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: SegmentFormat.blockSize) { firstUses in
+                let paletteSize = palette(frequencies: frequencies, columns: columns, indices: indices.baseAddress!,
+                                          firstUses: firstUses.baseAddress!)
+                let direct = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: 0)
+                let paletted = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize)
+                let k = paletted < direct ? paletteSize : 0
+                let start = out.count
+                out.append(contentsOf: repeatElement(0, count: min(direct, paletted)))
+                out.withUnsafeMutableBufferPointer { buffer in
+                    let block = buffer.baseAddress! + start
+                    block[0] = UInt8(count - 1)
+                    block[1] = UInt8(gapBits)
+                    block[2] = UInt8(frequencyBits)
+                    block[3] = UInt8(k)
+                    UnsafeMutableRawPointer(block + 4).storeBytes(of: docs[0].littleEndian, as: UInt32.self)
+                    var at = headerSize
+                    pack(count - 1, bits: gapBits, into: block + at) { docs[$0 + 1] &- docs[$0] &- 1 }
+                    at += packedSize(count - 1, bits: gapBits)
+                    let columnBits = Int(SegmentFormat.columnBits)
+                    if k == 0 {
+                        pack(count, bits: frequencyBits, into: block + at) { frequencies[$0] }
+                        at += packedSize(count, bits: frequencyBits)
+                        pack(count, bits: columnBits, into: block + at) { UInt32(columns[$0] & 0x0F) }
+                    } else {
+                        let firstUses = firstUses.baseAddress!, indices = indices.baseAddress!
+                        pack(k, bits: frequencyBits, into: block + at) { frequencies[firstUses[$0]] }
+                        at += packedSize(k, bits: frequencyBits)
+                        pack(k, bits: columnBits, into: block + at) { UInt32(columns[firstUses[$0]] & 0x0F) }
+                        at += packedSize(k, bits: columnBits)
+                        pack(count, bits: indexBits(paletteSize: k), into: block + at) { UInt32(indices[$0]) }
+                    }
+                }
+            }
         }
     }
 
-    /// Bytes a block of `count` postings takes with these widths.
-    static func size(count: Int, gapBits: Int, frequencyBits: Int) -> Int {
-        headerSize + packedSize(count - 1, bits: gapBits) + packedSize(count, bits: frequencyBits)
-            + packedSize(count, bits: Int(SegmentFormat.columnBits))
+    /// The block's distinct (frequency, columns) pairs: each posting's
+    /// index among them into `indices`, where each is first used into
+    /// `firstUses`; returns how many there are. A 256-slot open-addressed
+    /// table on the stack: one probe a posting, nearly always.
+    private static func palette(frequencies: UnsafeBufferPointer<UInt32>, columns: UnsafeBufferPointer<UInt8>,
+                                indices: UnsafeMutablePointer<UInt8>, firstUses: UnsafeMutablePointer<Int>) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { keys in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { slots in
+                keys.initialize(repeating: .max)
+                var distinct = 0
+                for index in 0..<frequencies.count {
+                    let key = UInt64(frequencies[index]) << 4 | UInt64(columns[index] & 0x0F)
+                    var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 56)
+                    while keys[slot] != key, keys[slot] != .max { slot = (slot + 1) & 255 }
+                    if keys[slot] == .max {
+                        keys[slot] = key
+                        slots[slot] = UInt8(distinct)
+                        firstUses[distinct] = index
+                        distinct += 1
+                    }
+                    indices[index] = slots[slot]
+                }
+                return distinct
+            }
+        }
     }
+
+    /// Bytes a block of `count` postings takes with these widths and a
+    /// palette of `paletteSize` pairs (0: none).
+    package static func size(count: Int, gapBits: Int, frequencyBits: Int, paletteSize: Int) -> Int {
+        let columnBits = Int(SegmentFormat.columnBits)
+        let values = paletteSize == 0
+            ? packedSize(count, bits: frequencyBits) + packedSize(count, bits: columnBits)
+            : packedSize(paletteSize, bits: frequencyBits) + packedSize(paletteSize, bits: columnBits)
+                + packedSize(count, bits: indexBits(paletteSize: paletteSize))
+        return headerSize + packedSize(count - 1, bits: gapBits) + values
+    }
+
+    /// Bits of an index into a palette of `paletteSize` pairs (at most 7).
+    @inline(__always)
+    static func indexBits(paletteSize: Int) -> Int { width(UInt32(truncatingIfNeeded: paletteSize &- 1)) }
 
     @inline(__always)
     static func packedSize(_ count: Int, bits: Int) -> Int { (count * bits + 7) / 8 }
 
-    static func width(_ value: UInt32) -> Int { value == 0 ? 0 : 32 - value.leadingZeroBitCount }
+    package static func width(_ value: UInt32) -> Int { value == 0 ? 0 : 32 - value.leadingZeroBitCount }
 
     /// Packs `count` values of `bits` bits each, least-significant bit
     /// first, into zeroed bytes at `out`.
@@ -105,8 +173,9 @@
         let count = Int(bytes.load(fromByteOffset: 0, as: UInt8.self)) + 1
         let gapBits = Int(bytes.load(fromByteOffset: 1, as: UInt8.self))
         let frequencyBits = Int(bytes.load(fromByteOffset: 2, as: UInt8.self))
-        guard count <= SegmentFormat.blockSize, gapBits <= 32, frequencyBits <= 32,
-              length == size(count: count, gapBits: gapBits, frequencyBits: frequencyBits) else { return nil }
+        let paletteSize = Int(bytes.load(fromByteOffset: 3, as: UInt8.self))
+        guard count <= SegmentFormat.blockSize, gapBits <= 32, frequencyBits <= 32, paletteSize <= count,
+              length == size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize) else { return nil }
         var doc = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
         docs[0] = UInt32(truncatingIfNeeded: doc)
         var at = headerSize
@@ -133,15 +202,77 @@
         guard doc < documentCount else { return nil }
         guard let frequencies else { return count }
         at += packedSize(count - 1, bits: gapBits)
-        unpack(bytes + at, count: count, bits: frequencyBits, into: frequencies)
-        at += packedSize(count, bits: frequencyBits)
+        guard paletteSize > 0 else {
+            unpack(bytes + at, count: count, bits: frequencyBits, into: frequencies)
+            at += packedSize(count, bits: frequencyBits)
+            if let columns { unpackColumns(bytes + at, count: count, into: columns) }
+            return count
+        }
+        unpackPalette(bytes + at, count: count, size: paletteSize, frequencyBits: frequencyBits,
+                      frequencies: frequencies, columns: columns)
+        return count
+    }
+
+    /// Unpacks a palette of `size` pairs and `count` indices into it. The
+    /// indices are looked up in tables of `2^indexBits` entries (zero past
+    /// the palette), so a damaged index reads a zero, never outside them.
+    @inline(__always)
+    private static func unpackPalette(_ bytes: UnsafeRawPointer, count: Int, size: Int, frequencyBits: Int,
+                                      frequencies: UnsafeMutablePointer<UInt32>, columns: UnsafeMutablePointer<UInt8>?) {
+        let columnsAt = packedSize(size, bits: frequencyBits)
+        let indicesAt = columnsAt + packedSize(size, bits: Int(SegmentFormat.columnBits))
+        let bits = indexBits(paletteSize: size)
+        if size == 1 {
+            // One pair (most blocks of a rare token): no indices.
+            let mask = UInt64(1) &<< UInt64(truncatingIfNeeded: frequencyBits) &- 1
+            let frequency = UInt32(truncatingIfNeeded: UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self)) & mask)
+            frequencies.update(repeating: frequency, count: count)
+            if let columns { columns.update(repeating: bytes.load(fromByteOffset: columnsAt, as: UInt8.self) & 0x0F, count: count) }
+            return
+        }
+        let entries = 1 << bits
         if let columns {
-            for index in 0..<count {
-                let byte = bytes.load(fromByteOffset: at + index >> 1, as: UInt8.self)
-                columns[index] = index & 1 == 0 ? byte & 0x0F : byte >> 4
+            // Rarely asked (the query language's candidates): the indices
+            // go through `frequencies` first.
+            unpack(bytes + indicesAt, count: count, bits: bits, into: frequencies)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SegmentFormat.blockSize) { table in
+                let table = table.baseAddress!
+                unpackColumns(bytes + columnsAt, count: size, into: table)
+                (table + size).update(repeating: 0, count: entries - size)
+                for index in 0..<count { columns[index] = table[Int(truncatingIfNeeded: frequencies[index])] }
+            }
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SegmentFormat.blockSize) { table in
+                let table = table.baseAddress!
+                unpack(bytes, count: size, bits: frequencyBits, into: table)
+                (table + size).update(repeating: 0, count: entries - size)
+                for index in 0..<count { frequencies[index] = table[Int(truncatingIfNeeded: frequencies[index])] }
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SegmentFormat.blockSize) { table in
+            let table = table.baseAddress!
+            unpack(bytes, count: size, bits: frequencyBits, into: table)
+            (table + size).update(repeating: 0, count: entries - size)
+            // Each index read and looked up at once.
+            let indices = bytes + indicesAt
+            let mask = UInt64(1) &<< UInt64(truncatingIfNeeded: bits) &- 1
+            var bit = 0, index = 0
+            while index < count {
+                let word = UInt64(littleEndian: indices.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+                frequencies[index] = table[Int(truncatingIfNeeded: (word &>> UInt64(truncatingIfNeeded: bit & 7)) & mask)]
+                bit = bit &+ bits
+                index = index &+ 1
             }
         }
-        return count
+    }
+
+    /// Unpacks `count` 4-bit column masks.
+    @inline(__always)
+    private static func unpackColumns(_ bytes: UnsafeRawPointer, count: Int, into columns: UnsafeMutablePointer<UInt8>) {
+        for index in 0..<count {
+            let byte = bytes.load(fromByteOffset: index >> 1, as: UInt8.self)
+            columns[index] = index & 1 == 0 ? byte & 0x0F : byte >> 4
+        }
     }
 
     @inline(__always)

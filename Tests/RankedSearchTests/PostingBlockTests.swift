@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Bit-packed posting blocks: every width from 0 to 32 bits comes back
-/// exactly, and damaged bytes are refused without reading out of bounds.
+/// exactly, with and without a palette, the smaller form is written, and
+/// damaged bytes are refused without reading out of bounds.
 @Suite struct PostingBlockTests {
     struct Case: Sendable, CustomStringConvertible {
         var name: String
@@ -26,6 +27,16 @@ import Testing
             Case(name: "zero frequencies (0 bits)", docs: [0, 5, 6], frequencies: [0, 0, 0], columns: [0, 2, 8]),
             Case(name: "32-bit values", docs: [0, UInt32.max - 1], frequencies: [UInt32.max, 1], columns: [3, 12]),
         ]
+        // Palettes: a few (frequency, columns) pairs among many postings.
+        let pairs: [(UInt32, UInt8)] = [(32, 4), (64, 4), (321, 1), (160, 2), (32, 8), (32, 12), (513, 5)]
+        for (name, used, count) in [("a palette of one pair (no index bits)", 1, 128), ("a palette of two pairs", 2, 40),
+                                    ("a palette of seven pairs", 7, 128), ("a palette, the same frequency in two columns", 6, 97)] {
+            let docs = (0..<count).map { UInt32($0 * 3 + Int(next() % 3)) }
+            let chosen = docs.indices.map { $0 < used ? $0 : Int(next() % UInt32(used)) }
+            cases.append(Case(name: name, docs: docs, frequencies: chosen.map { pairs[$0].0 }, columns: chosen.map { pairs[$0].1 }))
+        }
+        cases.append(Case(name: "128 distinct pairs (no palette)", docs: Array(0..<128), frequencies: (0..<128).map { UInt32($0 * 16) },
+                          columns: (0..<128).map { UInt8($0 % 16) }))
         for bits in [1, 3, 7, 8, 9, 13, 17, 24, 31] {
             var docs: [UInt32] = [], doc: UInt32 = next() % 1000
             for _ in 0..<(1 + Int(next() % 128)) {
@@ -63,9 +74,56 @@ import Testing
         #expect(Self.decode(bytes, documentCount: UInt64(block.docs.last!)) == nil)
     }
 
+    /// The form written: a palette when it is smaller, its size in byte 3.
+    @Test(arguments: [
+        ("one posting", 0), ("consecutive docs (0-bit gaps)", 1), ("a palette of one pair (no index bits)", 1),
+        ("a palette of two pairs", 2), ("a palette of seven pairs", 7), ("a palette, the same frequency in two columns", 6),
+        ("128 distinct pairs (no palette)", 0), ("24-bit values", 0),
+    ])
+    func theSmallerFormIsWritten(name: String, paletteSize: Int) throws {
+        let block = try #require(Self.cases.first { $0.name == name })
+        var bytes: [UInt8] = []
+        PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
+        #expect(Int(bytes[3]) == paletteSize)
+        let frequencyBits = PostingBlock.width(block.frequencies.max()!)
+        let gapBits = PostingBlock.width(zip(block.docs.dropFirst(), block.docs).map { $0 - $1 - 1 }.max() ?? 0)
+        let direct = PostingBlock.size(count: block.docs.count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: 0)
+        #expect(bytes.count == PostingBlock.size(count: block.docs.count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize))
+        #expect(paletteSize == 0 ? bytes.count == direct : bytes.count < direct)
+    }
+
+    /// A palette block whose indices point past its palette decodes in
+    /// bounds (a zero frequency and no columns), and one whose palette is
+    /// larger than its postings is refused.
+    @Test func damagedPalettesStayInBounds() throws {
+        let block = try #require(Self.cases.first { $0.name == "a palette of seven pairs" })
+        var bytes: [UInt8] = []
+        PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
+        #expect(bytes[3] == 7)
+        var pastPalette = bytes
+        // The last index is the block's top 3 bits (128 × 3 bits): make it 7, past the palette's 0...6.
+        pastPalette[pastPalette.count - 1] |= 0xE0
+        let decoded = try #require(Self.decode(pastPalette, documentCount: .max))
+        #expect(decoded.frequencies.last == 0 && decoded.columns.last == 0)
+        #expect(Array(decoded.frequencies.dropLast()) == Array(block.frequencies.dropLast()))
+        var oversized = bytes
+        oversized[3] = 200
+        #expect(Self.decode(oversized, documentCount: .max) == nil)
+        for index in bytes.indices {
+            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
+                var damaged = bytes
+                damaged[index] = value
+                if let decoded = Self.decode(damaged, documentCount: 1 << 20) {
+                    #expect(decoded.docs.count <= SegmentFormat.blockSize)
+                    #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
+                }
+            }
+        }
+    }
+
     @Test func damagedBlocksAreRefused() throws {
         var bytes: [UInt8] = []
-        let block = Self.cases[5]
+        let block = try #require(Self.cases.first { $0.name == "3-bit values" })
         PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
         var width = bytes
         width[1] = 33
