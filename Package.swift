@@ -66,7 +66,9 @@ let package = Package(
         // The ranked index's core: the tokenizer, segments and their postings, top-k search, typo
         // walks, merging and scoring. Bytes and memory only: no SQLite, no files' names, no engine types.
         // The engine's adapter (SpotlightIndex/Ranked) uses its `package` API. Not a product.
-        .target(name: "RankedSearch", exclude: ["README.md"], swiftSettings: strictSettings),
+        // glibc's malloc.h (malloc_trim, before a large merge: see FreedMemory.swift).
+        .systemLibrary(name: "CMalloc"),
+        .target(name: "RankedSearch", dependencies: ["CMalloc"], exclude: ["README.md"], swiftSettings: strictSettings),
         // Its tests use its package API only (no @testable).
         .testTarget(name: "RankedSearchTests", dependencies: ["RankedSearch", "TestSupport", "Corpora"], swiftSettings: strictSettings),
         .target(

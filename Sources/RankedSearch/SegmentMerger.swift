@@ -83,6 +83,9 @@ package enum SegmentMerger {
         var out = SegmentEncoder.SectionWriter(streamingTo: sink, bufferSize: bufferSize)
         let docMaps: [[Int32]], documentCount: Int, scales: SegmentEncoder.Scales, titleLengths: [UInt8]
         if sink != nil {
+            // A large merge: the pages other threads freed go back first,
+            // or the merge's tables grow past them (``FreedMemory``).
+            FreedMemory.returnToSystem()
             // Streaming, the documents' sections (first in the format) go
             // out now, from the inputs, before the terms are merged.
             let documents = try streamDocuments(inputs, scoring: scoring, buildTime: buildTime, into: &out)

@@ -1,0 +1,2 @@
+// glibc's malloc extensions (malloc_trim), which Swift's Glibc module leaves out.
+#include <malloc.h>
