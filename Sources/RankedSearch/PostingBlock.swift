@@ -94,16 +94,33 @@
 
     /// The block's distinct (frequency, columns) pairs: each posting's
     /// index among them into `indices`, where each is first used into
-    /// `firstUses`; returns how many there are. A 256-slot open-addressed
-    /// table on the stack: one probe a posting, nearly always.
+    /// `firstUses`; returns how many there are. A short block (most are a
+    /// rare token's few postings) compares with the pairs found so far; a
+    /// longer one probes a 256-slot open-addressed table on the stack.
     private static func palette(frequencies: UnsafeBufferPointer<UInt32>, columns: UnsafeBufferPointer<UInt8>,
                                 indices: UnsafeMutablePointer<UInt8>, firstUses: UnsafeMutablePointer<Int>) -> Int {
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { keys in
+        @inline(__always) func pair(_ index: Int) -> UInt64 { UInt64(frequencies[index]) << 4 | UInt64(columns[index] & 0x0F) }
+        let count = frequencies.count
+        if count <= 16 {
+            var distinct = 0
+            for index in 0..<count {
+                let key = pair(index)
+                var found = 0
+                while found < distinct, pair(firstUses[found]) != key { found += 1 }
+                if found == distinct {
+                    firstUses[distinct] = index
+                    distinct += 1
+                }
+                indices[index] = UInt8(found)
+            }
+            return distinct
+        }
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 256) { keys in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { slots in
                 keys.initialize(repeating: .max)
                 var distinct = 0
-                for index in 0..<frequencies.count {
-                    let key = UInt64(frequencies[index]) << 4 | UInt64(columns[index] & 0x0F)
+                for index in 0..<count {
+                    let key = pair(index)
                     var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 56)
                     while keys[slot] != key, keys[slot] != .max { slot = (slot + 1) & 255 }
                     if keys[slot] == .max {
