@@ -57,10 +57,11 @@
         let gapBits = width(largestGap), frequencyBits = width(largestFrequency)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SegmentFormat.blockSize) { indices in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: SegmentFormat.blockSize) { firstUses in
-                let paletteSize = palette(frequencies: frequencies, columns: columns, indices: indices.baseAddress!,
-                                          firstUses: firstUses.baseAddress!)
+                // One posting (most blocks): a palette of one takes as many bytes.
+                let paletteSize = count == 1 ? 0 : palette(frequencies: frequencies, columns: columns, indices: indices.baseAddress!,
+                                                           firstUses: firstUses.baseAddress!)
                 let direct = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: 0)
-                let paletted = size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize)
+                let paletted = paletteSize == 0 ? direct : size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize)
                 let k = paletted < direct ? paletteSize : 0
                 let start = out.count
                 out.append(contentsOf: repeatElement(0, count: min(direct, paletted)))
@@ -252,17 +253,19 @@
             // Rarely asked (the query language's candidates): the indices
             // go through `frequencies` first.
             unpack(bytes + indicesAt, count: count, bits: bits, into: frequencies)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SegmentFormat.blockSize) { table in
-                let table = table.baseAddress!
-                unpackColumns(bytes + columnsAt, count: size, into: table)
-                (table + size).update(repeating: 0, count: entries - size)
-                for index in 0..<count { columns[index] = table[Int(truncatingIfNeeded: frequencies[index])] }
-            }
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SegmentFormat.blockSize) { table in
-                let table = table.baseAddress!
-                unpack(bytes, count: size, bits: frequencyBits, into: table)
-                (table + size).update(repeating: 0, count: entries - size)
-                for index in 0..<count { frequencies[index] = table[Int(truncatingIfNeeded: frequencies[index])] }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SegmentFormat.blockSize) { columnTable in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: SegmentFormat.blockSize) { frequencyTable in
+                    let columnTable = columnTable.baseAddress!, frequencyTable = frequencyTable.baseAddress!
+                    unpackColumns(bytes + columnsAt, count: size, into: columnTable)
+                    (columnTable + size).update(repeating: 0, count: entries - size)
+                    unpack(bytes, count: size, bits: frequencyBits, into: frequencyTable)
+                    (frequencyTable + size).update(repeating: 0, count: entries - size)
+                    for index in 0..<count {
+                        let entry = Int(truncatingIfNeeded: frequencies[index])
+                        columns[index] = columnTable[entry]
+                        frequencies[index] = frequencyTable[entry]
+                    }
+                }
             }
             return
         }
