@@ -80,7 +80,7 @@ extension RankedSearcher {
         // Σ IDF × G's ceiling, the same for every document; what a title part adds.
         let ceilingSum = idf.reduce(0) { $0 + $1 * (RankedScoring.k1 + 1) }
         let titleMatch = max(0, scoring.weights.titleMatch), wholeTitle = scoring.titlePart(titleLength: 1)
-        let (staticBounds, lengths) = segment.documentArrays
+        let documentBounds = segment.documentBounds
         let deleted = snapshot.deleted
         var threshold = trustsBounds ? top.threshold : nil
         // Everything the loop reads per document is behind pointers of its
@@ -111,10 +111,10 @@ extension RankedSearcher {
             }
             if deleted.contains(doc) { return }
             if let threshold {
-                let bound = Double(Float(bitPattern: UInt32(littleEndian: staticBounds.loadUnaligned(fromByteOffset: 4 * doc, as: UInt32.self))))
+                let bound = Double(Float(bitPattern: UInt32(littleEndian: documentBounds.loadUnaligned(fromByteOffset: 8 * doc, as: UInt32.self))))
                 if bound * (ceilingSum + inTitle) < threshold { return }
                 // Each term's exact G, the title parts at their most.
-                let length = Double(UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: 4 * doc, as: UInt32.self)))
+                let length = Double(UInt32(littleEndian: documentBounds.loadUnaligned(fromByteOffset: 8 * doc + 4, as: UInt32.self)))
                 let norm = normParts.base + normParts.perLength * length
                 var text = inTitle
                 for term in 0..<termCount { text += weights[term] * RankedScoring.g(frequency: best[term], norm: norm) }
@@ -144,14 +144,16 @@ extension RankedSearcher {
                 inTitle = inTitle.replacing(with: inTitle + part, where: lanes & RankedScoring.titleBit .!= .zero)
             }
             if let threshold {
-                let bounds = staticBounds.loadUnaligned(fromByteOffset: 4 * doc, as: SIMD8<Float>.self)
+                // Eight (bound, length) pairs: the bounds the even lanes, the lengths the odd.
+                let pairs = documentBounds.loadUnaligned(fromByteOffset: 8 * doc, as: SIMD16<UInt32>.self)
+                let bounds = unsafeBitCast(pairs.evenHalf, to: SIMD8<Float>.self)
                 let limit = SIMD8<Float>(repeating: Float(threshold))
                 present .&= bounds * (ceilingLanes + inTitle) * 1.0001 .>= limit
                 if any(present) {
-                    // Each term's exact G, eight at a time: the lengths are
-                    // read in order with the bounds, not one document at a
-                    // time (a cache miss each), and most documents stop here.
-                    let length = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: lengths.loadUnaligned(fromByteOffset: 4 * doc, as: SIMD8<UInt32>.self)))
+                    // Each term's exact G, eight at a time: the lengths were
+                    // read with the bounds, not one document at a time (a
+                    // cache miss each), and most documents stop here.
+                    let length = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: pairs.oddHalf))
                     let norm = baseLanes + perLengthLanes * length
                     var text = inTitle
                     for term in 0..<termCount {

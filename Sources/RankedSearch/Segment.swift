@@ -26,7 +26,7 @@ package struct Segment: @unchecked Sendable {
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
     /// The same for the arrays a search reads per document and per block.
-    private let expiresAt: Int, expiresStride: Int, lengthsAt: Int, staticBoundsAt: Int, titleLengthsAt: Int
+    private let expiresAt: Int, expiresStride: Int, documentBoundsAt: Int, titleLengthsAt: Int
     private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private var strides: [Int] { shared.strides }
@@ -108,8 +108,8 @@ package struct Segment: @unchecked Sendable {
         // loads (a search over 20 stores loads ~60).
         func fixedSize(_ section: SegmentFormat.Section) -> Int? {
             switch section {
-            case .rowids, .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes: 8 * n
-            case .lengths, .staticBounds, .rowidOrder, .uidDocs, .uidEnds: 4 * n
+            case .rowids, .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
+            case .rowidOrder, .uidDocs, .uidEnds: 4 * n
             case .titleLengths: n
             case .termMaxGSPart, .termMaxGPart, .termFirstBlock, .termDocs, .termMaxG, .termMaxGS, .termMaxS: 4 * t
             case .termOffsets: 8 * (t + 1)
@@ -137,8 +137,7 @@ package struct Segment: @unchecked Sendable {
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
         expiresAt = offsets[SegmentFormat.Section.expires.rawValue]
         expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
-        lengthsAt = offsets[SegmentFormat.Section.lengths.rawValue]
-        staticBoundsAt = offsets[SegmentFormat.Section.staticBounds.rawValue]
+        documentBoundsAt = offsets[SegmentFormat.Section.documentBounds.rawValue]
         titleLengthsAt = offsets[SegmentFormat.Section.titleLengths.rawValue]
         blockLastDocAt = offsets[SegmentFormat.Section.blockLastDoc.rawValue]
         blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
@@ -190,15 +189,16 @@ package struct Segment: @unchecked Sendable {
     func quality(_ doc: Int) -> Double { f64(.quality, doc) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
     func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
-    @_spi(Inspection) public func length(_ doc: Int) -> Double { Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthsAt + 4 * doc, as: UInt32.self))) }
-    /// Where the per-document static bounds (Float32) and lengths (UInt32)
-    /// start, for a loop over every document (``RankedSearcher/searchScan``):
-    /// both sections hold ``documentCount`` values, checked when the segment was opened.
-    var documentArrays: (staticBounds: UnsafeRawPointer, lengths: UnsafeRawPointer) {
-        (base.baseAddress! + staticBoundsAt, base.baseAddress! + lengthsAt)
+    @_spi(Inspection) public func length(_ doc: Int) -> Double {
+        Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: documentBoundsAt + 8 * doc + 4, as: UInt32.self)))
     }
+    /// Where the per-document static bounds (Float32) and lengths (UInt32)
+    /// start, side by side (8 bytes a document), for a loop over every
+    /// document (``RankedSearcher/searchScan``): ``documentCount`` pairs,
+    /// checked when the segment was opened.
+    var documentBounds: UnsafeRawPointer { base.baseAddress! + documentBoundsAt }
     @_spi(Inspection) public func staticBound(_ doc: Int) -> Double {
-        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: staticBoundsAt + 4 * doc, as: UInt32.self))))
+        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: documentBoundsAt + 8 * doc, as: UInt32.self))))
     }
 
     @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
@@ -404,7 +404,7 @@ package struct Segment: @unchecked Sendable {
     /// Drops from resident memory every per-document section and the
     /// identifiers and typed values, which a merge reads once.
     func releaseDocuments() {
-        release([.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .lengths, .staticBounds, .rowidOrder,
+        release([.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .documentBounds, .rowidOrder,
                  .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs])
     }
 

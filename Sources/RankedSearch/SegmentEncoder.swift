@@ -89,6 +89,17 @@ package enum SegmentEncoder {
         }
     }
 
+    /// `documentBounds`: each document's static bound (rounded up to a
+    /// Float32) and length, side by side, a few thousand at a time.
+    static func writeDocumentBounds(lengths: [UInt32], bounds: [Double], into out: inout SectionWriter) {
+        out.begin(.documentBounds)
+        var chunk = Chunk<UInt64>()
+        for (length, bound) in zip(lengths, bounds) {
+            chunk.add(UInt64(RankedScoring.roundedUp(bound).bitPattern) | UInt64(length) << 32, to: &out)
+        }
+        chunk.finish(into: &out)
+    }
+
     /// The per-document sections: rowids, signals, lengths, static bounds.
     static func writeDocuments(_ contents: SegmentContents, bounds: [Double], into out: inout SectionWriter) {
         out.begin(.rowids); out.append(values: contents.rowids)
@@ -97,8 +108,7 @@ package enum SegmentEncoder {
         out.collapsible(.recency, contents.recency)
         out.collapsible(.engagement, contents.engagement)
         out.collapsible(.engagedAt, contents.engagedAt)
-        out.begin(.lengths); out.append(values: contents.lengths)
-        out.begin(.staticBounds); out.append(contentsOf: bounds, RankedScoring.roundedUp)
+        writeDocumentBounds(lengths: contents.lengths, bounds: bounds, into: &out)
         out.begin(.rowidOrder); out.append(values: Self.rowidOrder(contents.rowids))
         out.begin(.titleLengths); out.append(values: contents.titleLengths)
         out.collapsible(.quality, contents.quality)

@@ -9,8 +9,7 @@ import Foundation
 /// | --- | --- | --- |
 /// | `rowids` | Int64 | document (ascending doc id = build order) |
 /// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document, or one for all (header bit) |
-/// | `lengths` | UInt32 (tokens in all columns) | document |
-/// | `staticBounds` | Float32 (static factor at build time, rounded up) | document |
+/// | `documentBounds` | Float32 static factor at build time, rounded up, then UInt32 tokens in all columns | document |
 /// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
 /// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
 /// | `quality` (metadata factor), `impressions` | Float64 | document, or one for all (header bit) |
@@ -82,7 +81,10 @@ package enum SegmentFormat {
     /// 14: a posting block may hold its (frequency, columns) pairs once, in
     ///    a palette, and an index a posting (``PostingBlock``): postings
     ///    ~40% smaller.
-    package static let version: UInt32 = 14
+    /// 15: a document's static bound and length side by side
+    ///    (`documentBounds`): a search bounding a document reads one cache
+    ///    line, not two.
+    package static let version: UInt32 = 15
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -112,7 +114,10 @@ package enum SegmentFormat {
 
     /// The sections, in file order; their offsets follow the fixed header fields.
     enum Section: Int, CaseIterable {
-        case rowids, expires, hints, recency, engagement, engagedAt, lengths, staticBounds, rowidOrder
+        case rowids, expires, hints, recency, engagement, engagedAt
+        /// Per document, 8 bytes: the static bound (Float32) then the length (UInt32).
+        case documentBounds
+        case rowidOrder
         case titleLengths, quality, impressions
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
@@ -143,7 +148,7 @@ package enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 37 of them end at byte 376, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 36 of them end at byte 368, inside the header.
     static let sectionTableOffset = 80
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }

@@ -75,8 +75,7 @@ extension SegmentMerger {
         column(.recency) { $0.recency($1) ?? .nan }
         column(.engagement) { $0.engagement($1) }
         column(.engagedAt) { $0.engagedAt($1) }
-        out.begin(.lengths); out.append(values: lengths)
-        out.begin(.staticBounds); out.append(contentsOf: bounds, RankedScoring.roundedUp)
+        SegmentEncoder.writeDocumentBounds(lengths: lengths, bounds: bounds, into: &out)
         out.begin(.rowidOrder)
         try writeRowidOrder(inputs, docMaps: docMaps, into: &out)
         out.begin(.titleLengths); out.append(values: titleLengths)
