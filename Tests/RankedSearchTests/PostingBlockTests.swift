@@ -62,6 +62,20 @@ import Testing
         return (Array(docs[..<count]), Array(frequencies[..<count]), Array(columns[..<count]))
     }
 
+    /// Any single byte of `bytes` changed: refused, or decoded in bounds.
+    static func expectAnyByteChangedRefusedOrInBounds(_ bytes: [UInt8]) {
+        for index in bytes.indices {
+            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
+                var damaged = bytes
+                damaged[index] = value
+                if let decoded = decode(damaged, documentCount: 1 << 20) {
+                    #expect(decoded.docs.count <= SegmentFormat.blockSize)
+                    #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
+                }
+            }
+        }
+    }
+
     @Test(arguments: cases)
     func blocksComeBackExactly(_ block: Case) throws {
         var bytes: [UInt8] = []
@@ -109,16 +123,7 @@ import Testing
         var oversized = bytes
         oversized[3] = 200
         #expect(Self.decode(oversized, documentCount: .max) == nil)
-        for index in bytes.indices {
-            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
-                var damaged = bytes
-                damaged[index] = value
-                if let decoded = Self.decode(damaged, documentCount: 1 << 20) {
-                    #expect(decoded.docs.count <= SegmentFormat.blockSize)
-                    #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
-                }
-            }
-        }
+        Self.expectAnyByteChangedRefusedOrInBounds(bytes)
     }
 
     @Test func damagedBlocksAreRefused() throws {
@@ -133,16 +138,6 @@ import Testing
         var count = bytes
         count[0] = 200
         #expect(Self.decode(count, documentCount: .max) == nil)                  // more than a block holds
-        // Any single byte changed: refused, or decoded in bounds.
-        for index in bytes.indices {
-            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
-                var damaged = bytes
-                damaged[index] = value
-                if let decoded = Self.decode(damaged, documentCount: 1 << 20) {
-                    #expect(decoded.docs.count <= SegmentFormat.blockSize)
-                    #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
-                }
-            }
-        }
+        Self.expectAnyByteChangedRefusedOrInBounds(bytes)
     }
 }
