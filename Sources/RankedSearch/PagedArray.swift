@@ -15,38 +15,87 @@
 /// blocks[0]          // 127
 /// blocks.pages       // [[127]]: what a writer copies out, page by page
 /// ```
+///
+/// A large merge's block tables hand their full pages to a scratch file
+/// (``init(spillingTo:pageSize:)``) and read them back as the segment is
+/// written: at 1M items they were ~10 MB of the merge's peak, at 10M ~100.
 package struct PagedArray<Element: BitwiseCopyable>: Sendable where Element: Sendable {
-    /// Elements per full page.
+    /// Elements per full page, unless given another size with a spill.
     package static var pageSize: Int { 1 << 16 }
 
+    /// Elements per full page of this array.
+    private let pageLength: Int
+    /// Where full pages go instead of ``full`` (a large merge's block
+    /// tables: ``SegmentEncoder/PostingsPart``), and where each went.
+    private let spill: PostingsSpill?
+    private var spilledAt: [Int] = []
     /// The full pages, in order, each of ``pageSize`` elements.
     private var full: [[Element]] = []
     /// The page being filled (after the full ones).
     private var current: [Element] = []
     package private(set) var count = 0
 
-    package init() {}
+    package init() {
+        pageLength = Self.pageSize
+        spill = nil
+    }
+
+    /// An array whose full pages of `pageSize` elements are written to
+    /// `spill` and read back only by ``forEachPage(_:)``: it holds one
+    /// page. Its elements cannot be read by index.
+    package init(spillingTo spill: PostingsSpill, pageSize: Int) {
+        pageLength = max(1, pageSize)
+        self.spill = spill
+    }
 
     /// The pages in order; every one but the last holds ``pageSize`` elements.
-    package var pages: [[Element]] { current.isEmpty ? full : full + [current] }
+    /// (Not for an array that spills.)
+    package var pages: [[Element]] {
+        precondition(spill == nil, "a spilling PagedArray is read by forEachPage")
+        return current.isEmpty ? full : full + [current]
+    }
+
+    /// Calls `body` with every page in order, those in the spill read
+    /// back one at a time (a failed read ends the pages early; the spill's
+    /// ``PostingsSpill/check()`` says so).
+    package func forEachPage(_ body: (UnsafeBufferPointer<Element>) -> Void) {
+        if let spill, !spilledAt.isEmpty {
+            let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: pageLength)
+            defer { buffer.deallocate() }
+            for offset in spilledAt {
+                guard spill.read(at: offset, into: UnsafeMutableRawBufferPointer(buffer)) else { return }
+                body(UnsafeBufferPointer(buffer))
+            }
+        }
+        for page in full { page.withUnsafeBufferPointer(body) }
+        if !current.isEmpty { current.withUnsafeBufferPointer(body) }
+    }
 
     @inline(__always)
     package mutating func append(_ value: Element) {
-        if current.count == Self.pageSize { startPage() }
+        if current.count == pageLength { startPage() }
         current.append(value)
         count += 1
     }
 
-    /// Moves the full current page out, and reserves the next whole (past
-    /// the first page the size is known: never grown).
+    /// Moves the full current page out (to the spill, keeping its buffer
+    /// for the next), or reserves the next whole (past the first page the
+    /// size is known: never grown).
     private mutating func startPage() {
+        if let spill {
+            spilledAt.append(spill.count)
+            current.withUnsafeBytes { spill.append(raw: $0) }
+            current.removeAll(keepingCapacity: true)
+            return
+        }
         full.append(current)
         current = []
-        current.reserveCapacity(Self.pageSize)
+        current.reserveCapacity(pageLength)
     }
 
     package subscript(index: Int) -> Element {
-        let page = index / Self.pageSize
-        return page < full.count ? full[page][index % Self.pageSize] : current[index % Self.pageSize]
+        precondition(spill == nil, "a spilling PagedArray is read by forEachPage")
+        let page = index / pageLength
+        return page < full.count ? full[page][index % pageLength] : current[index % pageLength]
     }
 }

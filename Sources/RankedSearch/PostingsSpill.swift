@@ -54,20 +54,41 @@ package final class PostingsSpill: @unchecked Sendable {
 
     /// Appends `bytes` after those appended before.
     package func append(_ bytes: [UInt8]) {
-        guard failure == nil else { return }
-        bytes.withUnsafeBytes { raw in
-            var written = 0
-            while written < raw.count {
-                let result = pwrite(descriptor, raw.baseAddress! + written, raw.count - written, off_t(count + written))
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    failure = .scratch("cannot write a merge's postings to its scratch file in \(directory): \(String(cString: strerror(errno)))")
-                    return
-                }
-                written += result
+        bytes.withUnsafeBytes { append(raw: $0) }
+    }
+
+    /// Appends `raw` after the bytes appended before.
+    package func append(raw: UnsafeRawBufferPointer) {
+        guard failure == nil, !raw.isEmpty else { return }
+        var written = 0
+        while written < raw.count {
+            let result = pwrite(descriptor, raw.baseAddress! + written, raw.count - written, off_t(count + written))
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                failure = .scratch("cannot write a merge's postings to its scratch file in \(directory): \(String(cString: strerror(errno)))")
+                return
             }
+            written += result
         }
-        count += bytes.count
+        count += raw.count
+    }
+
+    /// Reads `into.count` bytes appended at `offset` back into `into`;
+    /// false (and ``check()`` throws) when they cannot be read.
+    package func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard failure == nil else { return false }
+        var done = 0
+        while done < buffer.count {
+            let result = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else {
+                failure = .scratch("cannot read a merge's tables back from their scratch file in \(directory): "
+                                    + (result == 0 ? "it ended early" : String(cString: strerror(errno))))
+                return false
+            }
+            done += result
+        }
+        return true
     }
 
     /// Calls `body` with every byte appended, in order, ``threshold`` bytes at a time.

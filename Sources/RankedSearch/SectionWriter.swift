@@ -92,12 +92,16 @@ extension SegmentEncoder {
 
         /// Appends every page of `values` in order.
         mutating func append<T>(values: PagedArray<T>) {
-            for page in values.pages { append(values: page) }
+            values.forEachPage { append(large: UnsafeRawBufferPointer($0)) }
         }
 
-        /// ``append(contentsOf:_:)-(_,_)`` over every page of `source` in order.
+        /// `transform` of every value of `source`, page by page, in order.
         mutating func append<S, T: BitwiseCopyable>(contentsOf source: PagedArray<S>, _ transform: (S) -> T) {
-            for page in source.pages { append(contentsOf: page, transform) }
+            var chunk = Chunk<T>()
+            source.forEachPage { page in
+                for value in page { chunk.add(transform(value), to: &self) }
+            }
+            chunk.finish(into: &self)
         }
 
         /// Appends `transform` of each of `source`, a few thousand at a

@@ -261,9 +261,26 @@ package enum SegmentEncoder {
         /// holds the spill's ``PostingsSpill/threshold`` bytes: the part's bytes are
         /// the spill's, then ``postings``.
         var spill: PostingsSpill?
+        /// Where the block tables and the terms' first blocks hand their
+        /// full pages (a streamed merge's: its tables are known only once
+        /// every term is merged, and at 10M items its blocks are millions).
+        /// The term tables the term groups read by index stay in memory.
+        var tables: PostingsSpill?
 
-        init(spill: PostingsSpill? = nil) {
+        init(spill: PostingsSpill? = nil, tables: PostingsSpill? = nil) {
             self.spill = spill
+            self.tables = tables
+            if let tables {
+                // Pages of a sixteenth of the spill's threshold at most:
+                // a part holds one page of each of its six spilled tables.
+                let pageSize = min(PagedArray<UInt64>.pageSize / 4, max(8, tables.threshold / 8))
+                termFirstBlock = PagedArray(spillingTo: tables, pageSize: pageSize)
+                blockOffsets = PagedArray(spillingTo: tables, pageSize: pageSize)
+                blockLastDoc = PagedArray(spillingTo: tables, pageSize: pageSize)
+                blockMaxGS = PagedArray(spillingTo: tables, pageSize: pageSize)
+                blockMaxS = PagedArray(spillingTo: tables, pageSize: pageSize)
+                blockMaxGSPart = PagedArray(spillingTo: tables, pageSize: pageSize)
+            }
         }
 
         /// The part's bytes of encoded blocks, spilled or not.

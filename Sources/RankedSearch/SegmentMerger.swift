@@ -101,6 +101,8 @@ package enum SegmentMerger {
             var dictionary = TermsPart()
             var part = SegmentEncoder.PostingsPart(spill: try scratch.map { directory throws(SegmentError) in
                 try PostingsSpill(directory: directory, threshold: bufferSize)
+            }, tables: try scratch.map { directory throws(SegmentError) in
+                try PostingsSpill(directory: directory, threshold: bufferSize)
             })
             try scales.norms.withUnsafeBufferPointer { norms throws(SegmentError) in
                 try scales.bounds.withUnsafeBufferPointer { bounds throws(SegmentError) in
@@ -133,7 +135,10 @@ package enum SegmentMerger {
             return Merged(bytes: bytes, byteCount: bytes.count, docMaps: docMaps, documentCount: documentCount)
         }
         let count = try out.finishStreamed(header)
-        for (_, part) in parts { try part.spill?.check() }
+        for (_, part) in parts {
+            try part.spill?.check()
+            try part.tables?.check()
+        }
         return Merged(bytes: [], byteCount: count, docMaps: docMaps, documentCount: documentCount)
     }
 

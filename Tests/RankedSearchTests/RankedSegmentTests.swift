@@ -674,6 +674,30 @@ import Testing
         #expect(values.pages.joined().elementsEqual((0..<count).map { UInt32($0) &* 2_654_435_761 }))
     }
 
+    /// A table whose full pages wait in a scratch file (a streamed merge's
+    /// block tables): every value read back in order, page by page, the
+    /// pages written once each and the file gone with the spill.
+    @Test func spillingPagedArraysReadBackEveryValue() throws {
+        let scratch = try ScratchDirectory("tables")
+        defer { scratch.cleanUp() }
+        let expected = (0..<23).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+        do {
+            let spill = try PostingsSpill(directory: scratch.url.path, threshold: 64)
+            var values = PagedArray<UInt64>(spillingTo: spill, pageSize: 5)
+            for value in expected { values.append(value) }
+            var read: [UInt64] = [], pageCounts: [Int] = []
+            values.forEachPage { page in
+                read += page
+                pageCounts.append(page.count)
+            }
+            #expect(read == expected && values.count == 23)
+            #expect(pageCounts == [5, 5, 5, 5, 3])
+            #expect(spill.count == 4 * 5 * MemoryLayout<UInt64>.size)   // the last page stays in memory
+            try spill.check()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == [])
+    }
+
     /// More terms and blocks than a table's page: every term's postings
     /// are found past the first page, whole and merged alike.
     @Test func tablesPastOnePageAreReadBack() throws {
