@@ -65,7 +65,7 @@ package final class PostingsSpill: @unchecked Sendable {
             let result = pwrite(descriptor, raw.baseAddress! + written, raw.count - written, off_t(count + written))
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
-                failure = .scratch("cannot write a merge's postings to its scratch file in \(directory): \(String(cString: strerror(errno)))")
+                failure = .scratch("cannot write to a merge's scratch file in \(directory): \(String(cString: strerror(errno)))")
                 return
             }
             written += result
@@ -82,7 +82,7 @@ package final class PostingsSpill: @unchecked Sendable {
             let result = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if result < 0, errno == EINTR { continue }
             guard result > 0 else {
-                failure = .scratch("cannot read a merge's tables back from their scratch file in \(directory): "
+                failure = .scratch("cannot read a merge's scratch file in \(directory) back: "
                                     + (result == 0 ? "it ended early" : String(cString: strerror(errno))))
                 return false
             }
@@ -94,21 +94,14 @@ package final class PostingsSpill: @unchecked Sendable {
     /// Calls `body` with every byte appended, in order, ``threshold`` bytes at a time.
     package func forEachChunk(_ body: (UnsafeRawBufferPointer) -> Void) {
         guard failure == nil, count > 0 else { return }
-        let chunkSize = threshold
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: threshold, alignment: 8)
         defer { buffer.deallocate() }
         var offset = 0
         while offset < count {
-            let want = min(chunkSize, count - offset)
-            let result = pread(descriptor, buffer.baseAddress!, want, off_t(offset))
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                failure = .scratch("cannot read a merge's postings back from its scratch file in \(directory): "
-                                    + (result == 0 ? "it ended early" : String(cString: strerror(errno))))
-                return
-            }
-            body(UnsafeRawBufferPointer(rebasing: buffer[..<result]))
-            offset += result
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(threshold, count - offset)])
+            guard read(at: offset, into: chunk) else { return }
+            body(UnsafeRawBufferPointer(chunk))
+            offset += chunk.count
         }
     }
 
