@@ -42,6 +42,8 @@ struct ServiceBench {
     var inProcess = false
     var slowest = 20
     var inProcessReuse = false
+    /// `--cold-caches`: the in-process run empties the processor's caches before each keystroke.
+    var coldCaches = false
     /// `--keystrokes FILE`: the in-process run's keystrokes, one a line, instead of the query set's.
     var keystrokeFile: URL?
 
@@ -49,11 +51,14 @@ struct ServiceBench {
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
                                        [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
-               spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--keystrokes FILE] [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
+               spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--cold-caches] [--keystrokes FILE]
+                                       [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
         --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest;
         with --reuse-answers, the search keeps answers as `spotlight serve --reuse-answers` does;
-        --keystrokes FILE: those keystrokes, one a line (a line repeated is searched again), not the query set's.
+        --keystrokes FILE: those keystrokes, one a line (a line repeated is searched again), not the query set's;
+        --cold-caches: before each keystroke, read through 64 MB (more than the caches hold), as a keystroke
+        of a resident service finds them after 10-100 ms of other work on a shared machine.
         """
 
     static func parse(_ arguments: ArraySlice<String>) throws -> ServiceBench {
@@ -85,6 +90,7 @@ struct ServiceBench {
             case "--in-process": bench.inProcess = true
             case "--slowest": bench.slowest = try positive(flag)
             case "--reuse-answers": bench.inProcessReuse = true
+            case "--cold-caches": bench.coldCaches = true
             case "--keystrokes": bench.keystrokeFile = URL(fileURLWithPath: try value(flag))
             case "--help", "-h": throw BenchError.usage("")
             default: throw BenchError.usage("unknown option \(flag)")
@@ -101,7 +107,7 @@ struct ServiceBench {
             try buildStores()
             let keystrokes = try keystrokeFile.map(Self.keystrokes(inFile:)) ?? Self.keystrokes(from: corpusDirectory)
             let report = try KeystrokeCosts(stores: stores, keystrokes: keystrokes, slowest: slowest,
-                                        reusesAnswers: inProcessReuse).run()
+                                        reusesAnswers: inProcessReuse, coldCaches: coldCaches).run()
             print(report.table)
             try jsonFile.map { try Self.write(report, to: $0) }
             return
