@@ -226,8 +226,10 @@ extension RankedSearcher {
         if now >= segment.buildTime, let threshold = top.threshold, text * segment.staticBound(doc) < threshold { return }
         if segment.expires(doc) <= now { return }
         statistics.documentsScored += 1
-        let rowid = segment.rowid(doc)
+        // The rowid only breaks ties: read (a cache miss) once the exact score reaches the page.
         let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
+        if let threshold = top.threshold, breakdown.total < threshold { return }
+        let rowid = segment.rowid(doc)
         guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { return }
         if !query.phrases.isEmpty, try !verify(rowid) { return }
         top.insert(RankedHit(rowid: rowid, score: breakdown))

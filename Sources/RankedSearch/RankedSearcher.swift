@@ -627,9 +627,16 @@ package struct RankedSearcher {
             // others, so the processor has many cache misses in flight, where
             // in the loop each stalled it (the static bound's load was ~40%
             // of this function's samples).
+            // (With an array term, only the bounds of the documents holding
+            // it: the others stop before their bound, and reading it anyway
+            // cost memory bandwidth a busy machine does not have.)
             scratch.docs.withUnsafeBufferPointer { docs in
-                segment.gatherDocumentBounds(docs, into: &scratch.bounds)
-                if let first = arrayTerms.first { row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray) }
+                if let first = arrayTerms.first {
+                    row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray)
+                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: scratch.firstArray)
+                } else {
+                    segment.gatherDocumentBounds(docs, into: &scratch.bounds)
+                }
             }
             documents: for (position, doc32) in scratch.docs.enumerated() {
                 let doc = Int(doc32)
@@ -683,10 +690,13 @@ package struct RankedSearcher {
                 // Expired documents are never returned; the expiry and the
                 // rowid are read only for a document that can make the page
                 // (each a section of its own: a cache miss each, for
-                // every document bounded, when they were read first).
+                // every document bounded, when they were read first), the
+                // rowid only once its exact score reaches the page (it
+                // breaks ties): most documents bounded above it are below.
                 if segment.expires(doc) <= now { continue }
-                let rowid = segment.rowid(doc)
                 let breakdown = scoring.breakdown(text: text, matchQuality: title, segment, doc, now: now)
+                if let threshold = top.threshold, breakdown.total < threshold { continue }
+                let rowid = segment.rowid(doc)
                 // A document may hold several of the driver's tokens: it
                 // scores by the best, so keep the highest seen. One token
                 // reaches each document once.

@@ -220,6 +220,19 @@ package struct Segment: @unchecked Sendable {
         }
     }
 
+    /// ``gatherDocumentBounds(_:into:)`` of the documents whose entry in
+    /// `holding` (one a document, as long) is not 0; the others' pairs are left as they were.
+    func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64], holding: [UInt32]) {
+        let bounds = documentBounds
+        holding.withUnsafeBufferPointer { holding in
+            pairs.withUnsafeMutableBufferPointer { pairs in
+                for index in docs.indices where holding[index] != 0 {
+                    pairs[index] = UInt64(littleEndian: bounds.loadUnaligned(fromByteOffset: 8 * Int(docs[index]), as: UInt64.self))
+                }
+            }
+        }
+    }
+
     @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
     @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
     @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
