@@ -211,7 +211,7 @@ package struct Segment: @unchecked Sendable {
     /// Float(bitPattern: UInt32(truncatingIfNeeded: pairs[0]))   // staticBound(docs[0])
     /// UInt32(truncatingIfNeeded: pairs[0] >> 32)                // length(docs[0])
     /// ```
-    func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64]) {
+    @_spi(Inspection) public func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64]) {
         let bounds = documentBounds
         pairs.withUnsafeMutableBufferPointer { pairs in
             for index in docs.indices {
@@ -222,7 +222,8 @@ package struct Segment: @unchecked Sendable {
 
     /// ``gatherDocumentBounds(_:into:)`` of the documents whose entry in
     /// `holding` (one a document, as long) is not 0; the others' pairs are left as they were.
-    func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64], holding: [UInt32]) {
+    @_spi(Inspection) public func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64],
+                                                       holding: [UInt32]) {
         let bounds = documentBounds
         holding.withUnsafeBufferPointer { holding in
             pairs.withUnsafeMutableBufferPointer { pairs in

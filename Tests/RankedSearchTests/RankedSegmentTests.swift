@@ -304,6 +304,36 @@ import Testing
         }
     }
 
+    /// A block's documents' static bounds and lengths read in one pass (the
+    /// driver loop's) are each document's own; with a mask, only the
+    /// documents it holds are read, the others' entries left as they were.
+    @Test func gatheredBoundsAreEachDocumentsOwn() throws {
+        var documents: [RankedDocument] = []
+        for index in 1...400 {
+            documents.append(Self.document(Int64(index), title: "apple", description: String(repeating: "pie ", count: index % 17),
+                                           hint: Double(index % 97)))
+        }
+        let segment = try Self.segment(documents)
+        let term = try #require(try segment.terms(matching: Array("apple".utf8), prefix: false).first)
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        var lengths: Set<UInt32> = []
+        for block in try segment.blocks(of: term) {
+            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            var pairs = [UInt64](repeating: 0, count: docs.count)
+            docs.withUnsafeBufferPointer { segment.gatherDocumentBounds($0, into: &pairs) }
+            for (doc, pair) in zip(docs, pairs) {
+                #expect(Double(Float(bitPattern: UInt32(truncatingIfNeeded: pair))) == segment.staticBound(Int(doc)))
+                #expect(Double(UInt32(truncatingIfNeeded: pair >> 32)) == segment.length(Int(doc)))
+                lengths.insert(UInt32(truncatingIfNeeded: pair >> 32))
+            }
+            let holding = docs.map { $0 % 3 == 0 ? UInt32(1) : 0 }
+            var masked = [UInt64](repeating: .max, count: docs.count)
+            docs.withUnsafeBufferPointer { segment.gatherDocumentBounds($0, into: &masked, holding: holding) }
+            #expect(masked == zip(pairs, holding).map { $1 != 0 ? $0 : .max })
+        }
+        #expect(lengths.count == 17)   // every length the documents have, not one read over and over
+    }
+
     /// A term's cursor answers the same frequencies, and bounds that hold,
     /// whether its tokens are walked lazily, read densely (every one, or a
     /// tail past the eight largest), or densely only for candidates (the
