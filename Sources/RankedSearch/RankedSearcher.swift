@@ -628,8 +628,7 @@ package struct RankedSearcher {
             // in the loop each stalled it (the static bound's load was ~40%
             // of this function's samples).
             // (With an array term, only the bounds of the documents holding
-            // it: the others stop before their bound, and reading it anyway
-            // cost memory bandwidth a busy machine does not have.)
+            // it: the others stop before their bound is used.)
             scratch.docs.withUnsafeBufferPointer { docs in
                 if let first = arrayTerms.first {
                     row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray)
