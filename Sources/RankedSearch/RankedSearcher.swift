@@ -541,7 +541,7 @@ package struct RankedSearcher {
         var blockGS: [Double]
         var accumulated: [Int: Double] = [:]
         /// Per posting of the block read, its document's static bound and
-        /// length as stored (``Segment/gatherDocumentBounds(_:into:)``).
+        /// length as stored (``Segment/gatherDocumentBounds(_:into:holding:)``).
         var bounds: [UInt64]
         /// Per posting of the block read, the first array term's frequency there.
         var firstArray: [UInt32]
@@ -630,12 +630,8 @@ package struct RankedSearcher {
             // (With an array term, only the bounds of the documents holding
             // it: the others stop before their bound is used.)
             scratch.docs.withUnsafeBufferPointer { docs in
-                if let first = arrayTerms.first {
-                    row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray)
-                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: scratch.firstArray)
-                } else {
-                    segment.gatherDocumentBounds(docs, into: &scratch.bounds)
-                }
+                if let first = arrayTerms.first { row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray) }
+                segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: arrayTerms.isEmpty ? nil : scratch.firstArray)
             }
             documents: for (position, doc32) in scratch.docs.enumerated() {
                 let doc = Int(doc32)

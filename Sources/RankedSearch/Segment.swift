@@ -204,30 +204,21 @@ package struct Segment: @unchecked Sendable {
     /// Each of `docs`' (decoded from this segment, so in range) static
     /// bound and length as one value, the bound's bits the low 32, into
     /// `pairs` (at least as long): ``staticBound(_:)`` and ``length(_:)``
-    /// of a block's postings in one loop of independent reads.
+    /// of a block's postings in one loop of independent reads. With
+    /// `holding` (one entry a document, as long), only the documents whose
+    /// entry is not 0; the others' pairs are left as they were.
     ///
     /// ```swift
     /// segment.gatherDocumentBounds(docs, into: &pairs)
     /// Float(bitPattern: UInt32(truncatingIfNeeded: pairs[0]))   // staticBound(docs[0])
     /// UInt32(truncatingIfNeeded: pairs[0] >> 32)                // length(docs[0])
     /// ```
-    @_spi(Inspection) public func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64]) {
-        let bounds = documentBounds
-        pairs.withUnsafeMutableBufferPointer { pairs in
-            for index in docs.indices {
-                pairs[index] = UInt64(littleEndian: bounds.loadUnaligned(fromByteOffset: 8 * Int(docs[index]), as: UInt64.self))
-            }
-        }
-    }
-
-    /// ``gatherDocumentBounds(_:into:)`` of the documents whose entry in
-    /// `holding` (one a document, as long) is not 0; the others' pairs are left as they were.
     @_spi(Inspection) public func gatherDocumentBounds(_ docs: UnsafeBufferPointer<UInt32>, into pairs: inout [UInt64],
-                                                       holding: [UInt32]) {
+                                                       holding: [UInt32]? = nil) {
         let bounds = documentBounds
-        holding.withUnsafeBufferPointer { holding in
+        (holding ?? []).withUnsafeBufferPointer { holding in
             pairs.withUnsafeMutableBufferPointer { pairs in
-                for index in docs.indices where holding[index] != 0 {
+                for index in docs.indices where holding.isEmpty || holding[index] != 0 {
                     pairs[index] = UInt64(littleEndian: bounds.loadUnaligned(fromByteOffset: 8 * Int(docs[index]), as: UInt64.self))
                 }
             }
