@@ -186,16 +186,24 @@ struct StoreOpener {
     /// The writer's settings for bulk indexing, measured on the benchmark
     /// corpus (`Benchmarks/`): checkpointing every 4,096 WAL pages (64 MB)
     /// rather than SQLite's 1,000 copies a page that many transactions
-    /// change back into the database once, not once per transaction; an
-    /// 8 MB page cache keeps the pages those transactions share (the
-    /// rightmost pages of the tables they append to). 32 MB indexed no
-    /// faster and held 20–25 MB more at the peak (1M items: 198 → 176 MB).
+    /// change back into the database once, not once per transaction.
     /// After a checkpoint the WAL file is cut back to 96 MB, more than a
     /// checkpoint's worth: cut back to 16 MB, every checkpoint made the
     /// next commits grow the file again, page by new page (commit time at
     /// 1M items 4.2 s → 3.0 s).
+    ///
+    /// The page cache is 2 MB (128 pages of 16 KB): a 1,000-item
+    /// transaction dirties ~100 (its rows, its segment's blob, the
+    /// indexes' last pages), so they stay in the cache until the commit,
+    /// and the pages it only reads are the tables' rightmost. 8 MB indexed
+    /// no faster and held 5–9 MB more at the peak (alternating runs of
+    /// the benchmark's index child: 10,000 items 56 → 52 MB, 63,666
+    /// 76 → 68 MB, 1M 123 → 116 MB, items/s within noise). 1 MB (64
+    /// pages) held 2–4 MB less and measured as fast, but is smaller than a
+    /// transaction's dirty pages, which SQLite then writes to the WAL
+    /// before the commit, some of them twice.
     static let writerPragmas = """
-        PRAGMA cache_size = -8192;
+        PRAGMA cache_size = -2048;
         PRAGMA wal_autocheckpoint = 4096;
         PRAGMA journal_size_limit = 100663296;
         """
