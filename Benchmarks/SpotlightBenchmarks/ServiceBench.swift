@@ -35,6 +35,8 @@ struct ServiceBench {
     var rate = 10.0
     var seconds = 60.0
     var cliKeystrokes = 100
+    /// `--loads`: which service loads run at each typist count: searching anew, reusing answers, or both.
+    var reuseModes: [Bool] = [false, true]
     var corpusDirectory = Corpora.directory()
     var workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-bench", isDirectory: true)
     var spotlight: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlight")
@@ -49,11 +51,13 @@ struct ServiceBench {
 
     static let usage = """
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
-                                       [--seconds 60] [--cli-keystrokes 100] [--corpus-dir DIR]
+                                       [--seconds 60] [--loads anew,reuse] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
                spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--cold-caches] [--keystrokes FILE]
                                        [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
+        --loads anew: only the service searching anew (reuse: only with --reuse-answers); --cli-keystrokes 0:
+        no process-per-keystroke rows (an A/B of the default load then costs one load a build).
         --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest;
         with --reuse-answers, the search keeps answers as `spotlight serve --reuse-answers` does;
         --keystrokes FILE: those keystrokes, one a line (a line repeated is searched again), not the query set's;
@@ -82,7 +86,20 @@ struct ServiceBench {
                 bench.typistCounts = counts.compactMap { $0 }
             case "--rate": bench.rate = Double(try positive(flag))
             case "--seconds": bench.seconds = Double(try positive(flag))
-            case "--cli-keystrokes": bench.cliKeystrokes = try positive(flag)
+            case "--cli-keystrokes":
+                guard let count = Int(try value(flag)), count >= 0 else { throw BenchError.usage("--cli-keystrokes must be 0 or more") }
+                bench.cliKeystrokes = count
+            case "--loads":
+                var loads: [Bool] = []
+                for name in try value(flag).split(separator: ",") {
+                    switch name {
+                    case "anew": loads.append(false)
+                    case "reuse": loads.append(true)
+                    default: throw BenchError.usage("--loads takes anew, reuse or anew,reuse, not \(name)")
+                    }
+                }
+                guard !loads.isEmpty else { throw BenchError.usage("--loads takes anew, reuse or anew,reuse") }
+                bench.reuseModes = loads
             case "--corpus-dir": bench.corpusDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
             case "--work-dir": bench.workDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
             case "--spotlight": bench.spotlight = URL(fileURLWithPath: try value(flag))
@@ -125,7 +142,7 @@ struct ServiceBench {
         for typists in typistCounts {
             // Every search made anew (what the stores cost, the default), then with
             // --reuse-answers (a repeated question answered from memory while no store changed).
-            for reuse in [false, true] {
+            for reuse in reuseModes {
                 let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: reuse ? ["--reuse-answers"] : [])
                 _ = try client.search("warm")
                 try warmUp(client: client, keystrokes: keystrokes)
@@ -137,18 +154,21 @@ struct ServiceBench {
                                    latency: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty, meanResults: typed.meanResults)))
             }
         }
-        let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: [])
-        _ = try client.search("warm")
-        try warmUp(client: client, keystrokes: keystrokes)
-        let viaCLI = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: [])
-        service.stop()
-        let direct = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: ["--no-service"])
-
-        let report = ServiceBenchReport(
-            apps: apps, itemsPerApp: itemsPerApp, rate: rate, seconds: seconds, loads: loads, serviceRSSKilobytes: serviceRSS,
-            processViaService: .init(samples: viaCLI.latencies, count: viaCLI.latencies.count, nonEmpty: viaCLI.nonEmpty, meanResults: viaCLI.meanResults),
-            processDirect: .init(samples: direct.latencies, count: direct.latencies.count, nonEmpty: direct.nonEmpty, meanResults: direct.meanResults),
-            processDirectRSSKilobytes: direct.peakKilobytes)
+        var report = ServiceBenchReport(apps: apps, itemsPerApp: itemsPerApp, rate: rate, seconds: seconds, loads: loads,
+                                        serviceRSSKilobytes: serviceRSS)
+        if cliKeystrokes > 0 {
+            let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: [])
+            _ = try client.search("warm")
+            try warmUp(client: client, keystrokes: keystrokes)
+            let viaCLI = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: [])
+            service.stop()
+            let direct = try cliSearches(Array(keystrokes.prefix(cliKeystrokes)), extra: ["--no-service"])
+            report.processViaService = .init(samples: viaCLI.latencies, count: viaCLI.latencies.count, nonEmpty: viaCLI.nonEmpty,
+                                             meanResults: viaCLI.meanResults)
+            report.processDirect = .init(samples: direct.latencies, count: direct.latencies.count, nonEmpty: direct.nonEmpty,
+                                         meanResults: direct.meanResults)
+            report.processDirectRSSKilobytes = direct.peakKilobytes
+        }
         print(report.table)
         try jsonFile.map { try Self.write(report, to: $0) }
     }
@@ -440,9 +460,10 @@ struct ServiceBenchReport: Codable {
     var seconds: Double
     var loads: [Load]
     var serviceRSSKilobytes: Int
-    var processViaService: LatencyStats
-    var processDirect: LatencyStats
-    var processDirectRSSKilobytes: Int
+    /// The process-per-keystroke rows; nil with `--cli-keystrokes 0`.
+    var processViaService: LatencyStats?
+    var processDirect: LatencyStats?
+    var processDirectRSSKilobytes: Int?
 
     var table: String {
         func row(_ name: String, _ stats: LatencyStats, _ memory: String) -> String {
@@ -456,10 +477,13 @@ struct ServiceBenchReport: Codable {
             lines.append(row("service, \(load.typists) typist\(load.typists == 1 ? "" : "s"), \(load.reusesAnswers ? "--reuse-answers" : "every search anew")",
                              load.latency, load.failed == 0 ? "" : "\(load.failed) failed"))
         }
-        lines.append(row("spotlight search process (asks the service)", processViaService, ""))
-        lines.append(row("spotlight search process (--no-service)", processDirect, "\(processDirectRSSKilobytes / 1024) MB (one process)"))
+        if let processViaService { lines.append(row("spotlight search process (asks the service)", processViaService, "")) }
+        if let processDirect {
+            lines.append(row("spotlight search process (--no-service)", processDirect, "\((processDirectRSSKilobytes ?? 0) / 1024) MB (one process)"))
+        }
         lines.append("the service's peak RSS: \(serviceRSSKilobytes / 1024) MB; failed: \(loads.reduce(0) { $0 + $1.failed }) of \(loads.reduce(0) { $0 + $1.latency.samples + $1.failed }) service searches")
         for load in loads {
+            guard let processDirect else { break }
             lines.append("process per keystroke (--no-service) / service (\(load.typists) typists, \(load.reusesAnswers ? "reusing" : "anew")): p50 \(ratio(processDirect.p50, load.latency.p50)), p99 \(ratio(processDirect.p99, load.latency.p99))")
         }
         return lines.joined(separator: "\n")
