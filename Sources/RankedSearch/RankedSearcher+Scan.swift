@@ -101,6 +101,10 @@ extension RankedSearcher {
 
         /// One document holding every term: bounded, then scored into `top`.
         func consider(_ doc: Int) throws {
+            if trustsBounds, top.refreshes {
+                top.refresh()
+                threshold = top.threshold
+            }
             var inTitle = 0.0
             for term in 0..<termCount {
                 let frequency = columns[term][doc]

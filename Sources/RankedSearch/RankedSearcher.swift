@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One segment as a query sees it: the segment and its deleted documents.
 package struct SegmentSnapshot: @unchecked Sendable {
@@ -39,12 +40,19 @@ package struct RankedHit: Sendable {
 /// scoring every match
 /// (``searchConjunction(_:ranges:wholeWord:postings:idf:avgLength:query:excluding:top:verify:)``,
 /// chosen by ``prefersConjunction(postings:documentCount:)``).
+///
+/// A search of several terms over a large store runs half its segments
+/// on another thread (``parallelHalves(_:query:)``), both halves pruning
+/// by the higher of their pages' k-th scores (``SharedThreshold``).
 package struct RankedSearcher {
     var segments: [SegmentSnapshot]
     var scoring: RankedScoring
     var now: Double
     /// How each segment's matches are found (tests force each plan).
     package var plan = Plan.automatic
+    /// Fewest live documents for a search to split its segments between
+    /// two threads (``parallelHalves(_:query:)``; tests lower it).
+    package var parallelMinimum = RankedSearcher.parallelDocuments
     /// Whether a one-letter prefix is checked through its initial
     /// (``SegmentInitials``) rather than its tokens (tests compare both).
     @_spi(Inspection) public var readsInitials = true
@@ -57,6 +65,8 @@ package struct RankedSearcher {
         var blocksRead = 0
         var blocksSkipped = 0
         package var documentsScored = 0
+        /// Threads the segments were searched on (``parallelHalves(_:query:)``).
+        package var threads = 1
     }
 
     package internal(set) var statistics = Statistics()
@@ -281,6 +291,10 @@ package struct RankedSearcher {
         let plan = readPlan(resolved, termCount: termCount, idf: scales.idf)
         var lists = driverLists(resolved, plan: plan, scales: scales)
         statistics.lists = lists.count
+        if let halves = parallelHalves(resolved, query: query) {
+            return try searchHalves(halves, resolved: resolved, plan: plan, lists: lists, scales: scales, query: query,
+                                    limit: limit, excluding: excluding)
+        }
         var cursors = try cursors(resolved, plan: plan)
         var top = TopHits(limit: limit)
         for (position, entry) in resolved.enumerated() where plan.scanned[position] {
@@ -443,10 +457,10 @@ package struct RankedSearcher {
     /// its frequency found, by a cursor over its tokens' postings
     /// (``TermCursor``). The driver's place holds an empty cursor:
     /// optionals would be copied out to be mutated, and their arrays with them.
-    func cursors(_ resolved: [Resolved], plan: ReadPlan) throws -> [[TermCursor]] {
+    func cursors(_ resolved: [Resolved], plan: ReadPlan, only positions: Set<Int>? = nil) throws -> [[TermCursor]] {
         var cursors: [[TermCursor]] = []
         for (position, entry) in resolved.enumerated() {
-            guard plan.isDriven(position) else {
+            guard plan.isDriven(position), positions?.contains(position) ?? true else {
                 cursors.append([])
                 continue
             }
@@ -501,6 +515,7 @@ package struct RankedSearcher {
         var scratch = Scratch(termCount: query.terms.count)
         while let next = heap.pop() {
             let list = lists[next]
+            top.refresh()
             if let threshold = top.threshold, list.bound < threshold { break }
             let entry = resolved[list.resolved]
             let driver = plan.drivers[list.resolved]
@@ -591,6 +606,7 @@ package struct RankedSearcher {
             // The other terms' most in this block, G×S (∞: unknown), and of
             // those asked through cursors only.
             var othersGS = Double.infinity, cursorsGS = 0.0
+            top.refresh()
             if trustsBounds, let threshold = top.threshold {
                 let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block, wholeWord: whole),
                                                                     maxS: segment.blockMaxS(block), ratio: ratio, growth: scales.growths[entry.index])
@@ -1087,8 +1103,15 @@ struct TopHits {
     static let sortedLimit = 4_096
     let limit: Int
     private var hits: [RankedHit] = []
+    /// The k-th best score of another part of the same search (the other
+    /// half of a store's segments, ``RankedSearcher/searchHalves(_:resolved:plan:lists:scales:query:limit:excluding:)``):
+    /// a document below it cannot make the whole search's page either.
+    private let shared: SharedThreshold?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, shared: SharedThreshold? = nil) {
+        self.limit = limit
+        self.shared = shared
+    }
 
     private var keepsSorted: Bool { limit <= Self.sortedLimit }
 
@@ -1098,6 +1121,19 @@ struct TopHits {
 
     private mutating func noteThreshold() {
         threshold = keepsSorted && hits.count >= limit ? hits.last?.score.total : nil
+        guard let shared else { return }
+        if let threshold { shared.raise(to: threshold) }
+        refresh()
+    }
+
+    /// Whether another part of the search shares its k-th score with this one.
+    var refreshes: Bool { shared != nil }
+
+    /// Takes the other part's k-th score when it is higher than this part's.
+    @inline(__always)
+    mutating func refresh() {
+        guard let shared, keepsSorted, let other = shared.value, other > (threshold ?? -.infinity) else { return }
+        threshold = other
     }
 
     @inline(__always)
@@ -1137,5 +1173,30 @@ struct TopHits {
     var sorted: [RankedHit] {
         if keepsSorted { return hits }
         return Array(hits.sorted { Self.precedes($0.score.total, $0.rowid, $1) }.prefix(limit))
+    }
+}
+
+/// The highest k-th best score the parts of one search have reached
+/// (``TopHits``): each part holds `limit` documents at or above its own,
+/// so the whole search's k-th is at least the highest of them.
+final class SharedThreshold: Sendable {
+    private let bits = Atomic<UInt64>(Double.nan.bitPattern)
+
+    /// The highest score raised to so far; nil before any.
+    var value: Double? {
+        let value = Double(bitPattern: bits.load(ordering: .relaxed))
+        return value.isNaN ? nil : value
+    }
+
+    /// Raises the shared score to `score` when higher.
+    func raise(to score: Double) {
+        var current = bits.load(ordering: .relaxed)
+        while true {
+            let value = Double(bitPattern: current)
+            guard value.isNaN || score > value else { return }
+            let (exchanged, original) = bits.compareExchange(expected: current, desired: score.bitPattern, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
     }
 }

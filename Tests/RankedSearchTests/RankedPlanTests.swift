@@ -77,6 +77,63 @@ import Testing
         #expect(compared > 0, "\(text) matches nothing: the comparison would be empty")
     }
 
+    /// A search split over two threads, half the segments each
+    /// (``RankedSearcher/parallelMinimum`` lowered to split these two),
+    /// finds what one thread finds, score for score, in every plan: each
+    /// half prunes by the higher of the two pages' k-th scores.
+    @Test(arguments: queries)
+    func twoThreadsFindWhatOneFinds(_ text: String) throws {
+        let segments = try Self.snapshots()
+        let exact = RankedQuery(TextTokenizer.queryTerms(text))
+        var tiers = [exact]
+        if let typos = exact.allowingTypos() { tiers.append(typos) }
+        var compared = 0, split = 0
+        for query in tiers {
+            for limit in [1, 5, 20, 10_000] {
+                for plan in [RankedSearcher.Plan.drivers, .conjunctions, .scans, .automatic] {
+                    func hits(threads: Int, excluding: Set<Int64> = []) throws -> [RankedHit] {
+                        var searcher = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+                        searcher.plan = plan
+                        searcher.parallelMinimum = threads > 1 ? 0 : .max
+                        let found = try searcher.search(query, limit: limit, excluding: excluding, verify: { _ in true })
+                        // Split when both segments hold every term (a typo's tier may match in none).
+                        if threads > 1, searcher.statistics.threads == 2 { split += 1 }
+                        return found
+                    }
+                    for excluding in [[], [5, 3_010]] as [Set<Int64>] {
+                        let expected = try hits(threads: 1, excluding: excluding)
+                        let found = try hits(threads: 2, excluding: excluding)
+                        #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text) limit \(limit) \(plan)")
+                        #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text) limit \(limit) \(plan)")
+                        compared += expected.count
+                    }
+                }
+            }
+        }
+        #expect(compared > 0, "\(text) matches nothing: the comparison would be empty")
+        #expect(split > 0, "\(text) never split: the comparison would be of one thread with itself")
+    }
+
+    /// One term's search, a phrase, or halves of unequal size stay on one thread.
+    @Test func shortOrUnevenSearchesStayOnOneThread() throws {
+        let segments = try Self.snapshots()
+        func threads(_ text: String, segments: [SegmentSnapshot], phrase: Bool = false) throws -> Int {
+            var searcher = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+            searcher.parallelMinimum = 0
+            var query = RankedQuery(TextTokenizer.queryTerms(text))
+            if phrase { query.phrases = ["alpha beta"] }
+            _ = try searcher.search(query, limit: 5, verify: { _ in true })
+            return searcher.statistics.threads
+        }
+        #expect(try threads("alpha beta", segments: segments) == 2)
+        #expect(try threads("alpha", segments: segments) == 1)
+        #expect(try threads("alpha beta", segments: segments, phrase: true) == 1)
+        #expect(try threads("alpha beta", segments: [segments[0]]) == 1)
+        // 3,000 and 400 documents: the smaller half under a quarter.
+        let small = try RankedSegmentTests.segment(Self.documents(5_001...5_400, seed: 13))
+        #expect(try threads("alpha beta", segments: [segments[0], SegmentSnapshot(segment: small, deleted: DeletionSet(documentCount: small.documentCount, deleted: []))]) == 1)
+    }
+
     /// Common terms that share few documents are intersected first; a rare
     /// term, or many expected matches, keep a driver.
     @Test(arguments: [
