@@ -43,14 +43,17 @@ import Testing
     static let queries = ["alpha beta", "alpha gamma delta", "alpha bet", "beta alpha zeta omeg", "epsilon zeta", "gamma gam",
                           "alpga betta", "deltoid gammma alpin", "omega omega", "alpha b", "zeta a", "gamma delta e", "betta g"]
 
+    /// The query as typed, and with typos when it allows them.
+    static func tiers(_ text: String) -> [RankedQuery] {
+        let exact = RankedQuery(TextTokenizer.queryTerms(text))
+        return [exact] + (exact.allowingTypos().map { [$0] } ?? [])
+    }
+
     @Test(arguments: queries)
     func bothPlansFindTheSameHits(_ text: String) throws {
         let segments = try Self.snapshots()
-        let exact = RankedQuery(TextTokenizer.queryTerms(text))
-        var tiers = [exact]
-        if let typos = exact.allowingTypos() { tiers.append(typos) }
         var compared = 0
-        for query in tiers {
+        for query in Self.tiers(text) {
             for limit in [1, 5, 20, 10_000] {
                 func hits(_ plan: RankedSearcher.Plan, initials: Bool = true, excluding: Set<Int64> = []) throws -> [RankedHit] {
                     var searcher = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
@@ -84,11 +87,8 @@ import Testing
     @Test(arguments: queries)
     func twoThreadsFindWhatOneFinds(_ text: String) throws {
         let segments = try Self.snapshots()
-        let exact = RankedQuery(TextTokenizer.queryTerms(text))
-        var tiers = [exact]
-        if let typos = exact.allowingTypos() { tiers.append(typos) }
         var compared = 0, split = 0
-        for query in tiers {
+        for query in Self.tiers(text) {
             for limit in [1, 5, 20, 10_000] {
                 for plan in [RankedSearcher.Plan.drivers, .conjunctions, .scans, .automatic] {
                     func hits(threads: Int, excluding: Set<Int64> = []) throws -> [RankedHit] {
