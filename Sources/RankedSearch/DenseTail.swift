@@ -23,8 +23,10 @@ final class DenseTail: @unchecked Sendable {
     /// A scratch tail's pool and candidates: its buffers go back there,
     /// zeroed where it wrote, when it is done.
     private let recycle: (pool: ScratchTails, candidates: [UInt64]?)?
-    /// The documents from the first to the last that ``add(_:of:wholeWord:candidates:)`` wrote.
-    private var written: ClosedRange<Int>?
+    /// A scratch tail's windows that ``add(_:of:wholeWord:candidates:)``
+    /// wrote in, a bit each (empty for a tail that is kept): what it zeroes
+    /// when done.
+    private let touched: UnsafeMutableBufferPointer<UInt64>?
 
     init(documentCount: Int) {
         frequencies = .allocate(capacity: documentCount)
@@ -32,13 +34,14 @@ final class DenseTail: @unchecked Sendable {
         windowMaxGS = .allocate(capacity: Self.windows(documentCount))
         windowMaxGS.initialize(repeating: 0)
         recycle = nil
+        touched = nil
     }
 
     /// A tail read for one search (for `candidates` only, when given, as
     /// ``add(_:of:wholeWord:candidates:)`` is then called with them), in
     /// buffers from `pool` when it has some, given back when the tail is
     /// done with what it wrote zeroed: the candidates' entries, or the
-    /// span from the first document written to the last. In a segment of
+    /// windows it wrote in. In a segment of
     /// millions of documents, allocating a zeroed tail per term and search
     /// (16 MB at 4M documents) was ~40% of a multi-word search's time at
     /// 10M items, nearly all of it the kernel's page faults.
@@ -53,11 +56,18 @@ final class DenseTail: @unchecked Sendable {
             windowMaxGS.initialize(repeating: 0)
         }
         recycle = (pool, candidates.map(\.words))
+        if candidates == nil {
+            touched = .allocate(capacity: (windowMaxGS.count + 63) >> 6)
+            touched?.initialize(repeating: 0)
+        } else {
+            touched = nil
+        }
     }
 
     static func windows(_ documentCount: Int) -> Int { (documentCount + TermCursor.windowSize - 1) >> TermCursor.windowShift }
 
     deinit {
+        defer { touched?.deallocate() }
         if let (pool, candidates) = recycle {
             if let candidates, !candidates.isEmpty {
                 // `add` wrote only the candidates' entries and their windows.
@@ -70,11 +80,23 @@ final class DenseTail: @unchecked Sendable {
                         word &= word - 1
                     }
                 }
-            } else if let written {
-                let docs = written.clamped(to: 0...max(0, frequencies.count - 1))
-                UnsafeMutableBufferPointer(rebasing: frequencies[docs]).update(repeating: 0)
-                let windows = (docs.lowerBound >> TermCursor.windowShift)...(docs.upperBound >> TermCursor.windowShift)
-                UnsafeMutableBufferPointer(rebasing: windowMaxGS[windows.clamped(to: 0...max(0, windowMaxGS.count - 1))]).update(repeating: 0)
+            } else if let touched {
+                // The windows written in, not the span from the first to the
+                // last: a tail of a few thousand postings spread over a
+                // segment of millions spans it (a multi-word search at 10M
+                // items zeroed 720 MB of spans where 320 MB of windows were
+                // written, most of the rest tails under 0.1% dense).
+                let size = TermCursor.windowSize
+                for (index, word) in touched.enumerated() where word != 0 {
+                    var word = word
+                    while word != 0 {
+                        let window = index << 6 | word.trailingZeroBitCount
+                        word &= word - 1
+                        let start = window * size
+                        UnsafeMutableBufferPointer(rebasing: frequencies[start..<min(start + size, frequencies.count)]).update(repeating: 0)
+                        windowMaxGS[window] = 0
+                    }
+                }
             }
             if pool.give(ScratchTails.Buffers(frequencies: frequencies, windowMaxGS: windowMaxGS)) { return }
         }
@@ -89,7 +111,7 @@ final class DenseTail: @unchecked Sendable {
         // Unpacked into fixed buffers: a tail is mostly tokens of a few
         // postings, for which sizing arrays per block cost more than unpacking.
         let buffers = BlockBuffers()
-        let dense = frequencies, windows = windowMaxGS
+        let dense = frequencies, windows = windowMaxGS, touched = self.touched
         let asked = candidates?.words ?? []
         try asked.withUnsafeBufferPointer { asked throws(SegmentError) in
             for id in ids {
@@ -97,10 +119,6 @@ final class DenseTail: @unchecked Sendable {
                 let flag = RankedScoring.flag(id, wholeWord: wholeWord)
                 for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
                     let count = try segment.unpack(block, into: buffers, columns: false)
-                    if count > 0 {
-                        let first = Int(buffers.docs[0]), last = Int(buffers.docs[count - 1])
-                        written = min(written?.lowerBound ?? first, first)...max(written?.upperBound ?? last, last)
-                    }
                     // The block's own maximum bounds its windows: no per-document score.
                     let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
                     var window = -1
@@ -112,6 +130,7 @@ final class DenseTail: @unchecked Sendable {
                         if doc >> TermCursor.windowShift != window {
                             window = doc >> TermCursor.windowShift
                             if blockMax > windows[window] { windows[window] = blockMax }
+                            if let touched { touched[window >> 6] |= 1 << UInt64(window & 63) }
                         }
                     }
                 }
