@@ -48,34 +48,16 @@ extension RankedSearcher {
     mutating func searchHalves(_ halves: [[Int]], resolved: [Resolved], plan: ReadPlan, lists: [DriverList], scales: Scales,
                                query: RankedQuery, limit: Int, excluding: Set<Int64>) throws -> [RankedHit] {
         let shared = SharedThreshold()
-        let termCount = query.terms.count
         let base = Box(self)
         let outcomes = Mutex<[Result<([RankedHit], Statistics), any Error>?]>([nil, nil])
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
             let outcome = Result { () throws -> ([RankedHit], Statistics) in
                 var searcher = base.value
                 searcher.statistics = Statistics()
-                let positions = Set(halves[half])
                 var top = TopHits(limit: limit, shared: shared)
                 // Phrases are never split (``parallelHalves(_:query:)``), so no row is verified.
-                let verify: (Int64) throws -> Bool = { _ in true }
-                for position in halves[half] where plan.scanned[position] {
-                    let entry = resolved[position]
-                    try searcher.searchScan(searcher.segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges),
-                                            wholeWord: entry.wholeWord, postings: entry.checkedPostings, idf: scales.idf,
-                                            avgLength: scales.avgLength, query: query, excluding: excluding, top: &top, verify: verify)
-                }
-                for position in halves[half] where plan.intersected[position] {
-                    let entry = resolved[position]
-                    try searcher.searchConjunction(searcher.segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges),
-                                                   wholeWord: entry.wholeWord, postings: entry.documents, idf: scales.idf,
-                                                   avgLength: scales.avgLength, query: query, excluding: excluding, top: &top,
-                                                   verify: verify)
-                }
-                var mine = lists.filter { positions.contains($0.resolved) }
-                var cursors = try searcher.cursors(resolved, plan: plan, only: positions)
-                try searcher.read(resolved, lists: &mine, cursors: &cursors, plan: plan, scales: scales, query: query,
-                                  excluding: excluding, top: &top, verify: verify)
+                try searcher.search(resolved, only: Set(halves[half]), plan: plan, lists: lists, scales: scales, query: query,
+                                    excluding: excluding, top: &top, verify: { _ in true })
                 return (top.sorted, searcher.statistics)
             }
             outcomes.withLock { $0[half] = outcome }
@@ -85,11 +67,7 @@ extension RankedSearcher {
         for outcome in outcomes.withLock({ $0 }) {
             guard let (found, counted) = try outcome?.get() else { continue }
             hits += found
-            statistics.listsRead += counted.listsRead
-            statistics.lists += counted.lists
-            statistics.blocksRead += counted.blocksRead
-            statistics.blocksSkipped += counted.blocksSkipped
-            statistics.documentsScored += counted.documentsScored
+            statistics.add(counted)
         }
         hits.sort { TopHits.precedes($0.score.total, $0.rowid, $1) }
         return Array(hits.prefix(limit))

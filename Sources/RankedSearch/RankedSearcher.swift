@@ -67,6 +67,15 @@ package struct RankedSearcher {
         package var documentsScored = 0
         /// Threads the segments were searched on (``parallelHalves(_:query:)``).
         package var threads = 1
+
+        /// Adds another part's counts (``searchHalves(_:resolved:plan:lists:scales:query:limit:excluding:)``).
+        mutating func add(_ other: Statistics) {
+            lists += other.lists
+            listsRead += other.listsRead
+            blocksRead += other.blocksRead
+            blocksSkipped += other.blocksSkipped
+            documentsScored += other.documentsScored
+        }
     }
 
     package internal(set) var statistics = Statistics()
@@ -289,27 +298,38 @@ package struct RankedSearcher {
         let (resolved, localMatching, liveDocuments) = (resolution.resolved, resolution.matching, resolution.liveDocuments)
         let scales = scales(matching: localMatching, liveDocuments: liveDocuments, collection: collection)
         let plan = readPlan(resolved, termCount: termCount, idf: scales.idf)
-        var lists = driverLists(resolved, plan: plan, scales: scales)
+        let lists = driverLists(resolved, plan: plan, scales: scales)
         statistics.lists = lists.count
         if let halves = parallelHalves(resolved, query: query) {
             return try searchHalves(halves, resolved: resolved, plan: plan, lists: lists, scales: scales, query: query,
                                     limit: limit, excluding: excluding)
         }
-        var cursors = try cursors(resolved, plan: plan)
         var top = TopHits(limit: limit)
-        for (position, entry) in resolved.enumerated() where plan.scanned[position] {
+        try search(resolved, only: nil, plan: plan, lists: lists, scales: scales, query: query, excluding: excluding, top: &top,
+                   verify: verify)
+        return top.sorted
+    }
+
+    /// Searches the resolved segments at `positions` (nil: all of them)
+    /// into `top`: their cursors, the segments scanned, those intersected
+    /// first, then their driving lists, best bound first.
+    mutating func search(_ resolved: [Resolved], only positions: Set<Int>?, plan: ReadPlan, lists: [DriverList], scales: Scales,
+                         query: RankedQuery, excluding: Set<Int64>, top: inout TopHits, verify: (Int64) throws -> Bool) throws {
+        let termCount = query.terms.count
+        var cursors = try cursors(resolved, plan: plan, only: positions)
+        for (position, entry) in resolved.enumerated() where plan.scanned[position] && positions?.contains(position) ?? true {
             try searchScan(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
                            postings: entry.checkedPostings, idf: scales.idf, avgLength: scales.avgLength, query: query,
                            excluding: excluding, top: &top, verify: verify)
         }
-        for (position, entry) in resolved.enumerated() where plan.intersected[position] {
+        for (position, entry) in resolved.enumerated() where plan.intersected[position] && positions?.contains(position) ?? true {
             try searchConjunction(segments[entry.index], ranges: (0..<termCount).map(entry.checkedRanges), wholeWord: entry.wholeWord,
                                   postings: entry.documents, idf: scales.idf,
                                   avgLength: scales.avgLength, query: query, excluding: excluding, top: &top, verify: verify)
         }
+        var lists = positions.map { positions in lists.filter { positions.contains($0.resolved) } } ?? lists
         try read(resolved, lists: &lists, cursors: &cursors, plan: plan, scales: scales, query: query,
                  excluding: excluding, top: &top, verify: verify)
-        return top.sorted
     }
 
     /// What scores are computed with: each term's IDF and BM25's average
