@@ -21,10 +21,10 @@ struct LiveSearch: Sendable {
         var web: Int?
     }
 
+    /// An error answer (a results answer is written by ``SearchResponseJSON/encodeLiveResults(id:_:)``).
     struct Answer: Encodable, Sendable {
         var id: Int
         var type: String
-        var results: API.SearchResponse?
         var error: APIError.Body.Detail?
     }
 
@@ -51,22 +51,24 @@ struct LiveSearch: Sendable {
             }
             let api = self.api
             let task = Task {
-                let answer: Answer
+                let answer: [UInt8]
                 do {
                     let found = try api.search(keystroke.q, resultsPerApp: keystroke.perApp ?? 3, webResults: keystroke.web ?? 3, via: "live")
-                    answer = Answer(id: keystroke.id, type: "results", results: found)
+                    answer = try SearchResponseJSON.encodeLiveResults(id: keystroke.id, found)
                 } catch is CancellationError {
                     api.metrics.searchCancelled()
                     return
                 } catch {
                     let problem = APIError(error)
-                    answer = Answer(id: keystroke.id, type: "error", error: .init(code: problem.code.rawValue, message: problem.message))
+                    guard let encoded = try? JSONBody.encoder.encode(
+                        Answer(id: keystroke.id, type: "error", error: .init(code: problem.code.rawValue, message: problem.message))) else { return }
+                    answer = Array(encoded)
                 }
                 guard !Task.isCancelled else {
                     api.metrics.searchCancelled()
                     return
                 }
-                try? await send(answer, outbound)
+                try? await outbound.write(.text(String(decoding: answer, as: UTF8.self)))
             }
             let previous = current.withLock { kept in
                 defer { kept = task }

@@ -76,7 +76,8 @@ public struct ServiceClient: Sendable {
         return true
     }
 
-    private func connect() throws -> Int32 {
+    /// A connected socket to the service (the caller closes it).
+    package func connect() throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ServiceError(.notRunning, "cannot make a socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
@@ -104,7 +105,8 @@ public struct ServiceClient: Sendable {
         return descriptor
     }
 
-    private func send(_ descriptor: Int32, _ data: Data) throws {
+    /// Sends all of `data`.
+    package func send(_ descriptor: Int32, _ data: Data) throws {
         try data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

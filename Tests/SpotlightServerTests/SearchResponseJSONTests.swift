@@ -56,6 +56,20 @@ import Testing
         #expect(!String(decoding: written, as: UTF8.self).contains("\\/"), "slashes are not escaped")
     }
 
+    /// A live search's answer (``LiveSearch``): the document `JSONEncoder`
+    /// made of `{id, type, results}` before it was written by hand.
+    @Test(arguments: [full, empty])
+    func aLiveAnswerIsTheDocumentJSONEncoderWrote(response: API.SearchResponse) throws {
+        struct Answer: Encodable { var id: Int, type: String, results: API.SearchResponse }
+        let written = Data(try SearchResponseJSON.encodeLiveResults(id: 7, response))
+        let encoded = try JSONBody.encoder.encode(Answer(id: 7, type: "results", results: response))
+        let mine = try JSONSerialization.jsonObject(with: written) as? NSDictionary
+        let theirs = try JSONSerialization.jsonObject(with: encoded) as? NSDictionary
+        #expect(mine != nil && mine == theirs)
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"id":7,"results":{"groups":["#) && text.hasSuffix(#"},"type":"results"}"#))
+    }
+
     /// Each type's fields, as the writer writes them: a field added to a
     /// type fails here until the writer writes it too.
     @Test func everyFieldIsWritten() throws {
