@@ -37,6 +37,16 @@ struct ServiceBench {
     var cliKeystrokes = 100
     /// `--loads`: which service loads run at each typist count: searching anew, reusing answers, or both.
     var reuseModes: [Bool] = [false, true]
+    /// `--over`: how the typists ask: the live socket the search page types over, a `GET` a keystroke, or both.
+    var transports: [Transport] = [.live, .http]
+
+    /// How a typist sends keystrokes.
+    enum Transport: String, Codable, CaseIterable {
+        /// One WebSocket a typist (`/v1/search/live`), as the search page types.
+        case live
+        /// A connection and a `GET /v1/search` a keystroke, as `spotlight search` asks.
+        case http
+    }
     var corpusDirectory = Corpora.directory()
     var workDirectory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("openspotlight-service-bench", isDirectory: true)
     var spotlight: URL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("spotlight")
@@ -51,11 +61,13 @@ struct ServiceBench {
 
     static let usage = """
         usage: spotlight-bench service [--apps 20] [--items-per-app 50000] [--typists 16 | 1,4,16] [--rate 10]
-                                       [--seconds 60] [--loads anew,reuse] [--cli-keystrokes 100] [--corpus-dir DIR]
+                                       [--seconds 60] [--loads anew,reuse] [--over live,http] [--cli-keystrokes 100] [--corpus-dir DIR]
                                        [--work-dir DIR] [--spotlight PATH] [--json FILE]
                spotlight-bench service --in-process [--slowest 20] [--reuse-answers] [--cold-caches] [--keystrokes FILE]
                                        [--apps …] [--items-per-app …] [--work-dir DIR] [--json FILE]
         The stores are built once under --work-dir (default $TMPDIR/openspotlight-service-bench) and reused.
+        --over live: the typists type over the live socket (/v1/search/live, as the search page does), one each;
+        http: a connection and a GET /v1/search a keystroke (as `spotlight search` asks); both by default.
         --loads anew: only the service searching anew (reuse: only with --reuse-answers); --cli-keystrokes 0:
         no process-per-keystroke rows (an A/B of the default load then costs one load a build).
         --in-process: no service; each keystroke's CPU time in the system search itself, and the slowest;
@@ -100,6 +112,11 @@ struct ServiceBench {
                 }
                 guard !loads.isEmpty else { throw BenchError.usage("--loads takes anew, reuse or anew,reuse") }
                 bench.reuseModes = loads
+            case "--over":
+                let names = try value(flag).split(separator: ",")
+                let transports = names.compactMap { Transport(rawValue: String($0)) }
+                guard !transports.isEmpty, transports.count == names.count else { throw BenchError.usage("--over takes live, http or live,http") }
+                bench.transports = transports
             case "--corpus-dir": bench.corpusDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
             case "--work-dir": bench.workDirectory = URL(fileURLWithPath: try value(flag), isDirectory: true)
             case "--spotlight": bench.spotlight = URL(fileURLWithPath: try value(flag))
@@ -146,12 +163,20 @@ struct ServiceBench {
                 let service = try ServiceProcess(spotlight: spotlight, stores: stores, runtime: runtime, extra: reuse ? ["--reuse-answers"] : [])
                 _ = try client.search("warm")
                 try warmUp(client: client, keystrokes: keystrokes)
-                log(reuse ? "the service with --reuse-answers (answers reused while no store changed):" : "the service searching anew every time:")
-                let typed = try typeAlong(client: client, keystrokes: keystrokes, typists: typists)
+                for transport in transports {
+                    log((reuse ? "the service with --reuse-answers (answers reused while no store changed)" : "the service searching anew every time")
+                        + (transport == .live ? ", typed over the live socket:" : ", a GET a keystroke:"))
+                    let typed = try typeAlong(client: client, keystrokes: keystrokes, typists: typists, over: transport)
+                    let searched = typed.searchTimes.filter { !$0.isNaN }
+                    loads.append(.init(typists: typists, reusesAnswers: reuse, over: transport, failed: typed.failed,
+                                       latency: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty,
+                                                      meanResults: typed.meanResults),
+                                       searchTime: .init(samples: searched, count: searched.count, nonEmpty: typed.nonEmpty,
+                                                         meanResults: typed.meanResults),
+                                       slowestPercent: typed.slowestPercent))
+                }
                 serviceRSS = max(serviceRSS, service.peakResidentKilobytes())
                 service.stop()
-                loads.append(.init(typists: typists, reusesAnswers: reuse, failed: typed.failed,
-                                   latency: .init(samples: typed.latencies, count: typed.latencies.count, nonEmpty: typed.nonEmpty, meanResults: typed.meanResults)))
             }
         }
         var report = ServiceBenchReport(apps: apps, itemsPerApp: itemsPerApp, rate: rate, seconds: seconds, loads: loads,
@@ -280,6 +305,19 @@ struct ServiceBench {
 
     struct Measured {
         var latencies: [Double] = []
+        /// The service's own time for each search (`tookMilliseconds`; NaN
+        /// when an answer lacks it), one a latency: the rest of a latency
+        /// is the connection, HTTP or the socket, JSON and waiting.
+        var searchTimes: [Double] = []
+
+        /// The mean latency and mean search time of the slowest 1% of
+        /// keystrokes: how much of the tail is the search itself.
+        var slowestPercent: ServiceBenchReport.Tail {
+            let slowest = latencies.indices.sorted { latencies[$0] > latencies[$1] }.prefix(max(1, latencies.count / 100))
+            let searched = slowest.map { searchTimes[$0] }.filter { !$0.isNaN }
+            return .init(latency: slowest.reduce(0) { $0 + latencies[$1] } / Double(max(1, slowest.count)),
+                         search: searched.reduce(0, +) / Double(max(1, searched.count)))
+        }
         var failed = 0
         var nonEmpty = 0
         var meanResults = 0.0
@@ -287,15 +325,19 @@ struct ServiceBench {
     }
 
     /// The typists, each on a thread of its own, open loop.
-    func typeAlong(client: ServiceClient, keystrokes: [String], typists: Int) throws -> Measured {
+    func typeAlong(client: ServiceClient, keystrokes: [String], typists: Int, over transport: Transport) throws -> Measured {
         let perTypist = Int(rate * seconds)
         let interval = 1 / rate
         let results = Locked([Measured](repeating: Measured(), count: typists))
         let group = DispatchGroup()
+        // Each keystroke's text as a JSON string, for the live socket's messages.
+        let quoted = try keystrokes.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let sockets = try (0..<typists).map { _ in transport == .live ? try LiveSocket(client) : nil }
         let start = Date().addingTimeInterval(0.2)
         log("\(typists) typists × \(Int(rate)) keystrokes/s × \(Int(seconds)) s = \(grouped(typists * perTypist)) searches…")
         for typist in 0..<typists {
             group.enter()
+            let live = sockets[typist]
             Thread.detachNewThread {
                 var measured = Measured()
                 var resultCount = 0
@@ -303,16 +345,29 @@ struct ServiceBench {
                     let due = start.addingTimeInterval(Double(index) * interval + Double(typist) * interval / Double(typists))
                     let wait = due.timeIntervalSinceNow
                     if wait > 0 { Thread.sleep(forTimeInterval: wait) }
-                    let text = keystrokes[(typist * 97 + index) % keystrokes.count]
+                    let keystroke = (typist * 97 + index) % keystrokes.count
                     do {
-                        let answer = try client.request("GET", Self.searchPath(text))
-                        measured.latencies.append(-due.timeIntervalSinceNow * 1_000)
-                        guard answer.status == 200 else { throw BenchError.failed("the service answered \(answer.status)") }
-                        let count = Self.resultCount(answer.body)
+                        let body: Data
+                        if let live {
+                            try live.send(#"{"id":\#(index),"q":\#(quoted[keystroke]),"perApp":3,"web":0}"#)
+                            body = Data(try live.receive())
+                            measured.latencies.append(-due.timeIntervalSinceNow * 1_000)
+                            guard body.starts(with: Array(#"{"id":\#(index),"results":"#.utf8)) else {
+                                throw BenchError.failed("the live socket answered \(String(decoding: body.prefix(200), as: UTF8.self))")
+                            }
+                        } else {
+                            let answer = try client.request("GET", Self.searchPath(keystrokes[keystroke]))
+                            measured.latencies.append(-due.timeIntervalSinceNow * 1_000)
+                            guard answer.status == 200 else { throw BenchError.failed("the service answered \(answer.status)") }
+                            body = answer.body
+                        }
+                        let count = Self.resultCount(body)
+                        measured.searchTimes.append(Self.tookMilliseconds(body) ?? .nan)
                         resultCount += count
                         if count > 0 { measured.nonEmpty += 1 }
                     } catch {
                         measured.failed += 1
+                        if measured.failed <= 2 { log("typist \(typist), keystroke \(index): \(error)") }
                     }
                 }
                 measured.meanResults = Double(resultCount) / Double(max(1, measured.latencies.count))
@@ -324,6 +379,7 @@ struct ServiceBench {
         let all = results.withLock { $0 }
         var merged = Measured()
         merged.latencies = all.flatMap(\.latencies)
+        merged.searchTimes = all.flatMap(\.searchTimes)
         merged.failed = all.reduce(0) { $0 + $1.failed }
         merged.nonEmpty = all.reduce(0) { $0 + $1.nonEmpty }
         merged.meanResults = all.reduce(0) { $0 + $1.meanResults } / Double(typists)
@@ -355,6 +411,25 @@ struct ServiceBench {
                 }
             }
             return count
+        }
+    }
+
+    /// The body's `tookMilliseconds` (the service's own time for the
+    /// search), read without decoding the body: it is the answer's last key.
+    static func tookMilliseconds(_ body: Data) -> Double? {
+        let key = Array(#""tookMilliseconds":"#.utf8)
+        return body.withUnsafeBytes { raw -> Double? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= key.count else { return nil }
+            var index = bytes.count - key.count
+            while index >= 0 {
+                if bytes[index] == key[0], key.indices.allSatisfy({ bytes[index + $0] == key[$0] }) {
+                    let digits = bytes[(index + key.count)...].prefix { $0 == UInt8(ascii: ".") || (48...57).contains($0) }
+                    return Double(String(decoding: digits, as: UTF8.self))
+                }
+                index -= 1
+            }
+            return nil
         }
     }
 
@@ -450,8 +525,20 @@ struct ServiceBenchReport: Codable {
     struct Load: Codable {
         var typists: Int
         var reusesAnswers: Bool
+        /// How the typists asked.
+        var over: ServiceBench.Transport
         var failed: Int
         var latency: LatencyStats
+        /// The service's own time for each search (`tookMilliseconds`), beside the latency.
+        var searchTime: LatencyStats?
+        /// The slowest 1% of keystrokes: their mean latency and mean search time.
+        var slowestPercent: Tail?
+    }
+
+    /// Means over the slowest keystrokes.
+    struct Tail: Codable {
+        var latency: Double
+        var search: Double
     }
 
     var apps: Int
@@ -474,8 +561,12 @@ struct ServiceBenchReport: Codable {
         var lines = ["\(apps) apps × \(grouped(itemsPerApp)) items = \(grouped(apps * itemsPerApp)) items; typists at \(Int(rate)) keystrokes/s for \(Int(seconds)) s each",
                      "keystroke → complete JSON (ms)".padding(toLength: 50, withPad: " ", startingAt: 0) + "      p50       p99       max   samples   peak RSS"]
         for load in loads {
-            lines.append(row("service, \(load.typists) typist\(load.typists == 1 ? "" : "s"), \(load.reusesAnswers ? "--reuse-answers" : "every search anew")",
+            lines.append(row("service, \(load.typists) typist\(load.typists == 1 ? "" : "s"), \(load.reusesAnswers ? "--reuse-answers" : "anew"), \(load.over == .live ? "live socket" : "GET each")",
                              load.latency, load.failed == 0 ? "" : "\(load.failed) failed"))
+            if let searchTime = load.searchTime, searchTime.samples > 0 { lines.append(row("  of which the search itself (tookMilliseconds)", searchTime, "")) }
+            if let tail = load.slowestPercent {
+                lines.append(String(format: "  the slowest 1%%: mean %.2f ms, of which the search itself %.2f ms", tail.latency, tail.search))
+            }
         }
         if let processViaService { lines.append(row("spotlight search process (asks the service)", processViaService, "")) }
         if let processDirect {
@@ -484,7 +575,7 @@ struct ServiceBenchReport: Codable {
         lines.append("the service's peak RSS: \(serviceRSSKilobytes / 1024) MB; failed: \(loads.reduce(0) { $0 + $1.failed }) of \(loads.reduce(0) { $0 + $1.latency.samples + $1.failed }) service searches")
         for load in loads {
             guard let processDirect else { break }
-            lines.append("process per keystroke (--no-service) / service (\(load.typists) typists, \(load.reusesAnswers ? "reusing" : "anew")): p50 \(ratio(processDirect.p50, load.latency.p50)), p99 \(ratio(processDirect.p99, load.latency.p99))")
+            lines.append("process per keystroke (--no-service) / service (\(load.typists) typists, \(load.reusesAnswers ? "reusing" : "anew"), \(load.over.rawValue)): p50 \(ratio(processDirect.p50, load.latency.p50)), p99 \(ratio(processDirect.p99, load.latency.p99))")
         }
         return lines.joined(separator: "\n")
     }
