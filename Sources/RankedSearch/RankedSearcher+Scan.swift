@@ -17,7 +17,12 @@ import Foundation
 /// the title part where the title holds the token)). Once the page is
 /// full, a document whose title holds none of the words cannot beat one
 /// whose title does and goes no further; one that passes is bounded by
-/// its exact G, then scored.
+/// its exact G, then scored. And once the page is full, a window of
+/// ``TermCursor/windowSize`` documents whose terms' window maxima
+/// (``DenseTail/windowMaxGS``, their blocks' G×S) cannot reach it is passed
+/// over unread: the scan reads ~1 MB of arrays and bounds per 50,000-item
+/// segment and query, out of the processor's caches (`for p`, `the s`:
+/// ~10% less CPU a keystroke).
 ///
 /// Terms are scored as the conjunction plan scores them (each by its most
 /// frequent token in the document, the whole word typed winning where
@@ -98,6 +103,15 @@ extension RankedSearcher {
             weights[term] = idf[term]
         }
         let frequencies = UnsafeBufferPointer(start: best, count: termCount)
+        // Each term's largest G×S per window of documents, scaled as the
+        // driver loop scales the other terms' block maxima: a window whose
+        // sum cannot reach the page is passed over unread.
+        let windowGS = UnsafeMutablePointer<UnsafePointer<Double>>.allocate(capacity: termCount)
+        defer { windowGS.deallocate() }
+        let windowCount = DenseTail.windows(n)
+        for term in 0..<termCount { windowGS[term] = UnsafePointer(arrays[term].windowMaxGS.baseAddress!) }
+        let scale = max(1, avgLength / segment.avgLength)
+        let windowWeights = idf.map { $0 * scale * (1 + 1e-6) }
 
         /// One document holding every term: bounded, then scored into `top`.
         func consider(_ doc: Int) throws {
@@ -137,7 +151,22 @@ extension RankedSearcher {
         let baseLanes = SIMD8<Float>(repeating: Float(normParts.base)), perLengthLanes = SIMD8<Float>(repeating: Float(normParts.perLength))
         let tfLanes = SIMD8<Float>(repeating: Float(1 / SegmentFormat.tfScale)), k1Lanes = SIMD8<Float>(repeating: Float(RankedScoring.k1 + 1))
         var doc = 0
+        var windowEnd = 0
         while doc + 8 <= n {
+            if doc >= windowEnd, let threshold {
+                // A new window: its bound from the terms' window maxima.
+                let window = doc >> TermCursor.windowShift
+                windowEnd = (window + 1) << TermCursor.windowShift
+                if window < windowCount {
+                    var bound = 0.0
+                    for term in 0..<termCount { bound += windowWeights[term] * windowGS[term][window] }
+                    if bound < threshold {
+                        statistics.windowsSkipped += 1
+                        doc = windowEnd
+                        continue
+                    }
+                }
+            }
             var present = SIMDMask<SIMD8<Int32>>(repeating: true)
             var inTitle = SIMD8<Float>.zero
             for term in 0..<termCount {
@@ -229,12 +258,19 @@ extension Segment {
 
 extension DenseTail {
     /// Puts token `id`'s frequencies in, flagged as the whole word typed,
-    /// over whatever the array held for those documents.
+    /// over whatever the array held for those documents, and raises the
+    /// windows it is in to its blocks' maxima with the exact-title share.
     func flag(_ id: Int, of segment: Segment) throws(SegmentError) {
         let buffers = BlockBuffers()
         for block in try segment.blocks(of: id) {
             let count = try segment.unpack(block, into: buffers, columns: false)
-            for index in 0..<count { frequencies[Int(buffers.docs[index])] = buffers.frequencies[index] | RankedScoring.wholeWordBit }
+            let blockMax = segment.blockMaxGS(block)
+            for index in 0..<count {
+                let doc = Int(buffers.docs[index])
+                frequencies[doc] = buffers.frequencies[index] | RankedScoring.wholeWordBit
+                let window = doc >> TermCursor.windowShift
+                if window < windowMaxGS.count, blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+            }
         }
     }
 }

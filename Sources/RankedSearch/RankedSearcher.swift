@@ -65,6 +65,9 @@ package struct RankedSearcher {
         var blocksRead = 0
         var blocksSkipped = 0
         package var documentsScored = 0
+        /// Windows of ``TermCursor/windowSize`` documents a scan passed over
+        /// unread: its terms' window maxima could not reach the page.
+        package var windowsSkipped = 0
         /// Threads the segments were searched on (``parallelHalves(_:query:)``).
         package var threads = 1
 
@@ -75,6 +78,7 @@ package struct RankedSearcher {
             blocksRead += other.blocksRead
             blocksSkipped += other.blocksSkipped
             documentsScored += other.documentsScored
+            windowsSkipped += other.windowsSkipped
         }
     }
 

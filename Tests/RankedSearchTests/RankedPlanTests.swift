@@ -161,6 +161,30 @@ import Testing
         #expect(RankedSearcher.prefersScan(postings: postings, documentCount: documents) == scans)
     }
 
+    /// Once its page is full, a scan passes over the windows of documents
+    /// whose terms' window maxima cannot reach it, and finds what a driver
+    /// finds: the whole word typed raises its windows by the exact-title
+    /// share (`alpha a`, `alpha alp`), a common word's too (`alpha beta`).
+    @Test(arguments: ["alpha beta", "alpha a", "alpha alp"])
+    func scansPassOverWindowsThatCannotReachThePage(_ text: String) throws {
+        let segments = try Self.snapshots()
+        var skipped = 0
+        for query in Self.tiers(text) {
+            for limit in [1, 3, 20] {
+                var scanning = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+                scanning.plan = .scans
+                let scanned = try scanning.search(query, limit: limit, verify: { _ in true })
+                skipped += scanning.statistics.windowsSkipped
+                var driving = RankedSearcher(segments: segments, scoring: RankedSegmentTests.scoring, now: 1_000)
+                driving.plan = .drivers
+                let driven = try driving.search(query, limit: limit, verify: { _ in true })
+                #expect(scanned.map(\.rowid) == driven.map(\.rowid), "\(text) limit \(limit)")
+                #expect(scanned.map(\.score.total) == driven.map(\.score.total), "\(text) limit \(limit)")
+            }
+        }
+        #expect(skipped > 0, "\(text): no window passed over, so nothing here tests the windows' bound")
+    }
+
     /// A scanned segment keeps each term's array, a one-token word's too,
     /// so the next keystroke reads none of their postings again; and a
     /// query whose terms are all common is scanned, with the same hits as a driver.
