@@ -477,6 +477,10 @@ package struct RankedSearcher {
         return lists
     }
 
+    /// A term of many tokens with this many times the driver's postings or
+    /// more is read for the driver's documents only (``cursors(_:plan:only:)``).
+    static let candidatesRatio = 4
+
     /// Per segment neither scanned nor intersected first: every other term is checked, and
     /// its frequency found, by a cursor over its tokens' postings
     /// (``TermCursor``). The driver's place holds an empty cursor:
@@ -492,11 +496,17 @@ package struct RankedSearcher {
             let driver = plan.drivers[position]
             let termCount = entry.documents.count
             // A term of many tokens is read whole, but only in the blocks
-            // that can hold one of the driver's documents (when these are
-            // few enough to leave blocks out).
+            // that can hold one of the driver's documents, and only their
+            // entries written (and zeroed after): when these are few enough
+            // to leave blocks out, or the term's postings outnumber the
+            // driver's four times over (`bindings for` at 10M: `for…`'s
+            // tail read whole and zeroed in each 4M-document segment was
+            // half the search).
             var candidates: DocumentBitmap?
-            if entry.documents[driver] <= segment.documentCount / 32,
-               (0..<termCount).contains(where: { $0 != driver && TermCursor.isDense(entry.checkedRanges($0)) }) {
+            let dense = (0..<termCount).filter { $0 != driver && TermCursor.isDense(entry.checkedRanges($0)) }
+            let driverPostings = entry.documents[driver], postings = entry.checkedPostings
+            if !dense.isEmpty, driverPostings <= segment.documentCount / 32
+                || dense.contains(where: { postings[$0] >= Self.candidatesRatio * driverPostings }) {
                 var bits = DocumentBitmap(documentCount: segment.documentCount)
                 let buffers = BlockBuffers()
                 for range in entry.ranges[driver] {
