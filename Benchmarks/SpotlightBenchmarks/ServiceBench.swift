@@ -415,22 +415,11 @@ struct ServiceBench {
     }
 
     /// The body's `tookMilliseconds` (the service's own time for the
-    /// search), read without decoding the body: it is the answer's last key.
+    /// search), read without decoding the body: its key is near the end.
     static func tookMilliseconds(_ body: Data) -> Double? {
-        let key = Array(#""tookMilliseconds":"#.utf8)
-        return body.withUnsafeBytes { raw -> Double? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard bytes.count >= key.count else { return nil }
-            var index = bytes.count - key.count
-            while index >= 0 {
-                if bytes[index] == key[0], key.indices.allSatisfy({ bytes[index + $0] == key[$0] }) {
-                    let digits = bytes[(index + key.count)...].prefix { $0 == UInt8(ascii: ".") || (48...57).contains($0) }
-                    return Double(String(decoding: digits, as: UTF8.self))
-                }
-                index -= 1
-            }
-            return nil
-        }
+        guard let key = body.range(of: Data(#""tookMilliseconds":"#.utf8), options: .backwards) else { return nil }
+        let digits = body[key.upperBound...].prefix { $0 == UInt8(ascii: ".") || (48...57).contains($0) }
+        return Double(String(decoding: digits, as: UTF8.self))
     }
 
     /// One `spotlight search --json` process per keystroke, one after another.

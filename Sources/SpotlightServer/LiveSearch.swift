@@ -26,6 +26,15 @@ struct LiveSearch: Sendable {
         var id: Int
         var type: String
         var error: APIError.Body.Detail?
+
+        /// The answer to keystroke `id` (0: a message that is not one) that it failed with `problem`.
+        init(id: Int, _ problem: APIError) {
+            self.id = id
+            type = "error"
+            error = .init(code: problem.code.rawValue, message: problem.message)
+        }
+
+        func json() throws -> [UInt8] { Array(try JSONBody.encoder.encode(self)) }
     }
 
     /// Serves one connection until the client closes it.
@@ -38,15 +47,14 @@ struct LiveSearch: Sendable {
         }
         for try await message in inbound.messages(maxSize: api.limits.maximumMessageBytes) {
             guard case .text(let text) = message else {
-                try await send(Answer(id: 0, type: "error", error: .init(code: APIError.Code.invalidRequest.rawValue, message: "send JSON text messages")), outbound)
+                try await send(try Answer(id: 0, APIError(.invalidRequest, "send JSON text messages")).json(), outbound)
                 continue
             }
             let keystroke: Keystroke
             do {
                 keystroke = try JSONBody.decode(Keystroke.self, Data(text.utf8))
             } catch {
-                let problem = APIError(error)
-                try await send(Answer(id: 0, type: "error", error: .init(code: problem.code.rawValue, message: problem.message)), outbound)
+                try await send(try Answer(id: 0, APIError(error)).json(), outbound)
                 continue
             }
             let api = self.api
@@ -59,16 +67,14 @@ struct LiveSearch: Sendable {
                     api.metrics.searchCancelled()
                     return
                 } catch {
-                    let problem = APIError(error)
-                    guard let encoded = try? JSONBody.encoder.encode(
-                        Answer(id: keystroke.id, type: "error", error: .init(code: problem.code.rawValue, message: problem.message))) else { return }
-                    answer = Array(encoded)
+                    guard let encoded = try? Answer(id: keystroke.id, APIError(error)).json() else { return }
+                    answer = encoded
                 }
                 guard !Task.isCancelled else {
                     api.metrics.searchCancelled()
                     return
                 }
-                try? await outbound.write(.text(String(decoding: answer, as: UTF8.self)))
+                try? await send(answer, outbound)
             }
             let previous = current.withLock { kept in
                 defer { kept = task }
@@ -78,7 +84,8 @@ struct LiveSearch: Sendable {
         }
     }
 
-    private func send(_ answer: Answer, _ outbound: WebSocketOutboundWriter) async throws {
-        try await outbound.write(.text(String(decoding: try JSONBody.encoder.encode(answer), as: UTF8.self)))
+    /// Sends an answer's JSON as a text message.
+    private func send(_ json: [UInt8], _ outbound: WebSocketOutboundWriter) async throws {
+        try await outbound.write(.text(String(decoding: json, as: UTF8.self)))
     }
 }
