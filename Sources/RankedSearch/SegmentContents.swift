@@ -255,6 +255,12 @@ package struct SegmentContents {
         private var occurrenceColumns: [UInt8] = []
         private var nameIDs: [String: Int32] = [:]
         private var initials = DocumentInitials()
+        /// Per code point below ``SegmentInitials/codePointLimit``, its
+        /// initial's term id once interned, or -1: a document's ~17
+        /// initials are looked up by code point, not each spelled out in
+        /// an array, hashed and interned (17 of the contents thread's 20
+        /// allocations a document).
+        private var initialIDs = [Int32](repeating: -1, count: Int(SegmentInitials.codePointLimit))
 
         /// The documents added so far.
         package var documentCount: Int { contents.rowids.count }
@@ -309,9 +315,13 @@ package struct SegmentContents {
             }
             // The document's initials, terms like its tokens (``SegmentInitials``).
             for entry in initials.entries {
-                let key = SegmentInitials.termBytes(entry.codePoint)
-                let id = key.withUnsafeBufferPointer { table.intern($0, hash: TokenHash.of($0)) }
-                occurrenceTerm.append(Int32(id))
+                var id = initialIDs[Int(entry.codePoint)]
+                if id < 0 {
+                    let key = SegmentInitials.termBytes(entry.codePoint)
+                    id = Int32(key.withUnsafeBufferPointer { table.intern($0, hash: TokenHash.of($0)) })
+                    initialIDs[Int(entry.codePoint)] = id
+                }
+                occurrenceTerm.append(id)
                 occurrenceFrequency.append(entry.frequency)
                 occurrenceColumns.append(entry.columns)
             }

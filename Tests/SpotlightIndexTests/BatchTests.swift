@@ -21,6 +21,26 @@ import TestSupport
         #expect(!store.isBatchOpen)
     }
 
+    /// One transaction inserts `a` (and `b` after it), deletes `a`, inserts
+    /// it again and then replaces it: the second insert is a row of its
+    /// own beside the deleted one (two rows inserted under one identifier
+    /// hash), and the replacement finds the live one, not the deleted one.
+    @Test func anIdentifierInsertedAgainInOneBatchIsOneItem() throws {
+        let store = try memoryStore()
+        try store.beginBatch()
+        try store.index([item("a", title: "first"), item("b", title: "beta")])
+        try store.deleteItems(withIdentifiers: ["a"])
+        try store.index([item("a", title: "second")])
+        try store.index([item("a", title: "third")])
+        try store.endBatch(clientState: Data([1]))
+        #expect(try store.identifiers() == ["a", "b"])
+        #expect(try store.itemCount() == 2)
+        #expect(try store.item(withIdentifier: "a")?.item.displayTitle == "third")
+        #expect(try store.ids("third") == ["a"])
+        #expect(try store.ids("second").isEmpty)
+        #expect(try store.ids("first").isEmpty)
+    }
+
     @Test func clientStateOver250BytesIsRefusedAndTheBatchStaysOpen() throws {
         let store = try memoryStore()
         try store.beginBatch()

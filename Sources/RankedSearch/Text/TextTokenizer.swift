@@ -273,14 +273,17 @@ package enum TextTokenizer {
     /// The parts of a word cut at `cuts`, and the runs of them (all runs
     /// for up to ``maxPartRuns`` parts, else single parts), the whole word excepted.
     private static func emitParts<Sink: IndexTokenSink>(of word: UnsafeMutablePointer<UInt8>, length: Int, cuts: [Int], into sink: inout Sink) {
-        var bounds = [0]
-        bounds += cuts
-        bounds.append(length)
-        let parts = bounds.count - 1
-        for first in 0..<parts {
-            let lastPart = parts <= maxPartRuns ? parts : first + 1
-            for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
-                sink.take(padded: UnsafeBufferPointer(start: word + bounds[first], count: bounds[last] - bounds[first]))
+        // Part i spans bound(i)..<bound(i + 1): 0, the cuts, then `length`
+        // (read from `cuts`, not gathered into an array of its own per word).
+        let parts = cuts.count + 1
+        cuts.withUnsafeBufferPointer { cuts in
+            @inline(__always) func bound(_ index: Int) -> Int { index == 0 ? 0 : index <= cuts.count ? cuts[index - 1] : length }
+            for first in 0..<parts {
+                let lastPart = parts <= maxPartRuns ? parts : first + 1
+                let start = bound(first)
+                for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
+                    sink.take(padded: UnsafeBufferPointer(start: word + start, count: bound(last) - start))
+                }
             }
         }
     }

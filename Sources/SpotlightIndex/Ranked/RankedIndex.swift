@@ -74,9 +74,13 @@ final class RankedIndex: Sendable {
         var documents: [Int64: RankedDocument] = [:]
         /// Their content, where the writer had it but not the signals.
         var contents: [Int64: Content] = [:]
-        /// Identifier hashes of the rows this transaction inserted: not in
-        /// any segment until ``flush(_:)``.
-        var insertedUIDs: [UInt64: [Int64]] = [:]
+        /// Identifier hashes of the rows this transaction inserted, each
+        /// with its first rowid: not in any segment until ``flush(_:)``.
+        var insertedUIDs: [UInt64: Int64] = [:]
+        /// The hashes inserted more than once (an identifier given twice,
+        /// or two sharing a hash), with every rowid: kept apart, so that
+        /// the usual one rowid a hash costs no array of its own.
+        var insertedAgain: [UInt64: [Int64]] = [:]
         /// The segments as this transaction started, read once for its lookups.
         var segments: [SegmentSnapshot]?
         var removedAll = false
@@ -92,6 +96,7 @@ final class RankedIndex: Sendable {
             documents = [:]
             contents = [:]
             insertedUIDs = [:]
+            insertedAgain = [:]
             segments = nil
             removedAll = false
             pipelining = PipelineState()
@@ -299,7 +304,11 @@ final class RankedIndex: Sendable {
             state.documents[document.rowid] = document
             state.contents[document.rowid] = nil
             state.changed.insert(document.rowid)
-            state.insertedUIDs[document.uidHash, default: []].append(document.rowid)
+            if let first = state.insertedUIDs[document.uidHash] {
+                state.insertedAgain[document.uidHash, default: [first]].append(document.rowid)
+            } else {
+                state.insertedUIDs[document.uidHash] = document.rowid
+            }
             state.pipelining.provided(document)
         }
     }
@@ -336,7 +345,10 @@ final class RankedIndex: Sendable {
 
     /// Rows this transaction inserted with identifier hash `hash`.
     func insertedRowids(uidHash hash: UInt64) -> [Int64] {
-        writeState.withLock { $0.insertedUIDs[hash] ?? [] }
+        writeState.withLock { state in
+            if let again = state.insertedAgain[hash] { return again }
+            return state.insertedUIDs[hash].map { [$0] } ?? []
+        }
     }
 
     /// For each hash, the rowids of the live documents of this
@@ -390,6 +402,7 @@ final class RankedIndex: Sendable {
             state.documents.removeAll()
             state.contents.removeAll()
             state.insertedUIDs.removeAll()
+            state.insertedAgain.removeAll()
         }
     }
 

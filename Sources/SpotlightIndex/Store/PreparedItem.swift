@@ -91,7 +91,18 @@ struct ItemValidator: Sendable {
     }
 
     static func recency(_ attributes: [String: AttributeValue]) -> Double? {
-        recencyAttributes.compactMap { attributes[$0]?.dates?.max()?.timeIntervalSince1970 }.max()
+        // A loop, not `compactMap` over `dates`: two arrays an item fewer.
+        var latest: Double?
+        for name in recencyAttributes {
+            let seconds: Double?
+            switch attributes[name] {
+            case .date(let date): seconds = date.timeIntervalSince1970
+            case .dates(let dates): seconds = dates.max()?.timeIntervalSince1970
+            default: seconds = nil
+            }
+            if let seconds, seconds > latest ?? -.infinity { latest = seconds }
+        }
+        return latest
     }
 
     // MARK: - Checks
