@@ -66,3 +66,62 @@ private final class BehindThreads: Sendable {
         available.signal()
     }
 }
+
+extension Parallelism {
+    /// Lets go of `value` on a thread of its own rather than on the
+    /// caller's: for a writer holding what a transaction was made of (a
+    /// thousand items' documents, tokens and identifiers), which it would
+    /// otherwise free object by object before it could commit the next
+    /// (in the benchmark's index child, freeing them was ~14% of the
+    /// writer's time; handed off, items/s rose 14–18%, and peak RSS at
+    /// 63,666 items ~4 MB: a batch is freed a moment later).
+    ///
+    /// The caller gives up its reference: the thread frees `value` when it
+    /// holds the last one (the caller's own copy dies as the call returns,
+    /// long before the thread wakes). The thread does nothing else, so a
+    /// release never waits behind other work; values are freed in the
+    /// order given.
+    ///
+    /// ```swift
+    /// Parallelism.release(takenDocuments)
+    /// ```
+    package static func release<Value>(_ value: consuming Value) {
+        let box = Released(value)
+        ReleasingThread.shared.run { box.drop() }
+    }
+}
+
+/// A value ``Parallelism/release(_:)`` carries to its thread.
+private final class Released<Value>: @unchecked Sendable {
+    // Unchecked: written once by `init`, then only by `drop`, on the thread.
+    private var value: Value?
+
+    init(_ value: consuming Value) { self.value = value }
+
+    func drop() { value = nil }
+}
+
+/// The thread of ``Parallelism/release(_:)``, started on first use.
+private final class ReleasingThread: Sendable {
+    static let shared = ReleasingThread()
+
+    private let queued = Mutex<[@Sendable () -> Void]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    private init() {
+        let thread = Thread { [self] in
+            while true {
+                available.wait()
+                let work = queued.withLock { $0.removeFirst() }
+                work()
+            }
+        }
+        thread.name = "openspotlight.release"
+        thread.start()
+    }
+
+    func run(_ work: @escaping @Sendable () -> Void) {
+        queued.withLock { $0.append(work) }
+        available.signal()
+    }
+}

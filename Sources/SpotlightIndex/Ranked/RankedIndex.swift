@@ -408,11 +408,20 @@ final class RankedIndex: Sendable {
 
     /// Brings the segments in step with this transaction's changes.
     func flush(_ db: Database) throws {
-        let (changedSet, provided, providedContents, removedAll, pipelining) = writeState.withLock { state in
-            let taken = (state.changed, state.documents, state.contents, state.removedAll, state.pipelining)
+        let taken = writeState.withLock { state in
+            var taken = state
+            // The segments the transaction read are let go of here, as
+            // before: a merge may have dropped them since, and a late
+            // release would keep their bytes.
+            taken.segments = nil
             state.forgetChanges()
             return taken
         }
+        // What the transaction was made of (its documents, tokens and
+        // identifiers) is freed off the writer, which commits meanwhile.
+        defer { Parallelism.release(taken) }
+        let (changedSet, provided, providedContents, removedAll, pipelining) =
+            (taken.changed, taken.documents, taken.contents, taken.removedAll, taken.pipelining)
         if removedAll {
             for row in try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments") { try drop(id: row["id"], file: row["file"], db) }
         }

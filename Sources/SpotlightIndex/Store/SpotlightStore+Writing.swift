@@ -102,11 +102,15 @@ extension SpotlightStore {
     private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?) throws -> IndexReport {
         try WriteProfile.measure("index call") { try write { db in
             var report = IndexReport()
+            // Written chunks are freed off the writer (``Parallelism/release(_:)``).
+            var written: [[PreparedItem]] = []
+            defer { Parallelism.release(written) }
             while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
                 report.refused += refused
                 let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
                 // Its segment is built while the next chunk is written.
                 ranked.handOff()
+                written.append(prepared)
                 report.accepted += outcome.accepted
                 report.droppedUpdates += outcome.droppedUpdates
                 report.refused += outcome.refused
