@@ -30,25 +30,30 @@ extension Parallelism {
     /// Parallelism.behind { prepareNextChunks() }
     /// ```
     package static func behind(_ work: @escaping @Sendable () -> Void) {
-        BehindThreads.shared.run(work)
+        WorkThreads.behind.run(work)
     }
 }
 
-/// The threads of ``Parallelism/behind(_:)``.
-private final class BehindThreads: Sendable {
-    static let shared = BehindThreads(count: Parallelism.cores)
+/// Threads of the process's own that run closures from one queue, in the
+/// order given: ``Parallelism/behind(_:)``'s (one a core, 10 nice values
+/// down) and ``Parallelism/release(_:)``'s (one, at the process's priority).
+private final class WorkThreads: Sendable {
+    static let behind = WorkThreads(count: Parallelism.cores, name: "openspotlight.behind", niceIncrement: 10)
+    static let releasing = WorkThreads(count: 1, name: "openspotlight.release", niceIncrement: 0)
 
     private let queued = Mutex<[@Sendable () -> Void]>([])
     private let available = DispatchSemaphore(value: 0)
 
-    private init(count: Int) {
+    private init(count: Int, name: String, niceIncrement: Int32) {
         for _ in 0..<count {
             let thread = Thread { [self] in
                 #if os(Linux)
-                // On Linux a nice value is a thread's, and `who` 0 is the calling thread.
-                errno = 0
-                let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-                if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + 10)) }
+                if niceIncrement > 0 {
+                    // On Linux a nice value is a thread's, and `who` 0 is the calling thread.
+                    errno = 0
+                    let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                    if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceIncrement)) }
+                }
                 #endif
                 while true {
                     available.wait()
@@ -56,7 +61,7 @@ private final class BehindThreads: Sendable {
                     work()
                 }
             }
-            thread.name = "openspotlight.behind"
+            thread.name = name
             thread.start()
         }
     }
@@ -74,7 +79,9 @@ extension Parallelism {
     /// otherwise free object by object before it could commit the next
     /// (in the benchmark's index child, freeing them was ~14% of the
     /// writer's time; handed off, items/s rose 14–18%, and peak RSS at
-    /// 63,666 items ~4 MB: a batch is freed a moment later).
+    /// 63,666 items 3–4 MB: freed by a thread that did not allocate it,
+    /// glibc keeps more of it, whether or not the writer waits for the
+    /// frees; with `MALLOC_ARENA_MAX=2` no more than before).
     ///
     /// The caller gives up its reference: the thread frees `value` when it
     /// holds the last one (the caller's own copy dies as the call returns,
@@ -87,7 +94,7 @@ extension Parallelism {
     /// ```
     package static func release<Value>(_ value: consuming Value) {
         let box = Released(value)
-        ReleasingThread.shared.run { box.drop() }
+        WorkThreads.releasing.run { box.drop() }
     }
 }
 
@@ -99,29 +106,4 @@ private final class Released<Value>: @unchecked Sendable {
     init(_ value: consuming Value) { self.value = value }
 
     func drop() { value = nil }
-}
-
-/// The thread of ``Parallelism/release(_:)``, started on first use.
-private final class ReleasingThread: Sendable {
-    static let shared = ReleasingThread()
-
-    private let queued = Mutex<[@Sendable () -> Void]>([])
-    private let available = DispatchSemaphore(value: 0)
-
-    private init() {
-        let thread = Thread { [self] in
-            while true {
-                available.wait()
-                let work = queued.withLock { $0.removeFirst() }
-                work()
-            }
-        }
-        thread.name = "openspotlight.release"
-        thread.start()
-    }
-
-    func run(_ work: @escaping @Sendable () -> Void) {
-        queued.withLock { $0.append(work) }
-        available.signal()
-    }
 }
