@@ -108,7 +108,6 @@ extension RankedSearcher {
         // sum cannot reach the page is passed over unread.
         let windowGS = UnsafeMutablePointer<UnsafePointer<Double>>.allocate(capacity: termCount)
         defer { windowGS.deallocate() }
-        let windowCount = DenseTail.windows(n)
         for term in 0..<termCount { windowGS[term] = UnsafePointer(arrays[term].windowMaxGS.baseAddress!) }
         let scale = max(1, avgLength / segment.avgLength)
         let windowWeights = idf.map { $0 * scale * (1 + 1e-6) }
@@ -154,17 +153,16 @@ extension RankedSearcher {
         var windowEnd = 0
         while doc + 8 <= n {
             if doc >= windowEnd, let threshold {
-                // A new window: its bound from the terms' window maxima.
+                // A new window (one of the segment's: `doc` < n): its
+                // bound from the terms' window maxima.
                 let window = doc >> TermCursor.windowShift
                 windowEnd = (window + 1) << TermCursor.windowShift
-                if window < windowCount {
-                    var bound = 0.0
-                    for term in 0..<termCount { bound += windowWeights[term] * windowGS[term][window] }
-                    if bound < threshold {
-                        statistics.windowsSkipped += 1
-                        doc = windowEnd
-                        continue
-                    }
+                var bound = 0.0
+                for term in 0..<termCount { bound += windowWeights[term] * windowGS[term][window] }
+                if bound < threshold {
+                    statistics.windowsSkipped += 1
+                    doc = windowEnd
+                    continue
                 }
             }
             var present = SIMDMask<SIMD8<Int32>>(repeating: true)
