@@ -645,6 +645,13 @@ package struct RankedSearcher {
                 let driverGS = idf[driver] * RankedScoring.rescaled(maxGS: segment.blockMaxGS(block, wholeWord: whole),
                                                                     maxS: segment.blockMaxS(block), ratio: ratio, growth: scales.growths[entry.index])
                 var bound = driverGS + segment.blockMaxS(block) * list.others
+                // Passed over on its own bound first, before the other
+                // terms' arrays are read there (``DenseTail/fill(from:through:)``):
+                // most of the blocks a search passes over go here.
+                if bound < threshold {
+                    statistics.blocksSkipped += 1
+                    continue
+                }
                 if termCount > 1 {
                     // Block-max WAND: the other terms' blocks over the same documents.
                     let first = segment.blockFirstDoc(block, of: termBlocks)
@@ -671,6 +678,9 @@ package struct RankedSearcher {
                 }
             }
             statistics.blocksRead += 1
+            for term in arrayTerms {
+                try row[term].prepare(from: segment.blockFirstDoc(block, of: termBlocks), through: segment.blockLastDoc(block))
+            }
             try segment.decodeBlock(block, docs: &scratch.docs, frequencies: &scratch.frequencies)
             // What the loop reads at each posting's document, read first for
             // every posting at once: each read is then independent of the
@@ -909,7 +919,10 @@ struct PostingCursor {
 /// tokens are read densely; in the typo tier of `library feature serde`,
 /// driven by `feature~` (7,205 postings), `serde~` is read densely (its
 /// `server` alone would be asked 7,205 times) while `library` stays a
-/// cursor, asked only about the ~900 documents `serde~` keeps. A long
+/// cursor, asked only about the ~900 documents `serde~` keeps. In a
+/// segment of millions, a tail's dense blocks are read only as the search
+/// reaches their documents (``Segment/readsTailsAsReached``):
+/// ``prepare(from:through:)`` before the arrays are read. A long
 /// tail is read whole instead, every token and document, and kept by the
 /// segment for the keystrokes that follow (``PrefixMemo``).
 @_spi(Inspection) public struct TermCursor {
@@ -925,6 +938,9 @@ struct PostingCursor {
     /// The tokens read densely: read for this cursor, or kept by the
     /// segment (``PrefixMemo``); `dense` and `windowMaxGS` are its buffers.
     private var tail: DenseTail?
+    /// Whether ``tail`` reads its dense blocks only as documents are
+    /// asked about (``DenseTail/fill(from:through:)``).
+    private var readsAsReached = false
     /// The tail's largest frequency per document (0: none of its tokens).
     private var dense = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
     /// The tail's largest G×S in each window of ``windowSize`` documents
@@ -997,7 +1013,11 @@ struct PostingCursor {
         // token's, are passed over with a bit test instead of being stored,
         // and the tail's buffers are the segment's spares, given back.
         let tail = DenseTail(scratchFor: segment.documentCount, candidates: candidates, pool: segment.scratchTails)
-        try tail.add(ids, of: segment, wholeWord: wholeWord, candidates: candidates)
+        if segment.readsTailsAsReached {
+            try tail.addAsReached(ids, of: segment, wholeWord: wholeWord, candidates: candidates)
+        } else {
+            try tail.add(ids, of: segment, wholeWord: wholeWord, candidates: candidates)
+        }
         adopt(tail)
     }
 
@@ -1013,6 +1033,7 @@ struct PostingCursor {
 
     private mutating func adopt(_ tail: DenseTail) {
         self.tail = tail
+        readsAsReached = tail.readsAsReached
         dense = UnsafeBufferPointer(tail.frequencies)
         windowMaxGS = UnsafeBufferPointer(tail.windowMaxGS)
     }
@@ -1024,6 +1045,15 @@ struct PostingCursor {
     /// Whether every token is read into the dense array: ``frequency(at:)``
     /// is then one array read, cheap enough to ask before any bound.
     var isArrayOnly: Bool { members.isEmpty && !dense.isEmpty }
+
+    /// Reads in what the dense array lacks for `first...last`: before
+    /// ``arrayFrequency(at:)`` or ``gatherArrayFrequencies(_:into:)`` of
+    /// documents there (``frequency(at:)`` and ``maxGS(from:through:)``
+    /// read theirs themselves).
+    @inline(__always)
+    func prepare(from first: UInt32, through last: UInt32) throws(SegmentError) {
+        if readsAsReached { try tail?.fill(from: Int(first), through: Int(last)) }
+    }
 
     /// ``frequency(at:)`` of an array-only cursor (``isArrayOnly``): 0 when `doc` lacks the term.
     @inline(__always)
@@ -1040,6 +1070,7 @@ struct PostingCursor {
 
     /// The term's largest weighted frequency in `doc` among its tokens; nil without any.
     package mutating func frequency(at doc: UInt32) throws -> UInt32? {
+        if readsAsReached { try tail?.fill(from: Int(doc), through: Int(doc)) }
         var found: UInt32?
         if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
         // (An empty array is a shared one: taking its buffer mutably would allocate.)
@@ -1056,6 +1087,7 @@ struct PostingCursor {
     /// none can hold a document there.
     package mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
         var best: Double?
+        if readsAsReached { try tail?.fill(from: Int(first), through: Int(last)) }
         if !windowMaxGS.isEmpty, first <= last {
             var most = 0.0
             for window in Int(first) >> Self.windowShift...Int(last) >> Self.windowShift where window < windowMaxGS.count {

@@ -69,6 +69,12 @@ package struct Segment: @unchecked Sendable {
     /// and in a process that answers one search).
     package var keepsDenseTails = true
 
+    /// Whether a cursor's tail reads its dense blocks only as a search
+    /// reaches them (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:)``):
+    /// in a segment of ``DenseTail/reachedDocuments`` or more (on in
+    /// tests of small ones).
+    package var readsTailsAsReached: Bool
+
     /// The segment's length in bytes.
     package var byteCount: Int { base.count }
 
@@ -85,6 +91,7 @@ package struct Segment: @unchecked Sendable {
         guard u32(SegmentFormat.tokenizerOffset) == UInt32(TextTokenizer.version) else { throw .corrupt("tokenizer version \(u32(SegmentFormat.tokenizerOffset))") }
         guard u64(SegmentFormat.totalLengthOffset) == UInt64(base.count) else { throw .corrupt("truncated: \(base.count) of \(u64(SegmentFormat.totalLengthOffset)) bytes") }
         documentCount = Int(u32(SegmentFormat.docCountOffset))
+        readsTailsAsReached = documentCount >= DenseTail.reachedDocuments
         termCount = Int(u32(SegmentFormat.termCountOffset))
         wordCount = termCount
         blockCount = Int(u32(SegmentFormat.blockCountOffset))

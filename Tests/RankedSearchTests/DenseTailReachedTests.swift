@@ -1,0 +1,96 @@
+@_spi(Inspection) @testable import RankedSearch
+import TestSupport
+import Testing
+
+/// A tail read as a search reaches it (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:)``)
+/// answers every window it was asked about as the same tail read whole
+/// does, whatever order the ranges come in (a search walks several lists,
+/// each in doc order), and reads its dense blocks only when asked.
+@Suite struct DenseTailReachedTests {
+    /// `ston…`'s 41 tokens in 3,000 documents (``DenseTailTests/segment()``):
+    /// blocks from a few windows wide (`stone`) to the whole segment (a
+    /// token of a few dozen postings), so the spans below leave none, some
+    /// or all of them pending.
+    @Test(arguments: [0, 4, 12, 1_000])
+    func aTailReadAsReachedAnswersAsOneReadWhole(sparseSpan: Int) throws {
+        let segment = try DenseTailTests.segment()
+        let count = segment.documentCount
+        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
+        let whole = try #require(segment.terms(matching: Array("stone".utf8), prefix: false).first)
+        var candidates = DocumentBitmap(documentCount: count)
+        for doc in stride(from: 1, to: count, by: 3) { candidates.insert(doc) }
+        for bits in [nil, candidates] {
+            for wholeWord in [-1, whole] {
+                let label = "span \(sparseSpan), candidates \(bits != nil), whole word \(wholeWord)"
+                let eager = DenseTail(documentCount: count)
+                try eager.add(range, of: segment, wholeWord: wholeWord, candidates: bits)
+                let reached = DenseTail(documentCount: count)
+                try reached.addAsReached(range, of: segment, wholeWord: wholeWord, candidates: bits, sparseSpan: sparseSpan)
+                if sparseSpan == 1_000 { #expect(reached.readsAsReached, "\(label): every block pending") }
+                var random = SplitMix(seed: UInt64(sparseSpan) &+ UInt64(wholeWord + 1))
+                for step in 0..<60 {
+                    let first = Int(random.next() % UInt64(count))
+                    let last = min(count - 1, first + Int(random.next() % 600))
+                    try reached.fill(from: first, through: last)
+                    // Whole windows: a window is read entire, or not at all.
+                    let windows = (first >> TermCursor.windowShift)...(last >> TermCursor.windowShift)
+                    let docs = (windows.lowerBound << TermCursor.windowShift)..<min(count, (windows.upperBound + 1) << TermCursor.windowShift)
+                    #expect(Array(reached.frequencies[docs]) == Array(eager.frequencies[docs]), "\(label), step \(step): \(first)...\(last)")
+                    #expect(Array(reached.windowMaxGS[windows]) == Array(eager.windowMaxGS[windows]), "\(label), step \(step)")
+                }
+                try reached.fill(from: 0, through: count - 1)
+                #expect(Array(reached.frequencies) == Array(eager.frequencies), "\(label): filled everywhere")
+                #expect(Array(reached.windowMaxGS) == Array(eager.windowMaxGS), "\(label): filled everywhere")
+            }
+        }
+    }
+
+    /// Nothing dense is read before it is asked about, and asking about the
+    /// first window reads the blocks spanning it, not the whole tail.
+    @Test func aTailReadAsReachedReadsOnlyWhatItIsAskedAbout() throws {
+        let segment = try DenseTailTests.segment()
+        let count = segment.documentCount
+        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
+        let eager = DenseTail(documentCount: count)
+        try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
+        let reached = DenseTail(documentCount: count)
+        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000)
+        #expect(reached.frequencies.allSatisfy { $0 == 0 })
+        #expect(reached.windowMaxGS.allSatisfy { $0 == 0 })
+        try reached.fill(from: 5, through: 5)
+        let window = 0..<TermCursor.windowSize
+        #expect(Array(reached.frequencies[window]) == Array(eager.frequencies[window]))
+        // (Most tokens here are one block over the whole segment: read whole with the first window.)
+        #expect(reached.frequencies.count(where: { $0 > 0 }) < eager.frequencies.count(where: { $0 > 0 }))
+    }
+
+    /// Searches whose cursors read their tails as reached find what
+    /// searches reading them whole find, hit for hit and score for score,
+    /// driven or intersected, one page size after another.
+    @Test(arguments: ["blue ston", "item ston", "blue stone", "blue sto", "item st", "grey stonea", "blue s", "stone blue item"])
+    func searchesReadingTailsAsReachedFindTheSameHits(_ text: String) throws {
+        var whole = try DenseTailTests.segment()
+        whole.keepsDenseTails = false
+        whole.readsTailsAsReached = false
+        var reached = try DenseTailTests.segment()
+        reached.keepsDenseTails = false
+        reached.readsTailsAsReached = true
+        let query = RankedQuery(TextTokenizer.queryTerms(text))
+        func search(_ segment: Segment, _ plan: RankedSearcher.Plan, limit: Int) throws -> [RankedHit] {
+            let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
+            var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
+            searcher.plan = plan
+            return try searcher.search(query, limit: limit, verify: { _ in true })
+        }
+        for plan in [RankedSearcher.Plan.drivers, .automatic] {
+            for limit in [1, 4, 20, 5_000] {
+                let expected = try search(whole, plan, limit: limit)
+                #expect(!expected.isEmpty, "\(text): the fixture matches")
+                let found = try search(reached, plan, limit: limit)
+                #expect(found.map(\.rowid) == expected.map(\.rowid), "\(text), \(plan), limit \(limit)")
+                #expect(found.map(\.score.total) == expected.map(\.score.total), "\(text), \(plan), limit \(limit)")
+            }
+        }
+        #expect(reached.spareScratchTails.zero, "\(text): spare buffers are zero")
+    }
+}
