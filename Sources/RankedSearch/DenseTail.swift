@@ -66,6 +66,33 @@ final class DenseTail: @unchecked Sendable {
         }
     }
 
+    /// The first set bit of `bits` at `from` or after, below `limit`.
+    static func nextSet(_ bits: UnsafeMutableBufferPointer<UInt64>, from: Int, below limit: Int) -> Int? {
+        var index = from >> 6
+        guard index < bits.count, from < limit else { return nil }
+        var word = bits[index] & (~0 << UInt64(from & 63))
+        while word == 0 {
+            index += 1
+            guard index < bits.count else { return nil }
+            word = bits[index]
+        }
+        let found = index << 6 | word.trailingZeroBitCount
+        return found < limit ? found : nil
+    }
+
+    /// The first clear bit of `bits` at `from` or after, or `limit`.
+    static func nextClear(_ bits: UnsafeMutableBufferPointer<UInt64>, from: Int, below limit: Int) -> Int {
+        var index = from >> 6
+        guard index < bits.count, from < limit else { return limit }
+        var word = ~bits[index] & (~0 << UInt64(from & 63))
+        while word == 0 {
+            index += 1
+            guard index < bits.count else { return limit }
+            word = ~bits[index]
+        }
+        return min(index << 6 | word.trailingZeroBitCount, limit)
+    }
+
     static func windows(_ documentCount: Int) -> Int { (documentCount + TermCursor.windowSize - 1) >> TermCursor.windowShift }
 
     deinit {
@@ -91,16 +118,16 @@ final class DenseTail: @unchecked Sendable {
                 // segment of millions spans it (a multi-word search at 10M
                 // items zeroed 720 MB of spans where 320 MB of windows were
                 // written, most of the rest tails under 0.1% dense).
-                let size = TermCursor.windowSize
-                for (index, word) in touched.enumerated() where word != 0 {
-                    var word = word
-                    while word != 0 {
-                        let window = index << 6 | word.trailingZeroBitCount
-                        word &= word - 1
-                        let start = window * size
-                        UnsafeMutableBufferPointer(rebasing: frequencies[start..<min(start + size, frequencies.count)]).update(repeating: 0)
-                        windowMaxGS[window] = 0
-                    }
+                // Runs of windows at once: a dense tail's are one run, and
+                // one large fill costs less than a call per 512 bytes.
+                var window = 0
+                let windows = windowMaxGS.count
+                while let first = Self.nextSet(touched, from: window, below: windows) {
+                    let end = Self.nextClear(touched, from: first, below: windows)
+                    let start = first << TermCursor.windowShift, stop = min(end << TermCursor.windowShift, frequencies.count)
+                    UnsafeMutableBufferPointer(rebasing: frequencies[start..<stop]).update(repeating: 0)
+                    UnsafeMutableBufferPointer(rebasing: windowMaxGS[first..<end]).update(repeating: 0)
+                    window = end
                 }
             }
             if pool.give(ScratchTails.Buffers(frequencies: frequencies, windowMaxGS: windowMaxGS)) { return }

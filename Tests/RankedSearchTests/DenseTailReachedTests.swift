@@ -93,4 +93,39 @@ import Testing
         }
         #expect(reached.spareScratchTails.zero, "\(text): spare buffers are zero")
     }
+
+    /// The runs of windows a scratch tail zeroes when done
+    /// (``DenseTail/nextSet(_:from:below:)``, ``DenseTail/nextClear(_:from:below:)``)
+    /// are those a bit-by-bit walk finds, across words and up to a limit
+    /// inside the last word.
+    @Test(arguments: [0, 1, 63, 64, 65, 130, 191])
+    func runsOfWindowsAreTheSetBits(limit: Int) {
+        var random = SplitMix(seed: UInt64(limit) &+ 7)
+        for pattern in 0..<40 {
+            let bits = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 3)
+            defer { bits.deallocate() }
+            for index in 0..<3 {
+                // Sparse, dense, all set or all clear words.
+                let word = random.next()
+                bits[index] = [word & random.next() & random.next(), word | random.next(), ~0, 0][(pattern + index) % 4]
+            }
+            func isSet(_ bit: Int) -> Bool { bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
+            var expected: [Range<Int>] = [], start: Int?
+            for bit in 0...limit {
+                if bit < limit, isSet(bit) {
+                    start = start ?? bit
+                } else if let first = start {
+                    expected.append(first..<bit)
+                    start = nil
+                }
+            }
+            var found: [Range<Int>] = [], at = 0
+            while let first = DenseTail.nextSet(bits, from: at, below: limit) {
+                let end = DenseTail.nextClear(bits, from: first, below: limit)
+                found.append(first..<end)
+                at = end
+            }
+            #expect(found == expected, "limit \(limit), pattern \(pattern)")
+        }
+    }
 }
