@@ -808,10 +808,9 @@ struct PostingCursor {
     let blocks: Range<Int>
     private var block: Int
     private var decoded = -1
-    private var position = 0
     private var last: UInt32 = 0
-    private var docs: [UInt32] = []
-    private var frequencies: [UInt32] = []
+    /// Block `decoded`, read as far as asked (``PostingBlock/Probe``).
+    private var probe: PostingBlock.Probe?
     /// Or'ed with each frequency answered (``RankedScoring/flag(_:wholeWord:)``);
     /// set, block maxima with the exact-title share are read.
     private let flag: UInt32
@@ -847,7 +846,6 @@ struct PostingCursor {
         if first < self.last { rewind() }
         if block < blocks.upperBound, segment.blockLastDoc(block) < first {
             block = firstBlock(endingAtOrAfter: first, from: block + 1)
-            position = 0
         }
         self.last = first
         var index = block
@@ -863,41 +861,27 @@ struct PostingCursor {
     /// Back to the start, for a new ascending walk.
     mutating func rewind() {
         block = blocks.lowerBound
-        position = 0
         last = 0
-        if decoded != block { decoded = -1 }
+        decoded = -1
     }
 
     /// The term's weighted frequency in `doc`, nil when it lacks it; calls
-    /// between rewinds must ask for ascending documents.
+    /// between rewinds must ask for ascending documents. The block holding
+    /// `doc` is read only up to it, and only its frequency: asked
+    /// documents are often far apart (a rare driver over a common term).
     mutating func frequency(at doc: UInt32) throws -> UInt32? {
         if doc < last { rewind() }
         last = doc
         if block < blocks.upperBound, segment.blockLastDoc(block) < doc {
             block = firstBlock(endingAtOrAfter: doc, from: block + 1)
-            position = 0
         }
         guard block < blocks.upperBound else { return nil }
         if decoded != block {
-            try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies)
+            probe = try segment.probe(block)
             decoded = block
-            position = 0
         }
-        // Gallop from the last position, then binary search: asked documents
-        // are often far apart (a rare driver over a common term).
-        var low = position, high = position, step = 1
-        while high < docs.count, docs[high] < doc {
-            low = high + 1
-            high += step
-            step *= 2
-        }
-        high = min(high, docs.count)
-        while low < high {
-            let mid = (low + high) / 2
-            if docs[mid] < doc { low = mid + 1 } else { high = mid }
-        }
-        position = low
-        return position < docs.count && docs[position] == doc ? frequencies[position] | flag : nil
+        guard let reached = try probe?.seek(doc), reached.found else { return nil }
+        return probe.map { $0.frequency(at: reached.index) | flag }
     }
 }
 

@@ -807,6 +807,18 @@ package struct Segment: @unchecked Sendable {
         return count
     }
 
+    /// A probe of block `block` (``PostingBlock/Probe``): read only as far as asked.
+    func probe(_ block: Int) throws(SegmentError) -> PostingBlock.Probe {
+        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
+        let size = sectionEnd(.postingsData) - at(.postingsData)
+        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
+        guard let probe = PostingBlock.Probe(base.baseAddress! + at(.postingsData) + start, length: end - start,
+                                             documentCount: UInt64(documentCount)) else {
+            throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
+        }
+        return probe
+    }
+
     /// Decodes into the arrays' own storage: a block is read for every
     /// candidate a cursor checks, so this is the hottest loop of a search (``PostingBlock/unpack(_:length:documentCount:docs:frequencies:columns:)``).
     @inline(__always)
