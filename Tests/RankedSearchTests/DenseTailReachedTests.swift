@@ -77,10 +77,7 @@ import Testing
         reached.readsTailsAsReached = true
         let query = RankedQuery(TextTokenizer.queryTerms(text))
         func search(_ segment: Segment, _ plan: RankedSearcher.Plan, limit: Int) throws -> [RankedHit] {
-            let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
-            var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
-            searcher.plan = plan
-            return try searcher.search(query, limit: limit, verify: { _ in true })
+            try DenseTailTests.search(segment, query, plan, limit: limit)
         }
         for plan in [RankedSearcher.Plan.drivers, .automatic] {
             for limit in [1, 4, 20, 5_000] {

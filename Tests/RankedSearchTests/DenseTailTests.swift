@@ -30,6 +30,14 @@ import Testing
         return try RankedSegmentTests.segment(documents)
     }
 
+    /// `query`'s hits in `segment` alone, read by `plan`.
+    static func search(_ segment: Segment, _ query: RankedQuery, _ plan: RankedSearcher.Plan, limit: Int) throws -> [RankedHit] {
+        let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
+        var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
+        searcher.plan = plan
+        return try searcher.search(query, limit: limit, verify: { _ in true })
+    }
+
     /// Per query and plan, how many tails are kept: a cursor keeps one
     /// (`blue` drives, rarer than `stone…`); intersecting keeps only the
     /// rarest term's (`stone…` beside `item`); `item`, in every document,
@@ -49,10 +57,7 @@ import Testing
         plain.keepsDenseTails = false
         let query = RankedQuery(TextTokenizer.queryTerms(text))
         func search(_ segment: Segment, _ plan: RankedSearcher.Plan, limit: Int) throws -> [RankedHit] {
-            let snapshot = SegmentSnapshot(segment: segment, deleted: DeletionSet(documentCount: segment.documentCount, deleted: []))
-            var searcher = RankedSearcher(segments: [snapshot], scoring: RankedSegmentTests.scoring, now: 1_000)
-            searcher.plan = plan
-            return try searcher.search(query, limit: limit, verify: { _ in true })
+            try Self.search(segment, query, plan, limit: limit)
         }
         for limit in [1, 4, 20, 5_000] {
             let expected = try search(plain, plan, limit: limit)
