@@ -7,8 +7,8 @@ extension PostingBlock {
     /// documents, and each of the few thousand documents `tools…` asks
     /// about falls in another of its blocks.
     ///
-    /// The header is checked as ``unpack(_:length:documentCount:docs:frequencies:columns:)``
-    /// checks it, and each doc id as it is reached, so damaged bytes are
+    /// The header is checked as for unpacking (``header(_:length:)``),
+    /// and each doc id as it is reached, so damaged bytes are
     /// reported, never read past.
     ///
     /// ```swift
@@ -26,15 +26,10 @@ extension PostingBlock {
         /// The posting reached, its doc id, and the bit of the next gap.
         private var index = 0, doc: UInt64, bit = 0
 
-        /// Nil when the header does not add up to `length` or a width is over 32.
+        /// Nil when the header is damaged (``PostingBlock/header(_:length:)``).
         init?(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64) {
-            guard length >= headerSize else { return nil }
-            count = Int(bytes.load(fromByteOffset: 0, as: UInt8.self)) + 1
-            gapBits = Int(bytes.load(fromByteOffset: 1, as: UInt8.self))
-            frequencyBits = Int(bytes.load(fromByteOffset: 2, as: UInt8.self))
-            paletteSize = Int(bytes.load(fromByteOffset: 3, as: UInt8.self))
-            guard count <= SegmentFormat.blockSize, gapBits <= 32, frequencyBits <= 32, paletteSize <= count,
-                  length == size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize) else { return nil }
+            guard let header = PostingBlock.header(bytes, length: length) else { return nil }
+            (count, gapBits, frequencyBits, paletteSize) = header
             self.bytes = bytes
             self.documentCount = documentCount
             doc = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))

@@ -176,6 +176,22 @@
         if filled > 0 { out[at] = UInt8(truncatingIfNeeded: accumulator) }
     }
 
+    /// The header of the block at `bytes`: its postings, the widths of
+    /// its gaps and frequencies, its palette's size; nil when a width is
+    /// over 32, the palette outnumbers the postings, or they do not add up
+    /// to `length`.
+    @inline(__always)
+    static func header(_ bytes: UnsafeRawPointer, length: Int) -> (count: Int, gapBits: Int, frequencyBits: Int, paletteSize: Int)? {
+        guard length >= headerSize else { return nil }
+        let count = Int(bytes.load(fromByteOffset: 0, as: UInt8.self)) + 1
+        let gapBits = Int(bytes.load(fromByteOffset: 1, as: UInt8.self))
+        let frequencyBits = Int(bytes.load(fromByteOffset: 2, as: UInt8.self))
+        let paletteSize = Int(bytes.load(fromByteOffset: 3, as: UInt8.self))
+        guard count <= SegmentFormat.blockSize, gapBits <= 32, frequencyBits <= 32, paletteSize <= count,
+              length == size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize) else { return nil }
+        return (count, gapBits, frequencyBits, paletteSize)
+    }
+
     /// Unpacks the block at `bytes` (`length` of them, with at least
     /// ``padding`` readable bytes after) into the buffers, which hold
     /// ``SegmentFormat/blockSize`` each; returns the postings' count, or
@@ -187,13 +203,7 @@
     package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
                        docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                        columns: UnsafeMutablePointer<UInt8>?) -> Int? {
-        guard length >= headerSize else { return nil }
-        let count = Int(bytes.load(fromByteOffset: 0, as: UInt8.self)) + 1
-        let gapBits = Int(bytes.load(fromByteOffset: 1, as: UInt8.self))
-        let frequencyBits = Int(bytes.load(fromByteOffset: 2, as: UInt8.self))
-        let paletteSize = Int(bytes.load(fromByteOffset: 3, as: UInt8.self))
-        guard count <= SegmentFormat.blockSize, gapBits <= 32, frequencyBits <= 32, paletteSize <= count,
-              length == size(count: count, gapBits: gapBits, frequencyBits: frequencyBits, paletteSize: paletteSize) else { return nil }
+        guard let (count, gapBits, frequencyBits, paletteSize) = header(bytes, length: length) else { return nil }
         var doc = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
         docs[0] = UInt32(truncatingIfNeeded: doc)
         var at = headerSize

@@ -792,15 +792,23 @@ package struct Segment: @unchecked Sendable {
         try decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &columns, keepColumns: true)
     }
 
+    /// Where block `block` lies in the postings, and its length: checked
+    /// to lie inside the section with ``PostingBlock/padding`` bytes after.
+    @inline(__always)
+    private func blockBytes(_ block: Int) throws(SegmentError) -> (bytes: UnsafeRawPointer, length: Int) {
+        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
+        let size = sectionEnd(.postingsData) - at(.postingsData)
+        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
+        return (base.baseAddress! + at(.postingsData) + start, end - start)
+    }
+
     /// Decodes one block into buffers of ``SegmentFormat/blockSize``;
     /// returns how many postings it holds.
     @inline(__always)
     func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                      columns: UnsafeMutablePointer<UInt8>?) throws(SegmentError) -> Int {
-        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
-        let size = sectionEnd(.postingsData) - at(.postingsData)
-        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
-        guard let count = PostingBlock.unpack(base.baseAddress! + at(.postingsData) + start, length: end - start,
+        let (bytes, length) = try blockBytes(block)
+        guard let count = PostingBlock.unpack(bytes, length: length,
                                               documentCount: UInt64(documentCount), docs: docs, frequencies: frequencies, columns: columns) else {
             throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
         }
@@ -809,11 +817,8 @@ package struct Segment: @unchecked Sendable {
 
     /// A probe of block `block` (``PostingBlock/Probe``): read only as far as asked.
     func probe(_ block: Int) throws(SegmentError) -> PostingBlock.Probe {
-        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
-        let size = sectionEnd(.postingsData) - at(.postingsData)
-        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
-        guard let probe = PostingBlock.Probe(base.baseAddress! + at(.postingsData) + start, length: end - start,
-                                             documentCount: UInt64(documentCount)) else {
+        let (bytes, length) = try blockBytes(block)
+        guard let probe = PostingBlock.Probe(bytes, length: length, documentCount: UInt64(documentCount)) else {
             throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
         }
         return probe
@@ -824,11 +829,7 @@ package struct Segment: @unchecked Sendable {
     @inline(__always)
     private func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8],
                              keepColumns: Bool) throws(SegmentError) {
-        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
-        let size = sectionEnd(.postingsData) - at(.postingsData)
-        guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
-        let bytes = base.baseAddress! + at(.postingsData) + start
-        let length = end - start
+        let (bytes, length) = try blockBytes(block)
         let documentCount = UInt64(self.documentCount)
         let capacity = SegmentFormat.blockSize
         // Straight into the arrays' storage, sized to a full block first
