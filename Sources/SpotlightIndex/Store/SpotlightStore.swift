@@ -74,6 +74,8 @@ public final class SpotlightStore: Sendable {
     let writer: any DatabaseWriter
     /// Where reads go first (``ReaderSlots``); nil: through `writer`.
     let readers: ReaderSlots?
+    /// Checkpoints the writer's WAL off the writer; nil for one connection or memory.
+    let checkpointer: WALCheckpointer?
     let validator: ItemValidator
     let batch = Mutex<[PendingWrite]?>(nil)
     let ranked: RankedIndex
@@ -110,6 +112,7 @@ public final class SpotlightStore: Sendable {
                                      location: location, options: options).open()
         self.writer = opened.writer
         self.readers = opened.readers
+        self.checkpointer = opened.checkpointer
         self.fileURL = opened.fileURL
         self.movedAsideFile = opened.movedAside
         self.ranked = RankedIndex(directory: opened.fileURL.map(RankedIndex.directory(forStore:)),
@@ -181,7 +184,8 @@ public final class SpotlightStore: Sendable {
     }
 
     deinit {
-        // Read-only connections first: the pool's last one then checkpoints and removes the WAL.
+        // Other connections first: the pool's last one then checkpoints and removes the WAL.
+        checkpointer?.close()
         readers?.close()
     }
 

@@ -31,6 +31,8 @@ struct StoreOpener {
         var reindexReason: ReindexReason?
         /// Opened read-only: the file or its folder cannot be written (a read-only file system, permissions).
         var readOnly = false
+        /// Checkpoints a pool writer's WAL off the writer (``WALCheckpointer``).
+        var checkpointer: WALCheckpointer?
     }
 
     func open() throws -> Opened {
@@ -78,7 +80,7 @@ struct StoreOpener {
             for suffix in ["-wal", "-shm"] where StorePath.isFile(file.path + suffix) { try? manager.removeItem(atPath: file.path + suffix) }
         }
 
-        var opened: (writer: any DatabaseWriter, created: Double?)
+        var opened: (writer: any DatabaseWriter, created: Double?, checkpointer: WALCheckpointer?)
         do {
             opened = try openChecked(file)
         } catch let error as SpotlightIndexError where error.code != .storeCorrupt {
@@ -88,7 +90,7 @@ struct StoreOpener {
             reason = .storeCorrupt
             opened = try openChecked(file)
         }
-        let (writer, created) = opened
+        let (writer, created, checkpointer) = opened
         if reason == nil, StorePath.isFile(marker.path), created == nil {
             reason = .storeMissing // the file is there but empty: its content is gone
         }
@@ -109,7 +111,8 @@ struct StoreOpener {
         }
         // A pool's hot reads go through connections of the store's own (one connection: through it).
         let readers = writer is DatabasePool ? ReaderSlots(path: file.path, configuration: configuration()) : nil
-        return Opened(writer: writer, readers: readers, fileURL: file, movedAside: movedAside, reindexReason: reason)
+        return Opened(writer: writer, readers: readers, fileURL: file, movedAside: movedAside, reindexReason: reason,
+                      checkpointer: checkpointer)
     }
 
     /// An exclusive advisory lock (`flock`) on a file beside the store's marker,
@@ -240,7 +243,9 @@ struct StoreOpener {
     ///   reads run on its ``ReaderSlots``, which do, and a page mapped by
     ///   two connections counts twice in the process's RSS (a service over
     ///   20 stores: 1.1 → 1.7 GB with both mapping, the same pages).
-    private func configuration(readersMap: Bool = true) -> Configuration {
+    /// - Parameter checkpointer: checkpoints the writer's WAL instead of
+    ///   SQLite's automatic checkpoint (a pool's writer).
+    private func configuration(readersMap: Bool = true, checkpointer: WALCheckpointer? = nil) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(options.busyTimeout)
         config.label = "\(bundleIdentifier)/\(indexName)"
@@ -252,6 +257,7 @@ struct StoreOpener {
                 if readersMap { try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapSize)") }
             } else {
                 try db.execute(sql: Self.writerPragmas)
+                checkpointer?.install(on: db)
             }
         }
         return config
@@ -260,10 +266,13 @@ struct StoreOpener {
     /// Opens the file, checks it, and creates or upgrades the schema; gives
     /// the store's `created` time (nil for a store made just now).
     /// Throws `.storeCorrupt` for a damaged file.
-    private func openChecked(_ file: URL) throws -> (writer: any DatabaseWriter, created: Double?) {
+    private func openChecked(_ file: URL) throws -> (writer: any DatabaseWriter, created: Double?, checkpointer: WALCheckpointer?) {
         let writer: any DatabaseWriter
+        let checkpointer = options.opensOneConnection ? nil : WALCheckpointer(path: file.path, backgroundPages: options.walCheckpointPages)
         do {
-            writer = try options.opensOneConnection ? openOneConnection(file) : DatabasePool(path: file.path, configuration: configuration(readersMap: false))
+            writer = try options.opensOneConnection
+                ? openOneConnection(file)
+                : DatabasePool(path: file.path, configuration: configuration(readersMap: false, checkpointer: checkpointer))
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw SpotlightIndexError(.storeCorrupt, "\(file.path) is not a store", underlying: error)
         } catch {
@@ -276,14 +285,17 @@ struct StoreOpener {
                     throw SpotlightIndexError(.storeCorrupt, "\(file.path) fails SQLite's integrity check: \(result.joined(separator: "; "))")
                 }
             }
-            return (writer, try prepare(writer))
+            return (writer, try prepare(writer), checkpointer)
         } catch let error as SpotlightIndexError {
+            checkpointer?.close()
             try? writer.close()
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_ERROR].contains(error.resultCode) {
+            checkpointer?.close()
             try? writer.close()
             throw SpotlightIndexError(.storeCorrupt, "\(file.path) is damaged", underlying: error)
         } catch {
+            checkpointer?.close()
             try? writer.close()
             throw SpotlightStore.translate(error, fileURL: file)
         }

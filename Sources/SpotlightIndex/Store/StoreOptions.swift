@@ -47,6 +47,10 @@ public struct StoreOptions: Sendable {
     /// Items a rebuild of the ranked index tokenizes into one segment
     /// before it merges them all (tests lower it).
     var rankedRebuildChunk = 50_000
+    /// WAL frames (16 KB pages) past which a pool's writer has its WAL
+    /// copied back into the file by a thread of its own
+    /// (``WALCheckpointer``); 4,096 frames, 64 MB (tests lower it).
+    var walCheckpointPages: Int32 = 4_096
     /// Whether a transaction that only inserts builds its segment as it
     /// writes (``ContentsPipeline``); tests turn it off to compare.
     var rankedPipelinesContents = true
