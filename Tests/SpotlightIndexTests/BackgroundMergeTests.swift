@@ -124,4 +124,22 @@ import TestSupport
         #expect(throws: SpotlightIndexError.self) { try RankedIndex.writingSynced(to: url, directory: folder) { _ in } }
         #expect(try Data(contentsOf: url) == written, "the file already there is left as it was")
     }
+    /// A merge's inputs inside the SQLite file leave the writer's cache as
+    /// they are dropped (their bytes are copied into memory), where a
+    /// search's snapshot would otherwise be the first to let go of them;
+    /// a search after the merge still finds everything.
+    @Test func mergedInlineSegmentsLeaveTheCache() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let store = try fileStore(dir)   // 1 MB inline limit: every segment here is inside the SQLite file
+        for batch in 0..<8 {
+            try store.index((0..<20).map { item("c\(batch)-\($0)", title: "cached entry \(batch) \($0)") })
+        }
+        try store.finishMerging()
+        let rows = try Self.segments(store)
+        #expect(rows.count == 1 && rows[0]["file"] == nil && (rows[0]["documents"] as Int) == 160, "\(rows)")
+        let live = Set(try store.read { try Int64.fetchAll($0, sql: "SELECT token FROM ranked_segments") })
+        #expect(Set(store.ranked.cache.withLock { $0.keys }).isSubset(of: live))
+        #expect(try store.search("cached", limit: 1_000).count == 160)
+    }
 }
