@@ -582,6 +582,31 @@ import Testing
         #expect(whole.termCount == split.termCount && whole.documentCount == 797)
     }
 
+    /// A merge reads each input's typed values and identifier hashes ahead
+    /// in runs (``SegmentMerger/mergeRun`` entries): inputs longer than
+    /// several runs, values tied across inputs (the earlier input's first),
+    /// deletions across a run's end and an input's values all deleted
+    /// from the middle on give the bytes of encoding the merged contents.
+    @Test func lookupsPastOneRunAreMergedInOrder() throws {
+        let count = 3 * SegmentMerger.mergeRun + 37
+        let deletions: [[UInt32]] = [[], (400..<700).map(UInt32.init), (UInt32(count / 2)..<UInt32(count)).map { $0 }]
+        let inputs = try (0..<3).map { part in
+            let documents = (0..<count).map { index in
+                Self.document(Int64(part * 10_000 + index), title: "v\(index % 11)",
+                              numbers: [("size", Double(index % 100)), ("rank\(part % 2)", Double((index * 7 + part) % 1_000))])
+            }
+            return SegmentSnapshot(segment: try Self.segment(documents),
+                                   deleted: DeletionSet(documentCount: count, deleted: deletions[part]))
+        }
+        let contents = try SegmentMerger.merge(inputs, parallelPostings: .max)
+        let merged = try SegmentMerger.mergeEncoded(inputs, scoring: Self.scoring, buildTime: 3)
+        // Compared apart: a failed expectation would print both segments' bytes.
+        let same = merged.bytes == SegmentEncoder.encode(contents, scoring: Self.scoring, buildTime: 3)
+        #expect(same, "the merge's bytes differ from encoding the merged contents")
+        let kept = 3 * count - 300 - (count - count / 2)
+        #expect(merged.documentCount == kept)
+    }
+
     /// Merging and encoding in one pass (what background merges do) writes
     /// the bytes of encoding the merged contents, in one part or two, with
     /// deleted documents, terms left with none, and terms of many blocks.
