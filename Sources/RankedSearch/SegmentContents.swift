@@ -427,28 +427,94 @@ struct TokenTable {
     /// Every id, ordered by the bytes of its token: sorted by the first
     /// eight bytes as one big-endian integer, the rest compared only on a
     /// tie (tokens hold no zero byte, so padding with zeros keeps the order).
+    ///
+    /// The integers are sorted by their bytes, least significant first
+    /// (a pass a byte that differs anywhere, each stable), and only runs of
+    /// equal ones, tokens of eight bytes or more alike so far, by the rest:
+    /// a 1,000-item flush's ~10,000 terms through a comparison sort were
+    /// ~1 ms of the writer's wait for its segment's contents.
     func sortedIDs() -> [Int] {
+        let count = self.count
+        guard count > 1 else { return Array(0..<count) }
+        var keys = [UInt64](repeating: 0, count: count), ids = [Int32](repeating: 0, count: count)
         bytes.withUnsafeBufferPointer { all in
-            var keys: [(key: UInt64, id: Int32)] = []
-            keys.reserveCapacity(count)
-            for id in 0..<count {
-                let start = starts[id], length = min(8, starts[id + 1] - start)
-                var key: UInt64 = 0
-                for index in 0..<length { key |= UInt64(all[start + index]) << UInt64(56 - 8 * index) }
-                keys.append((key, Int32(id)))
-            }
-            keys.sort { a, b in
-                if a.key != b.key { return a.key < b.key }
-                let aStart = starts[Int(a.id)], aCount = starts[Int(a.id) + 1] - aStart
-                let bStart = starts[Int(b.id)], bCount = starts[Int(b.id) + 1] - bStart
-                let common = min(aCount, bCount)
-                if common > 8 {
-                    let order = memcmp(all.baseAddress! + aStart + 8, all.baseAddress! + bStart + 8, common - 8)
-                    if order != 0 { return order < 0 }
+            starts.withUnsafeBufferPointer { starts in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    ids.withUnsafeMutableBufferPointer { ids in
+                        for id in 0..<count {
+                            let start = starts[id], length = min(8, starts[id + 1] - start)
+                            var key: UInt64 = 0
+                            for index in 0..<length { key |= UInt64(all[start + index]) << UInt64(56 - 8 * index) }
+                            keys[id] = key
+                            ids[id] = Int32(id)
+                        }
+                    }
                 }
-                return aCount < bCount
             }
-            return keys.map { Int($0.id) }
+        }
+        Self.radixSort(&keys, &ids)
+        // Runs of equal keys: by the bytes past the eighth, then the shorter first.
+        var order = ids.map(Int.init)
+        bytes.withUnsafeBufferPointer { all in
+            starts.withUnsafeBufferPointer { starts in
+                var runStart = 0
+                for index in 1...count where index == count || keys[index] != keys[runStart] {
+                    if index - runStart > 1 {
+                        order[runStart..<index].sort { a, b in
+                            let aStart = starts[a], aCount = starts[a + 1] - aStart
+                            let bStart = starts[b], bCount = starts[b + 1] - bStart
+                            let common = min(aCount, bCount)
+                            if common > 8 {
+                                let order = memcmp(all.baseAddress! + aStart + 8, all.baseAddress! + bStart + 8, common - 8)
+                                if order != 0 { return order < 0 }
+                            }
+                            return aCount < bCount
+                        }
+                    }
+                    runStart = index
+                }
+            }
+        }
+        return order
+    }
+
+    /// Sorts `keys` ascending, `ids` along, by a stable pass per byte,
+    /// least significant first; a byte every key has alike is passed over.
+    static func radixSort(_ keys: inout [UInt64], _ ids: inout [Int32]) {
+        let count = keys.count
+        var otherKeys = [UInt64](repeating: 0, count: count), otherIDs = [Int32](repeating: 0, count: count)
+        var differing = UInt64(0)
+        for key in keys { differing |= key ^ keys[0] }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { counts in
+            for shift in stride(from: 0, to: 64, by: 8) where (differing >> UInt64(shift)) & 0xFF != 0 {
+                counts.initialize(repeating: 0)
+                keys.withUnsafeBufferPointer { keys in
+                    for key in keys { counts[Int((key >> UInt64(shift)) & 0xFF)] += 1 }
+                }
+                var total = 0
+                for bucket in 0..<256 {
+                    let size = counts[bucket]
+                    counts[bucket] = total
+                    total += size
+                }
+                keys.withUnsafeBufferPointer { keys in
+                    ids.withUnsafeBufferPointer { ids in
+                        otherKeys.withUnsafeMutableBufferPointer { outKeys in
+                            otherIDs.withUnsafeMutableBufferPointer { outIDs in
+                                for index in 0..<count {
+                                    let bucket = Int((keys[index] >> UInt64(shift)) & 0xFF)
+                                    let at = counts[bucket]
+                                    counts[bucket] = at + 1
+                                    outKeys[at] = keys[index]
+                                    outIDs[at] = ids[index]
+                                }
+                            }
+                        }
+                    }
+                }
+                swap(&keys, &otherKeys)
+                swap(&ids, &otherIDs)
+            }
         }
     }
 

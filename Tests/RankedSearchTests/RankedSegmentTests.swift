@@ -92,6 +92,32 @@ import Testing
         #expect(try segment.terms(matching: Array("".utf8), prefix: true) == 0..<8)
     }
 
+    /// A segment's words are in byte order however they were added and
+    /// whatever they share: sorted by their first eight bytes, a byte at a
+    /// time, then words alike in those by the rest (longer after shorter).
+    @Test func wordsAreInByteOrderWhateverTheyShare() throws {
+        var words: [String] = []
+        for index in 0..<300 { words.append("w" + String(index * 7919 % 1000)) }   // short, digits
+        for index in 0..<200 { words.append("counterrevolution" + String(UnicodeScalar(97 + index * 7 % 26)!) + String(index)) }
+        words += ["counterr", "counterre", "counterrevolution", "counterrevolutionary", "a", "zz", "zzzzzzzzzz", "zzzzzzzzz"]
+        words += ["émile", "über", "ça", "ñandú", "øre"]   // first bytes past ASCII
+        words += ["abcdefgi", "abcdefga", "abcdefgh", "abcdefg", "abcdefgha"]   // alike but the eighth byte, or past it
+        // Added in a scrambled order.
+        let scrambled = words.indices.map { words[$0 * 337 % words.count] }
+        #expect(Set(scrambled).count == Set(words).count)
+        let documents = stride(from: 0, to: scrambled.count, by: 9).map { start in
+            Self.document(Int64(start), title: scrambled[start..<min(start + 9, scrambled.count)].joined(separator: " "))
+        }
+        let all = try terms(try Self.segment(documents))
+        #expect(all.count >= Set(words).count - 5)
+        for (earlier, later) in zip(all, all.dropFirst()) {
+            #expect(earlier.utf8.lexicographicallyPrecedes(later.utf8), "\(earlier) before \(later)")
+        }
+        for word in ["counterr", "counterre", "counterrevolution", "counterrevolutionary", "zzzzzzzzz", "zzzzzzzzzz", "w0"] {
+            #expect(all.contains(word), "\(word)")
+        }
+    }
+
     /// Lookups search the groups by their first term's first 16 bytes, then
     /// one group: the same answers as a scan of the whole dictionary, for
     /// keys between terms, prefixes of many, and terms sharing more than 16
