@@ -317,6 +317,9 @@ package enum SegmentEncoder {
                     postings.removeAll(keepingCapacity: true)
                 }
                 var blockGS = 0.0, blockS = 0.0, blockG = 0.0, blockGSPart = 0.0
+                // The larger of two scores (never NaN) as one instruction: Swift's `max`
+                // keeps NaN's order, a compare and a blend of three, five times a posting.
+                @inline(__always) func larger(_ a: Double, _ b: Double) -> Double { b > a ? b : a }
                 for index in start..<end {
                     let doc = Int(docs[index])
                     let frequency = frequencies[index]
@@ -328,11 +331,11 @@ package enum SegmentEncoder {
                         g = withoutShare + exactTitle / max(1, Double(titleLengths[doc]))
                     }
                     let s = bounds[doc]
-                    blockG = max(blockG, g)
-                    blockGS = max(blockGS, g * s)
-                    blockGSPart = max(blockGSPart, withoutShare * s)
-                    maxGPart = max(maxGPart, withoutShare)
-                    blockS = max(blockS, s)
+                    blockG = larger(blockG, g)
+                    blockGS = larger(blockGS, g * s)
+                    blockGSPart = larger(blockGSPart, withoutShare * s)
+                    maxGPart = larger(maxGPart, withoutShare)
+                    blockS = larger(blockS, s)
                 }
                 blockLastDoc.append(docs[end - 1])
                 blockMaxGS.append(RankedScoring.roundedUp(blockGS))
