@@ -58,6 +58,10 @@ extension SpotlightStore {
         guard usage.freeBytes >= minimumBytes, Double(usage.freePages) >= fraction * Double(usage.pages) else { return 0 }
         do {
             try writer.vacuum()
+            // The vacuum's commit may have asked the store's checkpointer for
+            // a pass (its log is the whole file): a checkpoint running there
+            // would make this one busy and leave the log as long as the file.
+            checkpointer?.waitUntilIdle()
             // Best effort: a reader in a transaction keeps the log; a later checkpoint truncates it.
             writer.writeWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
         } catch {
