@@ -234,7 +234,7 @@ extension RankedIndex {
                     if mapped >= 0 { deleted.append(UInt32(mapped)) }
                 }
             }
-            for input in merge.inputs { try drop(id: input.id, file: rows[input.id]!["file"], db) }
+            for input in merge.inputs { try drop(id: input.id, token: input.token, file: rows[input.id]!["file"], db) }
             let set = DeletionSet(documentCount: merge.documentCount, deleted: deleted)
             guard set.count < merge.documentCount else {
                 if let file { writeState.withLock { $0.droppedFiles.append(file) } }

@@ -20,8 +20,8 @@ extension RankedIndex {
     func rebuild(_ db: Database) throws {
         writeState.withLock { $0.forgetChanges() }
         try Self.removeDuplicateIdentifiers(db)
-        let old = try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments")
-        for row in old { try drop(id: row["id"], file: row["file"], db) }
+        let old = try Row.fetchAll(db, sql: "SELECT id, token, file FROM ranked_segments")
+        for row in old { try drop(id: row["id"], token: row["token"], file: row["file"], db) }
         cache.withLock { $0.removeAll() }
         if let directory {
             try StorePath.makePrivateDirectory(directory, below: directory.deletingLastPathComponent())

@@ -423,7 +423,9 @@ final class RankedIndex: Sendable {
         let (changedSet, provided, providedContents, removedAll, pipelining) =
             (taken.changed, taken.documents, taken.contents, taken.removedAll, taken.pipelining)
         if removedAll {
-            for row in try Row.fetchAll(db, sql: "SELECT id, file FROM ranked_segments") { try drop(id: row["id"], file: row["file"], db) }
+            for row in try Row.fetchAll(db, sql: "SELECT id, token, file FROM ranked_segments") {
+                try drop(id: row["id"], token: row["token"], file: row["file"], db)
+            }
         }
         guard !changedSet.isEmpty else { return }
         let changed = changedSet.sorted()
@@ -526,7 +528,7 @@ final class RankedIndex: Sendable {
             let before = try DeletionSet.decode(Array(row["deleted"] as Data? ?? Data()))
             let set = DeletionSet(documentCount: segment.documentCount, deleted: before + found)
             if set.count >= segment.documentCount {
-                try drop(id: id, file: row["file"], db)
+                try drop(id: id, token: row["token"], file: row["file"], db)
             } else {
                 try db.execute(sql: """
                     UPDATE ranked_segments SET deleted = ?, deleted_count = ?, deleted_version = deleted_version + 1 WHERE id = ?
@@ -585,7 +587,7 @@ final class RankedIndex: Sendable {
         cache.withLock { $0[token] = Loaded(segment: segment, deletedVersion: -1, deleted: DeletionSet(documentCount: 0, deleted: [])) }
     }
 
-    func drop(id: Int64, file: String?, _ db: Database) throws {
+    func drop(id: Int64, token: Int64, file: String?, _ db: Database) throws {
         // A segment inside the SQLite file leaves the cache now, before a
         // merge this transaction schedules starts: its bytes, copied into
         // memory, would otherwise stay until the next snapshot, which a
@@ -596,9 +598,7 @@ final class RankedIndex: Sendable {
         // commit) reads it again from its row, as any segment not cached.
         // A file stays cached until the next snapshot: it is removed at
         // the commit, and such a read could not load it again.
-        if file == nil, let token = try Int64.fetchOne(db, sql: "SELECT token FROM ranked_segments WHERE id = ?", arguments: [id]) {
-            _ = cache.withLock { $0.removeValue(forKey: token) }
-        }
+        if file == nil { _ = cache.withLock { $0.removeValue(forKey: token) } }
         try db.execute(sql: "DELETE FROM ranked_segments WHERE id = ?", arguments: [id])
         if let file, let directory, Self.isSegmentFileName(file) {
             writeState.withLock { $0.droppedFiles.append(directory.appendingPathComponent(file)) }
