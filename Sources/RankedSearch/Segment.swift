@@ -749,9 +749,12 @@ package struct Segment: @unchecked Sendable {
     func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
 
     /// The first doc id block `block` of a term's `blocks` can hold: one
-    /// past the previous block's last, or 0 for the first.
+    /// past the previous block's last, or 0 for the first. A damaged table
+    /// whose previous block ends at the largest doc id gives 0 (the widest
+    /// span, so the block is read and its decoding reports the damage),
+    /// not an overflow.
     func blockFirstDoc(_ block: Int, of blocks: Range<Int>) -> UInt32 {
-        block == blocks.lowerBound ? 0 : blockLastDoc(block - 1) + 1
+        block == blocks.lowerBound ? 0 : blockLastDoc(block - 1) &+ 1
     }
 
     /// Whether block `block` of a term's `blocks` spans a document of
