@@ -3,7 +3,8 @@ import Synchronization
 
 /// The hidden subcommand the parent runs once per phase, so that each
 /// phase has its own process and its own peak RSS:
-/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR]`.
+/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR] [--mode preloaded|streamed]`
+/// (`--mode`: the index phase's ``IndexMode``, streamed by default).
 /// Tantivy's child runs its Python driver (``TantivyPeer``) for the phase.
 /// The children are `spotlight-bench-child` (``childExecutable()``).
 /// It prints one result line on stdout (``ChildProtocol/resultPrefix`` + JSON).
@@ -11,10 +12,10 @@ package enum ChildCommand {
     package enum Phase: String { case index, query }
 
     package static func arguments(phase: Phase, engine: EngineKind, scale: Int, directory: URL,
-                          corpusDirectory: URL, rounds: Int, scriptsDirectory: URL) -> [String] {
+                          corpusDirectory: URL, rounds: Int, scriptsDirectory: URL, mode: IndexMode = .streamed) -> [String] {
         ["--child", phase.rawValue, "--engine", engine.rawValue, "--scale", String(scale),
          "--dir", directory.path, "--corpus-dir", corpusDirectory.path, "--rounds", String(rounds),
-         "--scripts-dir", scriptsDirectory.path]
+         "--scripts-dir", scriptsDirectory.path, "--mode", mode.rawValue]
     }
 
     package static func run(_ arguments: [String]) throws {
@@ -35,18 +36,22 @@ package enum ChildCommand {
             throw BenchError.usage("bad child arguments: \(arguments.joined(separator: " "))")
         }
         let rounds = max(1, values["rounds"].flatMap { Int($0) } ?? 3)
+        guard let mode = IndexMode(rawValue: values["mode"] ?? IndexMode.streamed.rawValue) else {
+            throw BenchError.usage("bad child arguments: --mode is preloaded or streamed")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let peer = TantivyPeer(scriptsDirectory: URL(fileURLWithPath: values["scripts-dir"] ?? "Benchmarks/tantivy", isDirectory: true))
         let json: Data
         switch (phase, engine) {
         case (.index, .tantivy), (.index, .tantivyCommits):
-            json = try encoder.encode(TantivyIndexPhase.run(peer: peer, engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))
+            json = try encoder.encode(TantivyIndexPhase.run(peer: peer, engine: engine, scale: scale, directory: directory,
+                                                            corpusDirectory: corpus, mode: mode))
         case (.query, .tantivy), (.query, .tantivyCommits):
             json = try encoder.encode(TantivyQueryPhase.run(peer: peer, engine: engine, scale: scale, directory: directory,
                                                             corpusDirectory: corpus, rounds: rounds))
         case (.index, _):
-            json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus))
+            json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus, mode: mode))
         case (.query, _):
             json = try encoder.encode(QueryPhase.run(engine: engine, scale: scale, directory: directory,
                                                      corpusDirectory: corpus, rounds: rounds))

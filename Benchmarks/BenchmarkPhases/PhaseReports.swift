@@ -6,21 +6,23 @@ package struct IndexPhaseReport: Codable, Sendable {
     package var items: Int
     /// Items the store refused (expected 0).
     package var refused: Int
-    /// Wall time of opening the store and every batch: building the
-    /// engine's items, tokenizing and writing; not reading the corpus.
+    /// Wall time of opening the store, every batch (building the engine's
+    /// items, tokenizing and writing) and waiting for the merges. Preloaded
+    /// (``mode``), one unbroken window; streamed, the windows between reads
+    /// of the corpus, so that background work done while the next batch is
+    /// read (the engine's merges, Tantivy's indexing thread) is not in it.
     package var seconds: Double
     package var itemsPerSecond: Double
     /// CPU time of the whole process, every thread, within the same timed
     /// windows as `seconds` (Tantivy: its driver's, `time.process_time()`):
-    /// over `seconds`, the cores the indexing kept busy. Background work
-    /// that runs while the next batch is read (the engine's merges,
-    /// Tantivy's indexing thread) is in neither. Nil in older reports.
+    /// over `seconds`, the cores the indexing kept busy. Nil in older reports.
     package var cpuSeconds: Double?
     /// Peak RSS of the whole child, corpus included (Tantivy: of its
-    /// Python driver, which reads the items a batch at a time).
+    /// Python driver); streamed, the corpus is one batch of it.
     package var peakRSSMB: Double
     /// Peak RSS once the corpus was read, before the store was opened
-    /// (Tantivy: Python with tantivy imported, before the index was opened).
+    /// (Tantivy: Python with tantivy imported and, preloaded, the items
+    /// decoded, before the index was opened).
     package var corpusRSSMB: Double
     /// Size on disk after indexing (engine: `fileSize()` after reopening;
     /// fts5: file + WAL after `wal_checkpoint(TRUNCATE)`; tantivy: its
@@ -32,6 +34,9 @@ package struct IndexPhaseReport: Codable, Sendable {
     package var textIndexBytes: Int64
     /// UTF-8 bytes of the text both index: title, summary, description, keywords.
     package var rawTextBytes: Int64
+    /// How the items were read, and so which figures this run is for
+    /// (``IndexMode``); nil in older reports, which were streamed.
+    package var mode: IndexMode?
 }
 
 /// What a `query` child measured, sent to the parent as one JSON line.

@@ -4,7 +4,8 @@ package import Foundation
 /// the engine is given them) to a JSON Lines file, and has the driver index
 /// them in a process of its own, whose peak RSS is the phase's.
 package enum TantivyIndexPhase {
-    package static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL) throws -> IndexPhaseReport {
+    package static func run(peer: TantivyPeer, engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL,
+                            mode: IndexMode = .streamed) throws -> IndexPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let corpus = ScaledCorpus(base: try DebianCorpus.load(from: corpusDirectory, limit: scale), count: scale)
         let documents = directory.appendingPathComponent("tantivy-scale-\(scale).jsonl")
@@ -12,13 +13,13 @@ package enum TantivyIndexPhase {
         let rawTextBytes = try write(corpus, to: documents)
         log("\(tag) \(grouped(scale)) items written to \(documents.lastPathComponent); indexing in Python")
         let figures = try peer.run(["index", documents.path, TantivyPeer.indexDirectory(directory, engine: engine, scale: scale).path]
-                                       + TantivyPeer.indexOptions(engine),
+                                       + TantivyPeer.indexOptions(engine) + (mode == .preloaded ? ["--preload"] : []),
                                    as: TantivyIndexFigures.self)
         return IndexPhaseReport(engine: engine, scale: scale, items: figures.items, refused: scale - figures.items,
                                 seconds: figures.seconds, itemsPerSecond: Double(figures.items) / max(figures.seconds, 1e-9), cpuSeconds: figures.cpuSeconds,
                                 peakRSSMB: figures.peakRSSMB, corpusRSSMB: figures.baseRSSMB,
                                 storeBytes: figures.storeBytes, textIndexBytes: figures.textIndexBytes,
-                                rawTextBytes: rawTextBytes)
+                                rawTextBytes: rawTextBytes, mode: mode)
     }
 
     /// One ``TantivyDocument`` a line; returns the raw text's bytes.

@@ -35,13 +35,18 @@ struct RunResult: Codable, Sendable {
     /// The query-language workloads (engine runs only).
     var querylang: QueryLangReport?
 
-    init(index: IndexPhaseReport, query: QueryPhaseReport) {
+    /// `index`: the streamed run (memory, sizes; its store is the one
+    /// queried); `speed`: the preloaded run, whose time and CPU are the
+    /// speed figures when there is one (``IndexMode``).
+    init(index: IndexPhaseReport, query: QueryPhaseReport, speed: IndexPhaseReport? = nil) {
         scale = index.scale
         engine = index.engine
-        indexing = IndexingFigures(itemsPerSecond: index.itemsPerSecond, seconds: index.seconds, cpuSeconds: index.cpuSeconds,
+        let timed = speed ?? index
+        indexing = IndexingFigures(itemsPerSecond: timed.itemsPerSecond, seconds: timed.seconds, cpuSeconds: timed.cpuSeconds,
+                                   speedMode: timed.mode ?? .streamed, streamedItemsPerSecond: index.itemsPerSecond,
                                    peakRSSMB: index.peakRSSMB, storeBytes: index.storeBytes,
                                    textIndexBytes: index.textIndexBytes, rawTextBytes: index.rawTextBytes,
-                                   corpusRSSMB: index.corpusRSSMB, items: index.items, refused: index.refused)
+                                   corpusRSSMB: index.corpusRSSMB, items: index.items, refused: index.refused + (speed?.refused ?? 0))
         queries = query.queries
         queryPeakRSSMB = query.peakRSSMB
         openAndFirstQueryMs = query.openAndFirstQueryMs
@@ -60,6 +65,14 @@ struct IndexingFigures: Codable, Sendable {
     var seconds: Double
     /// CPU time of every thread within `seconds` (``IndexPhaseReport/cpuSeconds``).
     var cpuSeconds: Double?
+    /// How the run that measured `itemsPerSecond`, `seconds` and
+    /// `cpuSeconds` read its items: preloaded up to 1M items, else
+    /// streamed (nil in older files: streamed).
+    var speedMode: IndexMode?
+    /// Items/s of the streamed run, whose clock stops while each batch is
+    /// read (nil in older files).
+    var streamedItemsPerSecond: Double?
+    /// Of the streamed run: the corpus is one batch of it.
     var peakRSSMB: Double
     var storeBytes: Int64
     var textIndexBytes: Int64

@@ -2,10 +2,17 @@ import BenchmarkPhases
 import Corpora
 import Foundation
 
-/// The parent process: for each scale and engine, an `index` child then a
-/// `query` child; then the table on stdout and the JSON file.
+/// The parent process: for each scale and engine, two `index` children
+/// (the speed run, every item in memory first, up to ``preloadLimit``
+/// items; the memory run, read as it goes) then a `query` child; then the
+/// table on stdout and the JSON file.
 struct BenchmarkRunner {
     var options: BenchOptions
+
+    /// The largest scale with a speed run: above it, the items held in
+    /// memory at once (~1 KB each in the child, more in Python) would not
+    /// fit beside the engine, and the streamed run's figures are reported.
+    static let preloadLimit = 1_000_000
 
     func run() throws {
         let manager = FileManager.default
@@ -41,20 +48,35 @@ struct BenchmarkRunner {
             let directory = runDirectory.appendingPathComponent("scale-\(scale)", isDirectory: true)
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
             for engine in engines {
-                log("== \(engine.rawValue), \(grouped(scale)) items: indexing")
+                // The speed run (every item in memory first, in a store of
+                // its own, removed), then the memory run, whose store the
+                // queries read (``IndexMode``).
+                var speed: IndexPhaseReport?
+                if scale <= Self.preloadLimit {
+                    log("== \(engine.rawValue), \(grouped(scale)) items: indexing, every item in memory first (speed)")
+                    let speedDirectory = directory.appendingPathComponent("speed-\(engine.rawValue)", isDirectory: true)
+                    try manager.createDirectory(at: speedDirectory, withIntermediateDirectories: true)
+                    defer { try? manager.removeItem(at: speedDirectory) }
+                    speed = try ChildCommand.spawn(
+                        ChildCommand.arguments(phase: .index, engine: engine, scale: scale, directory: speedDirectory,
+                                               corpusDirectory: corpusDirectory, rounds: options.rounds,
+                                               scriptsDirectory: scriptsDirectory, mode: .preloaded),
+                        as: IndexPhaseReport.self)
+                }
+                log("== \(engine.rawValue), \(grouped(scale)) items: indexing, read as it goes (memory)")
                 let index = try ChildCommand.spawn(
                     ChildCommand.arguments(phase: .index, engine: engine, scale: scale, directory: directory,
                                            corpusDirectory: corpusDirectory, rounds: options.rounds,
-                                           scriptsDirectory: scriptsDirectory),
+                                           scriptsDirectory: scriptsDirectory, mode: .streamed),
                     as: IndexPhaseReport.self)
-                log("== \(engine.rawValue), \(grouped(scale)) items: \(grouped(Int(index.itemsPerSecond))) items/s, "
+                log("== \(engine.rawValue), \(grouped(scale)) items: \(grouped(Int((speed ?? index).itemsPerSecond))) items/s, "
                     + "\(ResultsTable.number(Double(index.storeBytes) / 1_048_576)) MB on disk; querying")
                 let query = try ChildCommand.spawn(
                     ChildCommand.arguments(phase: .query, engine: engine, scale: scale, directory: directory,
                                            corpusDirectory: corpusDirectory, rounds: options.rounds,
                                            scriptsDirectory: scriptsDirectory),
                     as: QueryPhaseReport.self)
-                results.runs.append(RunResult(index: index, query: query))
+                results.runs.append(RunResult(index: index, query: query, speed: speed))
                 try results.write(to: jsonFile) // after every run, so a failure later keeps what was measured
             }
             if !options.keep { try? manager.removeItem(at: directory) }

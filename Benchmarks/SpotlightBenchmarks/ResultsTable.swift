@@ -21,7 +21,12 @@ enum ResultsTable {
                             + peers.map { ratio ? quotient(engine.flatMap(value), value($0)) : "" })
             }
 
+            // Speed from the preloaded run, where there is one (``IndexMode``); the
+            // streamed run's beside it, whose clock stops while each batch is read.
             row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
+            if columns.contains(where: { $0.indexing.speedMode == .preloaded }) {
+                row("  (streamed run: items/s)", { $0.indexing.streamedItemsPerSecond }, format: { grouped(Int($0.rounded())) })
+            }
             row("indexing seconds", { $0.indexing.seconds }, format: number)
             // CPU per item: the work, whatever the cores; cores: how much of the machine it kept busy.
             row("  indexing CPU µs/item", { run in run.indexing.cpuSeconds.map { $0 * 1e6 / Double(max(run.indexing.items, 1)) } },
@@ -32,7 +37,7 @@ enum ResultsTable {
             row("text index MB", { Double($0.indexing.textIndexBytes) / 1_048_576 }, format: number)
             row("  text index ÷ raw text", { Double($0.indexing.textIndexBytes) / Double(max($0.indexing.rawTextBytes, 1)) },
                 format: { String(format: "%.2f×", $0) })
-            row("indexing peak RSS MB", { $0.indexing.peakRSSMB }, format: number)
+            row("indexing peak RSS MB (streamed)", { $0.indexing.peakRSSMB }, format: number)
             row("  (before indexing MB)", { $0.indexing.corpusRSSMB }, format: number, ratio: false)
             row("query peak RSS MB", { $0.queryPeakRSSMB }, format: number)
             row("open + first query ms", { $0.openAndFirstQueryMs }, format: number)
