@@ -28,6 +28,27 @@ import Testing
         #expect(results[2].score.hintFactor == 1)
     }
 
+    /// An item's ranking hint and recency, as its attributes give them.
+    @Test(arguments: [
+        ([:], 0, nil),
+        (["rankingHint": .number(.int(40))], 40, nil),
+        (["rankingHint": .number(.double(2.5)), "title": .string("x")], 2.5, nil),
+        (["rankingHint": .bool(true)], 1, nil),
+        (["rankingHint": .numbers([.int(7), .int(9)])], 7, nil),
+        (["rankingHint": .string("90")], 0, nil),   // not a number: no hint
+        (["contentModificationDate": .date(Date(timeIntervalSince1970: 100))], 0, 100),
+        (["contentModificationDate": .date(Date(timeIntervalSince1970: 100)), "lastUsedDate": .date(Date(timeIntervalSince1970: 300)),
+          "addedDate": .dates([Date(timeIntervalSince1970: 200), Date(timeIntervalSince1970: 50)])], 0, 300),
+        (["addedDate": .dates([Date(timeIntervalSince1970: 200), Date(timeIntervalSince1970: 500)])], 0, 500),
+        (["dueDate": .date(Date(timeIntervalSince1970: 900))], 0, nil),   // not a recency attribute
+        (["contentCreationDate": .dates([])], 0, nil),
+    ] as [([String: AttributeValue], Double, Double?)])
+    func signalsComeFromTheirAttributes(attributes: [String: AttributeValue], hint: Double, recency: Double?) {
+        let signals = ItemValidator.signals(attributes)
+        #expect(signals.hint == hint)
+        #expect(signals.recency == recency)
+    }
+
     @Test func engagementLiftsAndDecays() throws {
         let clock = TestClock()
         let store = try memoryStore(clock: clock)

@@ -65,12 +65,13 @@ struct ItemValidator: Sendable {
             builder.add(item.attributes)
             tokens = builder.finish()
         }
+        let signals = Self.signals(item.attributes)
         return PreparedItem(
             uid: uid, uidHash: RankedDocument.uidHash(uid), domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
             attributes: item.isUpdate ? item.attributes : [:], blob: blob,
             tokens: tokens,
             numbers: item.isUpdate ? [] : NumericIndex.entries(item.attributes, domain: item.domainIdentifier, contentType: item.contentType),
-            hint: Self.hint(item.attributes), recency: Self.recency(item.attributes),
+            hint: signals.hint, recency: signals.recency,
             isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)
     }
 
@@ -86,23 +87,25 @@ struct ItemValidator: Sendable {
         return try prepare(merged)
     }
 
-    static func hint(_ attributes: [String: AttributeValue]) -> Double {
-        attributes["rankingHint"]?.doubleValue ?? 0
-    }
-
-    static func recency(_ attributes: [String: AttributeValue]) -> Double? {
-        // A loop, not `compactMap` over `dates`: two arrays an item fewer.
-        var latest: Double?
-        for name in recencyAttributes {
+    /// The ranking hint (`rankingHint`, 0 without one) and the recency (the
+    /// newest of ``recencyAttributes``' dates, seconds since 1970), in one
+    /// pass over the attributes: a name is compared only when its value
+    /// could be one of them, where six lookups hashed six names an item.
+    static func signals(_ attributes: [String: AttributeValue]) -> (hint: Double, recency: Double?) {
+        var hint = 0.0, latest: Double?
+        for (name, value) in attributes {
             let seconds: Double?
-            switch attributes[name] {
+            switch value {
             case .date(let date): seconds = date.timeIntervalSince1970
             case .dates(let dates): seconds = dates.max()?.timeIntervalSince1970
-            default: seconds = nil
+            case .number, .numbers, .bool:
+                if name == "rankingHint" { hint = value.doubleValue ?? 0 }
+                continue
+            default: continue
             }
-            if let seconds, seconds > latest ?? -.infinity { latest = seconds }
+            if let seconds, seconds > latest ?? -.infinity, recencyAttributes.contains(name) { latest = seconds }
         }
-        return latest
+        return (hint, latest)
     }
 
     // MARK: - Checks
