@@ -56,6 +56,35 @@ import TestSupport
         #expect(try other.ids("late") == ["late"])
     }
 
+    /// A deleted item's words leave the store's file once its segment is
+    /// merged away: that segment's pages are overwritten as its row goes,
+    /// while an input with nothing deleted is dropped without (its words
+    /// are all in the merged segment). Also on an SQLite built without
+    /// secure delete: the writer asks for it.
+    @Test func aDeletedItemsWordsLeaveTheFileOnceItsSegmentIsMergedAway() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let store = try fileStore(dir) { $0.rankedInlineLimit = 64 << 20 }   // segments inside the SQLite file
+        // The deleted item's own words: enough of them (~150 KB of its
+        // segment's dictionary) that the merged segment, written in the same
+        // transaction, cannot reuse every page its segment leaves free.
+        let secret = "qzxv"
+        let words = (0..<2_000).map { "\(secret)\($0)" }.joined(separator: " ")
+        try store.index([item("gone", title: "letter", ["textContent": .string(words)])] + (0..<50).map { item("kept-a\($0)", title: "apple \($0)") })
+        try store.index((0..<50).map { item("kept-b\($0)", title: "pear \($0)") })
+        try store.index((0..<50).map { item("kept-c\($0)", title: "kiwi \($0)") })
+        try store.deleteItems(withIdentifiers: ["gone"])
+        try store.finishMerging()
+        #expect(try store.mergeSegments() == 3)
+        #expect(try store.ids("apple").count == 50 && store.ids("pear").count == 50 && store.ids("\(secret)7").isEmpty)
+        try store.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        let file = try #require(store.fileURL)
+        for path in [file.path, file.path + "-wal"] {
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(path) still holds the deleted item's word")
+        }
+    }
+
     @Test func aLoneSegmentIsMergedOnlyWhenATenthIsDeleted() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

@@ -227,14 +227,18 @@ extension RankedIndex {
                 continue
             }
             var deleted: [UInt32] = []
+            var clean: Set<Int64> = []   // inputs with nothing deleted: every word of theirs is in the merge
             for (index, input) in merge.inputs.enumerated() {
                 let now = try DeletionSet.decode(Array(rows[input.id]!["deleted"] as Data? ?? Data()))
+                if now.isEmpty && input.snapshot.deleted.count == 0 { clean.insert(input.id) }
                 for doc in now where Int(doc) < merge.docMaps[index].count && !input.snapshot.deleted.contains(Int(doc)) {
                     let mapped = merge.docMaps[index][Int(doc)]
                     if mapped >= 0 { deleted.append(UInt32(mapped)) }
                 }
             }
-            for input in merge.inputs { try drop(id: input.id, token: input.token, file: rows[input.id]!["file"], db) }
+            for input in merge.inputs {
+                try drop(id: input.id, token: input.token, file: rows[input.id]!["file"], db, purging: !clean.contains(input.id))
+            }
             let set = DeletionSet(documentCount: merge.documentCount, deleted: deleted)
             guard set.count < merge.documentCount else {
                 if let file { writeState.withLock { $0.droppedFiles.append(file) } }
