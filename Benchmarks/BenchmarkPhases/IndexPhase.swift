@@ -14,7 +14,7 @@ package enum IndexPhase {
         // Preloaded, every batch is in memory before the clock starts, so
         // that no work the engine does in the background escapes it; streamed,
         // the corpus is not part of the engine's memory.
-        var preloaded = mode == .preloaded ? try corpus.next(scale)[...] : []
+        let preloaded = mode == .preloaded ? try corpus.next(scale) : []
         let corpusRSS = ResourceUsage.peakRSSMB()
         log("\(tag) indexing \(grouped(scale)) items (\(mode == .preloaded ? "all read before the clock starts" : "read from the corpus as they go"), RSS \(Int(corpusRSS)) MB)")
 
@@ -32,8 +32,7 @@ package enum IndexPhase {
         for start in stride(from: 0, to: scale, by: batchSize) {
             let batch: [DebianPackage]
             if mode == .preloaded {
-                batch = Array(preloaded.prefix(batchSize))
-                preloaded = preloaded.dropFirst(batchSize)
+                batch = Array(preloaded[start..<min(start + batchSize, scale)])
             } else {
                 batch = try corpus.next(batchSize)
             }

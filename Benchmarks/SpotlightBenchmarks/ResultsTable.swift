@@ -25,7 +25,7 @@ enum ResultsTable {
             // streamed run's beside it, whose clock stops while each batch is read.
             row("indexing items/s", { $0.indexing.itemsPerSecond }, format: { grouped(Int($0.rounded())) })
             if columns.contains(where: { $0.indexing.speedMode == .preloaded }) {
-                row("  (streamed run: items/s)", { $0.indexing.streamedItemsPerSecond }, format: { grouped(Int($0.rounded())) })
+                row("  (read as it goes: items/s)", { $0.indexing.streamedItemsPerSecond }, format: { grouped(Int($0.rounded())) })
             }
             row("indexing seconds", { $0.indexing.seconds }, format: number)
             // CPU per item: the work, whatever the cores; cores: how much of the machine it kept busy.
