@@ -247,12 +247,21 @@ package struct SegmentContents {
     /// let contents = builder.finish()
     /// ```
     package struct Builder {
+        /// A token (or initial) of a document: its term id, stored frequency and columns.
+        private struct Occurrence {
+            var term: Int32
+            var frequency: UInt32
+            var columns: UInt8
+        }
+
         private var contents = SegmentContents()
         private var table = TokenTable()
         private var occurrenceStart: [Int] = [0]
-        private var occurrenceTerm: [Int32] = []
-        private var occurrenceFrequency: [UInt32] = []
-        private var occurrenceColumns: [UInt8] = []
+        /// Every document's tokens and initials, in the order added: one
+        /// array (one append a document, from a buffer on the stack), not
+        /// one per field (three appends a token, each checking its
+        /// array's uniqueness and capacity: ~110 instructions a token).
+        private var occurrences: [Occurrence] = []
         private var nameIDs: [String: Int32] = [:]
         private var initials = DocumentInitials()
         /// Per code point below ``SegmentInitials/codePointLimit``, its
@@ -274,9 +283,7 @@ package struct SegmentContents {
             // Tokens, and about a third as many initials.
             let occurrences = documents.reduce(0) { $0 + $1.tokens.count } * 3 / 2
             occurrenceStart.reserveCapacity(documents.count + 1)
-            occurrenceTerm.reserveCapacity(occurrences)
-            occurrenceFrequency.reserveCapacity(occurrences)
-            occurrenceColumns.reserveCapacity(occurrences)
+            self.occurrences.reserveCapacity(occurrences)
             contents.rowids.reserveCapacity(documents.count)
             contents.lengths.reserveCapacity(documents.count)
             contents.uidHashes.reserveCapacity(documents.count)
@@ -302,31 +309,34 @@ package struct SegmentContents {
                 contents.numberEntries.append(NumberEntry(name: id, doc: doc, value: value))
             }
             let tokens = document.tokens
-            tokens.bytes.withUnsafeBufferPointer { bytes in
-                for token in tokens.tokens {
-                    let bytes = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
-                    let id = table.intern(bytes, hash: token.hash)
-                    let frequency = RankedScoring.frequency(weighted: token.frequency, columns: token.columns)
-                    occurrenceTerm.append(Int32(id))
-                    occurrenceFrequency.append(frequency)
-                    occurrenceColumns.append(token.columns)
-                    initials.note(bytes, frequency: frequency, columns: token.columns)
+            // The document's tokens, then its initials (at most one per token).
+            withUnsafeTemporaryAllocation(of: Occurrence.self, capacity: 2 * tokens.tokens.count) { buffer in
+                var count = 0
+                tokens.bytes.withUnsafeBufferPointer { bytes in
+                    for token in tokens.tokens {
+                        let bytes = UnsafeBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start + token.count)])
+                        let frequency = RankedScoring.frequency(weighted: token.frequency, columns: token.columns)
+                        buffer[count] = Occurrence(term: Int32(table.intern(bytes, hash: token.hash)), frequency: frequency,
+                                                   columns: token.columns)
+                        count += 1
+                        initials.note(bytes, frequency: frequency, columns: token.columns)
+                    }
                 }
-            }
-            // The document's initials, terms like its tokens (``SegmentInitials``).
-            for entry in initials.entries {
-                var id = initialIDs[Int(entry.codePoint)]
-                if id < 0 {
-                    let key = SegmentInitials.termBytes(entry.codePoint)
-                    id = Int32(key.withUnsafeBufferPointer { table.intern($0, hash: TokenHash.of($0)) })
-                    initialIDs[Int(entry.codePoint)] = id
+                // The document's initials, terms like its tokens (``SegmentInitials``).
+                for entry in initials.entries {
+                    var id = initialIDs[Int(entry.codePoint)]
+                    if id < 0 {
+                        let key = SegmentInitials.termBytes(entry.codePoint)
+                        id = Int32(key.withUnsafeBufferPointer { table.intern($0, hash: TokenHash.of($0)) })
+                        initialIDs[Int(entry.codePoint)] = id
+                    }
+                    buffer[count] = Occurrence(term: id, frequency: entry.frequency, columns: entry.columns)
+                    count += 1
                 }
-                occurrenceTerm.append(id)
-                occurrenceFrequency.append(entry.frequency)
-                occurrenceColumns.append(entry.columns)
+                occurrences.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
             }
             initials.reset()
-            occurrenceStart.append(occurrenceTerm.count)
+            occurrenceStart.append(occurrences.count)
             contents.rowids.append(document.rowid)
             contents.expires.append(document.expires)
             contents.hints.append(document.hint)
@@ -354,20 +364,21 @@ package struct SegmentContents {
             }
             // Postings by counting (documents in order, so each list ascends).
             var counts = [Int](repeating: 0, count: table.count + 1)
-            for term in occurrenceTerm { counts[Int(rank[Int(term)]) + 1] += 1 }
+            for occurrence in occurrences { counts[Int(rank[Int(occurrence.term)]) + 1] += 1 }
             for index in 1..<counts.count { counts[index] += counts[index - 1] }
             out.postingStart = counts
-            out.postingDocs = [UInt32](repeating: 0, count: occurrenceTerm.count)
-            out.postingFrequencies = [UInt32](repeating: 0, count: occurrenceTerm.count)
-            out.postingColumns = [UInt8](repeating: 0, count: occurrenceTerm.count)
+            out.postingDocs = [UInt32](repeating: 0, count: occurrences.count)
+            out.postingFrequencies = [UInt32](repeating: 0, count: occurrences.count)
+            out.postingColumns = [UInt8](repeating: 0, count: occurrences.count)
             var fill = counts
             for doc in 0..<(occurrenceStart.count - 1) {
                 for index in occurrenceStart[doc]..<occurrenceStart[doc + 1] {
-                    let term = Int(rank[Int(occurrenceTerm[index])])
+                    let occurrence = occurrences[index]
+                    let term = Int(rank[Int(occurrence.term)])
                     let at = fill[term]
                     out.postingDocs[at] = UInt32(doc)
-                    out.postingFrequencies[at] = occurrenceFrequency[index]
-                    out.postingColumns[at] = occurrenceColumns[index]
+                    out.postingFrequencies[at] = occurrence.frequency
+                    out.postingColumns[at] = occurrence.columns
                     fill[term] = at + 1
                 }
             }
