@@ -26,10 +26,24 @@ enum NumericIndex {
             if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
         }
         // The item's own fields as the evaluator reads them (``QueryItem``: an
-        // attribute of that name when the item has none).
-        let item = QueryItem(item: SearchableItem(uniqueIdentifier: "", domainIdentifier: domain, contentType: contentType, attributes: attributes))
-        for name in exactItemFields {
-            for case .string(let text) in item.values(of: name) { listed(name, text) }
+        // attribute of that name when the item has none), read here
+        // directly: through a `QueryItem` of a `SearchableItem` made for the
+        // purpose, ~1,000 instructions an item.
+        func listedAttribute(_ name: String) {
+            switch attributes[name] {
+            case .string(let text): listed(name, text)
+            case .strings(let texts): for text in texts { listed(name, text) }
+            case .url(let url): listed(name, url.absoluteString)
+            default: break
+            }
+        }
+        if let domain { listed("domainIdentifier", domain) } else { listedAttribute("domainIdentifier") }
+        if let contentType {
+            listed("contentType", contentType)
+            for type in ContentType(contentType).conformanceTree { listed("contentTypeTree", type) }
+        } else {
+            listedAttribute("contentType")
+            listedAttribute("contentTypeTree")
         }
         // Then every attribute in one pass: its strings and URLs (as
         // ``QueryItem/values(of:)`` gives them) when listed, its numbers, dates and bools.
