@@ -204,12 +204,18 @@ extension SpotlightStore {
     /// of `items`, and `items` has no index on `uid` to write.
     /// `candidates` are the rowids the segments hold for its identifier.
     private func store(_ item: PreparedItem, candidates: [Int64], _ db: Database, _ inserts: ItemInserter, now: Double, count: Int) throws -> Int? {
-        var item = item
-        let existing = try Self.checkedRowid(uid: item.uid, candidates: ranked.insertedRowids(uidHash: item.uidHash) + candidates, db)
-        if item.isUpdate {
-            guard let existing, let row = try fetchStored(rowid: existing, db) else { return nil }
-            item = try validator.merge(item, into: try StoredRow.item(row).item)
-        }
+        let inserted = ranked.insertedRowids(uidHash: item.uidHash)
+        let existing = try Self.checkedRowid(uid: item.uid, candidates: inserted.isEmpty ? candidates : inserted + candidates, db)
+        guard item.isUpdate else { return try write(item, existing: existing, db, inserts, now: now, count: count) }
+        guard let existing, let row = try fetchStored(rowid: existing, db) else { return nil }
+        return try write(try validator.merge(item, into: try StoredRow.item(row).item), existing: existing, db, inserts, now: now, count: count)
+    }
+
+    /// ``store(_:candidates:_:_:now:count:)`` once the item is whole (an
+    /// update merged into its stored item) and its row known, if any. The
+    /// item is read where it lies: copied (as a `var` to merge into), it
+    /// cost a retain and a release of each of its arrays and strings.
+    private func write(_ item: PreparedItem, existing: Int64?, _ db: Database, _ inserts: ItemInserter, now: Double, count: Int) throws -> Int? {
         let expires = item.expiration.map { $0.timeIntervalSince1970 } ?? now + options.defaultLifetime
         let expiration = item.expiration?.timeIntervalSinceReferenceDate
         guard let rowid = existing else {
