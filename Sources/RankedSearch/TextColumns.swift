@@ -29,13 +29,13 @@ package enum TextColumns {
     /// The column of a searched attribute (0 title, 1 keywords, 2
     /// description, 3 other), nil for one that is not searched.
     package static func column(of name: String) -> Int? {
-        switch name {
-        case "title", "displayName": 0
-        case "keywords", "alternateNames": 1
-        case "contentDescription": 2
-        default: unsearched.contains(name) ? nil : 3
-        }
+        guard let id = columnNames.id(of: name) else { return 3 }
+        return id < namedColumnAttributes.count ? Int(bit(of: namedColumnAttributes[id]).trailingZeroBitCount) : nil
     }
+
+    /// The attributes outside the last column, looked up by bytes (every
+    /// item's every attribute): those of a column of their own, then the unsearched.
+    private static let columnNames = NameLookup(namedColumnAttributes + unsearched.sorted())
 
     /// Attributes that hold identifiers, types or paths rather than words.
     package static let unsearched: Set<String> = [

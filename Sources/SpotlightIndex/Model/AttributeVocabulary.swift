@@ -1,3 +1,5 @@
+import RankedSearch
+
 /// Apple's `CSSearchableItemAttributeSet` properties and the kind each takes.
 ///
 /// The table itself, `kinds`, is in `AttributeVocabulary+Kinds.swift`,
@@ -25,6 +27,25 @@ enum AttributeVocabulary {
     /// content attributes (a data value: not searched). The `.` keeps it
     /// apart from every property and custom key.
     static let activityRecord = "NSUserActivity.record"
+
+    /// ``kinds`` looked up by bytes: every attribute of every item
+    /// indexed asks it (``/RankedSearch/NameLookup``).
+    static let kindLookup = KindLookup()
+
+    /// ``kinds`` as a ``/RankedSearch/NameLookup`` and each name's kind.
+    struct KindLookup: Sendable {
+        private let names: NameLookup
+        private let values: [AttributeKind?]
+
+        init() {
+            let entries = kinds.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            names = NameLookup(entries.map(\.key))
+            values = entries.map(\.value)
+        }
+
+        /// The kind of property `name` (`.some(nil)`: any kind), nil when it is no property.
+        subscript(name: String) -> AttributeKind?? { names.id(of: name).map { values[$0] } }
+    }
 
     /// Apple's attributes whose values are `CSPerson` arrays.
     static let personAttributes: Set<String> = ["authors", "primaryRecipients", "additionalRecipients", "hiddenAdditionalRecipients"]

@@ -1,4 +1,5 @@
 import Foundation
+import RankedSearch
 import SpotlightQuery
 
 /// The typed values of an item: every number, date and bool of its
@@ -77,7 +78,7 @@ enum NumericIndex {
     /// columns' and content's, and the item's own fields (the ones listed
     /// are read from the item). One set lookup per attribute of every item
     /// indexed, where the checks one by one were ~5% of indexing's CPU.
-    private static let unlisted = Set(TextColumns.namedColumnAttributes).union(QueryItem.contentNames).union(QueryPlanner.itemFields)
+    private static let unlisted = NameLookup(Set(TextColumns.namedColumnAttributes).union(QueryItem.contentNames).union(QueryPlanner.itemFields).sorted())
 
     /// The item's own fields the exact-value index lists (the unique
     /// identifier has its own lookup, by hash: see `QueryPlanner`).

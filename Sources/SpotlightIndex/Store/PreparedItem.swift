@@ -132,7 +132,7 @@ struct ItemValidator: Sendable {
         if name.utf8.count > limits.maxAttributeNameBytes {
             throw refuse(uid, .limitExceeded, "attribute name \(StoreName.quoted(name)) is \(name.utf8.count) bytes; the limit is \(limits.maxAttributeNameBytes) (StoreLimits.maxAttributeNameBytes)")
         }
-        if let kind = AttributeVocabulary.kinds[name] { return .vocabulary(kind) }
+        if let kind = AttributeVocabulary.kindLookup[name] { return .vocabulary(kind) }
         if AttributeVocabulary.isPersonCompanion(name) || name == AttributeVocabulary.activityRecord { return .encoded }
         let valid = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
         if !valid {
