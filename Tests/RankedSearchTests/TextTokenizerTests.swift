@@ -46,6 +46,10 @@ import Testing
         "ΣΊΣΥΦΟΣ σοφός\tΌλα\nκαλά",
         "line one\r\nline two — «quoted» ﬁnance",
         "ÉcoleNormale\u{3000}ＴｅｓｔＣａｓｅ mp3",
+        // All ASCII (the fast path alone): words of one class, and of two
+        // or three, with transitions or without (`The`, `HTTPServer`).
+        "The HTTPServer2Go uses libGL3, x1y2z3 and iPhone15Pro; ABC abc 123 A1 1A aB Ab ab1 ABCdef 9z",
+        "a b C 0 --- CamelCaseWordWithManyPartsInIt Z9Z9Z9Z9 utf8Decoder v2 W3C",
     ])
     func runsBetweenSpacesGiveTheWholeTextsTokens(text: String) {
         let expected = TextTokenizer.unicodeIndexTokens(of: text).sorted()
