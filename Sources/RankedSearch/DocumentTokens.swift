@@ -35,10 +35,11 @@ package struct DocumentTokens: Sendable {
         package var count: UInt32
         /// Σ column weight × occurrences (at most the column's cap), in sixteenths.
         @_spi(Inspection) public var frequency: UInt32
-        /// Occurrences per column, a byte each (saturating).
-        var counts: UInt32
         /// Bits of ``TextColumns/bit(of:)``.
         @_spi(Inspection) public var columns: UInt8
+        // 24 bytes a token: the occurrences per column that cap the
+        // frequency are the builder's alone (``Builder``), not kept with
+        // every prepared item's tokens until its batch is written.
     }
 
     package var count: Int { tokens.count }
@@ -138,6 +139,8 @@ package struct DocumentTokens: Sendable {
         @exclusivity(unchecked) private var bytes: UnsafeMutablePointer<UInt8>
         @exclusivity(unchecked) private var byteCount = 0, byteCapacity = 1_024
         @exclusivity(unchecked) private var tokens: UnsafeMutablePointer<Token>
+        /// Per token, its occurrences per column, a byte each (saturating).
+        @exclusivity(unchecked) private var counts: UnsafeMutablePointer<UInt32>
         @exclusivity(unchecked) private var tokenCount = 0, tokenCapacity = 64
         /// Slot → generation << 32 | token index; live when its generation is the current one.
         @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UInt64>
@@ -160,6 +163,7 @@ package struct DocumentTokens: Sendable {
             bytes = .allocate(capacity: byteCapacity)
             bytes.initialize(repeating: 0, count: byteCapacity)   // read a word at a time, past a token's end
             tokens = .allocate(capacity: tokenCapacity)
+            counts = .allocate(capacity: tokenCapacity)
             slots = .allocate(capacity: slotCount)
             slots.initialize(repeating: 0, count: slotCount)
         }
@@ -167,6 +171,7 @@ package struct DocumentTokens: Sendable {
         deinit {
             bytes.deallocate()
             tokens.deallocate()
+            counts.deallocate()
             slots.deallocate()
         }
 
@@ -237,12 +242,12 @@ package struct DocumentTokens: Sendable {
                 if tokens[index].hash == hash, Int(tokens[index].count) == count,
                    padded ? TokenHash.equalPadded(bytes + Int(tokens[index].start), token.baseAddress!, count)
                           : (count == 0 || memcmp(bytes + Int(tokens[index].start), token.baseAddress!, count) == 0) {
-                    let counted = (tokens[index].counts >> shift) & 0xFF
+                    let counted = (counts[index] >> shift) & 0xFF
                     if counted < cap {
                         let (sum, overflow) = tokens[index].frequency.addingReportingOverflow(weight)
                         tokens[index].frequency = overflow ? .max : sum
                     }
-                    if counted < 0xFF { tokens[index].counts &+= 1 << shift }
+                    if counted < 0xFF { counts[index] &+= 1 << shift }
                     tokens[index].columns |= bit
                     return
                 }
@@ -251,8 +256,8 @@ package struct DocumentTokens: Sendable {
             if tokenCount == tokenCapacity { growTokens() }
             if byteCount + count + 8 > byteCapacity { growBytes(byteCount + count + 8) }
             if count > 0 { (bytes + byteCount).update(from: token.baseAddress!, count: count) }
-            tokens[tokenCount] = Token(hash: hash, start: UInt32(byteCount), count: UInt32(count), frequency: weight,
-                                       counts: 1 << shift, columns: bit)
+            tokens[tokenCount] = Token(hash: hash, start: UInt32(byteCount), count: UInt32(count), frequency: weight, columns: bit)
+            counts[tokenCount] = 1 << shift
             byteCount += count
             slots[slot] = UInt64(generation) << 32 | UInt64(tokenCount)
             tokenCount += 1
@@ -264,6 +269,10 @@ package struct DocumentTokens: Sendable {
             bigger.moveInitialize(from: tokens, count: tokenCount)
             tokens.deallocate()
             tokens = bigger
+            let biggerCounts = UnsafeMutablePointer<UInt32>.allocate(capacity: tokenCapacity * 2)
+            biggerCounts.moveInitialize(from: counts, count: tokenCount)
+            counts.deallocate()
+            counts = biggerCounts
             tokenCapacity *= 2
         }
 

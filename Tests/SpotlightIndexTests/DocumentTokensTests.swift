@@ -32,6 +32,13 @@ import Testing
         #expect(tokens.titleLength == 3)
     }
 
+    /// A prepared item holds its tokens until its batch is written: a
+    /// token is its hash, place, frequency and columns, 24 bytes (the
+    /// per-column counts that cap the frequency stay in the builder).
+    @Test func aTokenIsTwentyFourBytes() {
+        #expect(MemoryLayout<DocumentTokens.Token>.stride == 24)
+    }
+
     @Test func manyDistinctTokensGrowTheTableAndKeepTheirCounts() {
         // Letters only (digits would add parts): "waa", "wab", …
         let words = (0..<500).map { index in "w" + String(UnicodeScalar(97 + index / 26 % 26)!) + String(UnicodeScalar(97 + index % 26)!) + "x" }
