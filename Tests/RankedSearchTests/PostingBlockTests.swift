@@ -76,6 +76,26 @@ import Testing
         }
     }
 
+    /// A block of one posting, byte for byte: count − 1, no gap bits, the
+    /// frequency's width, no palette, the doc id, the frequency in as many
+    /// bytes as its width needs (least-significant first), the column mask.
+    @Test(arguments: [
+        (UInt32(7), UInt32(16), UInt8(1), [UInt8](arrayLiteral: 0, 0, 5, 0, 7, 0, 0, 0, 16, 1)),
+        (0, 0, 0, [0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        (0x0102_0304, 255, 0x1F, [0, 0, 8, 0, 4, 3, 2, 1, 255, 15]),
+        (1, 256, 8, [0, 0, 9, 0, 1, 0, 0, 0, 0, 1, 8]),
+        (UInt32.max, 0x00AB_CDEF, 12, [0, 0, 24, 0, 255, 255, 255, 255, 0xEF, 0xCD, 0xAB, 12]),
+        (2, UInt32.max, 3, [0, 0, 32, 0, 2, 0, 0, 0, 255, 255, 255, 255, 3]),
+    ])
+    func aBlockOfOnePosting(doc: UInt32, frequency: UInt32, columns: UInt8, expected: [UInt8]) throws {
+        var bytes: [UInt8] = [9]   // appended after what is there
+        PostingBlock.append(docs: [doc][...], frequencies: [frequency][...], columns: [columns][...], to: &bytes)
+        #expect(bytes == [9] + expected)
+        #expect(bytes.count - 1 == PostingBlock.size(count: 1, gapBits: 0, frequencyBits: PostingBlock.width(frequency), paletteSize: 0))
+        let decoded = try #require(Self.decode(Array(bytes.dropFirst()), documentCount: UInt64(doc) + 1))
+        #expect(decoded.docs == [doc] && decoded.frequencies == [frequency] && decoded.columns == [columns & 0x0F])
+    }
+
     @Test(arguments: cases)
     func blocksComeBackExactly(_ block: Case) throws {
         var bytes: [UInt8] = []
