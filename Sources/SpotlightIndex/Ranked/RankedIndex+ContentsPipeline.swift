@@ -31,9 +31,7 @@ final class ContentsPipeline: @unchecked Sendable {  // `builder` is touched on 
         guard !documents.isEmpty else { return }
         handed += documents.count
         queue.async {
-            // By index: `for document in documents` copied each out (a
-            // retain and a release of each of its arrays and strings).
-            for index in documents.indices { self.builder.add(documents[index]) }
+            for document in documents { self.builder.add(document) }
         }
     }
 
