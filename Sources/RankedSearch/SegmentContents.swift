@@ -258,7 +258,7 @@ package struct SegmentContents {
         private var table = TokenTable()
         private var occurrenceStart: [Int] = [0]
         /// Every document's tokens and initials, in the order added: one
-        /// array (one append a document, from a buffer on the stack), not
+        /// array (one append a document, from a temporary buffer), not
         /// one per field (three appends a token, each checking its
         /// array's uniqueness and capacity: ~110 instructions a token).
         private var occurrences: [Occurrence] = []

@@ -29,13 +29,18 @@ package enum TextColumns {
     /// The column of a searched attribute (0 title, 1 keywords, 2
     /// description, 3 other), nil for one that is not searched.
     package static func column(of name: String) -> Int? {
-        guard let id = columnNames.id(of: name) else { return 3 }
-        return id < namedColumnAttributes.count ? Int(bit(of: namedColumnAttributes[id]).trailingZeroBitCount) : nil
+        guard let id = outsideLastColumn.names.id(of: name) else { return 3 }
+        return outsideLastColumn.columns[id]
     }
 
     /// The attributes outside the last column, looked up by bytes (every
-    /// item's every attribute): those of a column of their own, then the unsearched.
-    private static let columnNames = NameLookup(namedColumnAttributes + unsearched.sorted())
+    /// item's every attribute), and each one's column (nil: not searched):
+    /// those of a column of their own, then the unsearched.
+    private static let outsideLastColumn: (names: NameLookup, columns: [Int?]) = {
+        let unsearchedNames = unsearched.sorted()
+        return (NameLookup(namedColumnAttributes + unsearchedNames),
+                namedColumnAttributes.map { Int(bit(of: $0).trailingZeroBitCount) } + unsearchedNames.map { _ in nil })
+    }()
 
     /// Attributes that hold identifiers, types or paths rather than words.
     package static let unsearched: Set<String> = [
