@@ -117,6 +117,28 @@ import TestSupport
         try store.read { try Row.fetchAll($0, sql: "SELECT id, file, documents, deleted_count FROM ranked_segments ORDER BY id") }
     }
 
+    /// A segment kept inside the SQLite file is written into its row's
+    /// pages by incremental I/O (``RankedIndex/insertInline(_:token:documentCount:_:)``):
+    /// each row holds the very bytes the writer keeps, checksum and all.
+    /// (A damaged one would be rebuilt from the items on the next open,
+    /// so searches alone would not show it.)
+    @Test func aSegmentInsideTheFileIsTheOneTheWriterKeeps() throws {
+        let dir = try ScratchDirectory()
+        let store = try fileStore(dir)
+        for batch in 0..<3 {
+            try store.index((0..<(100 + 150 * batch)).map { item("b\(batch)-\($0)", title: "entry \($0) of batch \(batch)") })
+        }
+        let rows = try store.read { try Row.fetchAll($0, sql: "SELECT token, documents, data FROM ranked_segments WHERE file IS NULL ORDER BY id") }
+        #expect(rows.map { $0["documents"] as Int } == [100, 250, 400])
+        for row in rows {
+            let data: Data = row["data"]
+            let kept = try #require(store.ranked.cache.withLock { $0[row["token"]] })
+            #expect(data.elementsEqual(kept.segment.bytes.buffer))
+            let stored = try Segment(SegmentBytes(copying: data), verifyChecksum: true)
+            #expect(stored.documentCount == row["documents"])
+        }
+    }
+
     @Test func followsInsertsReplacementsDeletionsAndExpiry() throws {
         let clock = TestClock()
         let store = try memoryStore(clock: clock)
