@@ -5,7 +5,7 @@ package protocol BenchIndexer: AnyObject {
     /// Indexes one batch (the benchmark gives 1,000 packages a call), or
     /// the one given before while this one is prepared; returns how many
     /// packages the store refused in what it wrote.
-    func index(_ packages: [DebianPackage]) throws -> Int
+    func index(_ packages: ArraySlice<DebianPackage>) throws -> Int
     /// Writes what ``index(_:)`` left to write, and waits for work the
     /// store goes on with after its last write (the engine's background
     /// merges); timed as indexing. Returns how many packages the store

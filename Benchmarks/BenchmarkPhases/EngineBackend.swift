@@ -77,7 +77,7 @@ package final class EngineIndexer: BenchIndexer {
     /// thread while Tantivy's indexing thread works. Made on the thread
     /// that then writes, they were ~9% of the writer's time, the critical
     /// path (perf, 63,666 items).
-    package func index(_ packages: [DebianPackage]) throws -> Int {
+    package func index(_ packages: ArraySlice<DebianPackage>) throws -> Int {
         guard let store else { throw BenchError.failed("the engine's store is closed") }
         let current = next
         next = NextBatch(packages, store: store)
@@ -91,7 +91,7 @@ package final class EngineIndexer: BenchIndexer {
         private var made: PreparedItems?
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ packages: [DebianPackage], store: SpotlightStore) {
+        init(_ packages: ArraySlice<DebianPackage>, store: SpotlightStore) {
             DispatchQueue.global().async {
                 self.made = store.prepare(packages.map(EngineStore.item))
                 self.done.signal()

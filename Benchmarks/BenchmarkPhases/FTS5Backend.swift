@@ -46,7 +46,7 @@ package final class FTS5Indexer: BenchIndexer {
     }
 
     /// One transaction per batch, through one prepared statement.
-    package func index(_ packages: [DebianPackage]) throws -> Int {
+    package func index(_ packages: ArraySlice<DebianPackage>) throws -> Int {
         guard let pool else { throw BenchError.failed("the FTS5 store is closed") }
         try pool.write { db in
             let statement = try db.cachedStatement(sql: FTS5Store.insert)

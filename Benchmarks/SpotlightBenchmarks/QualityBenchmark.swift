@@ -182,7 +182,7 @@ struct QualityBenchmark {
     func fts5Answers(_ packages: [DebianPackage], _ queries: [QualityQuery], _ work: URL) throws -> [[String]] {
         let indexer = try FTS5Indexer(directory: work, scale: packages.count)
         for start in stride(from: 0, to: packages.count, by: 1_000) {
-            _ = try indexer.index(Array(packages[start..<min(start + 1_000, packages.count)]))
+            _ = try indexer.index(packages[start..<min(start + 1_000, packages.count)])
         }
         _ = try indexer.finish()
         let pool = try FTS5Store.open(FTS5Store.fileURL(directory: work, scale: packages.count))
