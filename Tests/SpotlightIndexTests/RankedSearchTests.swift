@@ -124,6 +124,7 @@ import TestSupport
     /// so searches alone would not show it.)
     @Test func aSegmentInsideTheFileIsTheOneTheWriterKeeps() throws {
         let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
         let store = try fileStore(dir)
         for batch in 0..<3 {
             try store.index((0..<(100 + 150 * batch)).map { item("b\(batch)-\($0)", title: "entry \($0) of batch \(batch)") })

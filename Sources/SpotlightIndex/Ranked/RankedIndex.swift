@@ -590,19 +590,16 @@ final class RankedIndex: Sendable {
                        arguments: [token, documentCount, bytes.count])
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         guard let connection = db.sqliteConnection else { throw DatabaseError(message: "the store's connection is closed") }
-        func failure(_ code: CInt) -> DatabaseError {
-            DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
-        }
         var blob: OpaquePointer?
         let opened = sqlite3_blob_open(connection, "main", "ranked_segments", "data", db.lastInsertedRowID, 1, &blob)
         guard opened == SQLITE_OK, let blob else {
             sqlite3_blob_close(blob)
-            throw failure(opened)
+            throw DatabaseError(code: opened, on: connection)
         }
         let written = sqlite3_blob_write(blob, base, CInt(bytes.count), 0)
         let closed = sqlite3_blob_close(blob)
-        guard written == SQLITE_OK else { throw failure(written) }
-        guard closed == SQLITE_OK else { throw failure(closed) }
+        guard written == SQLITE_OK else { throw DatabaseError(code: written, on: connection) }
+        guard closed == SQLITE_OK else { throw DatabaseError(code: closed, on: connection) }
     }
 
     /// Lists segment file `name`, written and synced, in this transaction.

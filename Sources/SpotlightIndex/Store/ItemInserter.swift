@@ -35,12 +35,8 @@ final class ItemInserter {
     private static func prepare(_ sql: String, _ connection: OpaquePointer) throws -> OpaquePointer {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw error(code, connection, sql) }
+        guard code == SQLITE_OK, let statement else { throw DatabaseError(code: code, on: connection, sql: sql) }
         return statement
-    }
-
-    private static func error(_ code: CInt, _ connection: OpaquePointer, _ sql: String) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
     }
 
     /// Inserts a new item's rows; returns its rowid.
@@ -76,6 +72,6 @@ final class ItemInserter {
     private func step(_ statement: OpaquePointer, _ sql: String) throws {
         let code = sqlite3_step(statement)
         sqlite3_reset(statement)
-        guard code == SQLITE_DONE else { throw Self.error(code, connection, sql) }
+        guard code == SQLITE_DONE else { throw DatabaseError(code: code, on: connection, sql: sql) }
     }
 }

@@ -23,7 +23,7 @@ extension Statement {
             let code = sqlite3_step(raw)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                throw DatabaseError(code: code, on: db.sqliteConnection, sql: sql)
             }
             guard try body(raw) else { return }
         }
