@@ -155,9 +155,13 @@ extension SegmentEncoder {
             let sum = writer.bytes.withUnsafeBytes { raw in
                 SegmentFormat.checksum(UnsafeRawBufferPointer(rebasing: raw[SegmentFormat.headerSize...]))
             }
-            // In place: a copy would double a large segment's bytes.
-            fillHeader(&writer, header, length: writer.bytes.count, checksum: sum)
-            return writer.bytes
+            // In place: taken out of `self` first. Filled as `self.writer`,
+            // the call's read of `self` shared the bytes with it, and the
+            // first header field written copied the whole segment.
+            var out = ByteWriter()
+            swap(&out, &writer)
+            fillHeader(&out, header, length: out.bytes.count, checksum: sum)
+            return out.bytes
         }
 
         /// Hands the rest over, then the header; returns the segment's length.
