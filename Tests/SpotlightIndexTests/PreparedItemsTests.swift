@@ -93,4 +93,22 @@ import Testing
         #expect(try store.itemCount() == 20)
         #expect(try store.lastClientState() == Data("p1".utf8))
     }
+
+    /// A call of many items is prepared a few chunks ahead of its writer,
+    /// not all at once, and its chunks come in order.
+    @Test func preparationStaysItsLookaheadAheadOfTheWriter() throws {
+        let store = try memoryStore()
+        let items = ContentsPipelineTests.items(0..<(ItemPreparation.firstChunkSize + ItemPreparation.chunkSize * 19))
+        let pipeline = ItemPreparation.Pipeline(items, validator: store.validator)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(pipeline.takenAhead > 0)
+        #expect(pipeline.takenAhead <= ItemPreparation.Pipeline.lookahead)
+        var identifiers: [String] = []
+        while let (chunk, refused) = pipeline.next() {
+            #expect(refused.isEmpty)
+            identifiers += chunk.map(\.uid)
+            #expect(pipeline.takenAhead <= ItemPreparation.Pipeline.lookahead)
+        }
+        #expect(identifiers == items.map(\.uniqueIdentifier))
+    }
 }

@@ -39,12 +39,14 @@ enum ItemPreparation {
         }
     }
 
-    /// Chunks of prepared items, prepared in the background, all of them
-    /// as fast as the cores allow, while the caller writes the ones ready,
-    /// in order. Each worker (one a core) takes the next chunk not taken
-    /// and prepares it alone, on a thread behind the writer's
-    /// (``Parallelism/behind(_:)``): when the writer works, it has the
-    /// cores first; when it waits, none is idle. Used by one caller.
+    /// Chunks of prepared items, prepared in the background as fast as
+    /// the cores allow, at most ``lookahead`` chunks ahead of the caller,
+    /// who writes the ones ready, in order. Each worker (one a core) takes
+    /// the next chunk not taken and prepares it alone, on a thread behind
+    /// the writer's (``Parallelism/behind(_:)``): when the writer works,
+    /// it has the cores first; when it waits, none is idle. A worker that
+    /// is that far ahead stops, and the caller starts one again as it
+    /// takes chunks. Used by one caller.
     final class Pipeline: Sendable {
         private let items: [SearchableItem]
         private let validator: ItemValidator
@@ -53,6 +55,8 @@ enum ItemPreparation {
         private var chunkCount: Int { bounds.count - 1 }
         private let delivered = Atomic<Int>(0)
         private let claimed = Atomic<Int>(0)
+        /// Workers running.
+        private let active = Atomic<Int>(0)
         /// Each chunk once prepared, until taken.
         private let prepared: Mutex<[([PreparedItem], [ItemRefusal])?]>
         /// Signalled once for each chunk, when it is prepared.
@@ -67,18 +71,45 @@ enum ItemPreparation {
             self.bounds = bounds
             prepared = Mutex(Array(repeating: nil, count: bounds.count - 1))
             ready = (0..<bounds.count - 1).map { _ in DispatchSemaphore(value: 0) }
-            for _ in 0..<min(Parallelism.cores, chunkCount) {
-                Parallelism.behind { self.work() }
+            startWorkers()
+        }
+
+        /// Chunks prepared ahead of the caller at most: ~2,000 items
+        /// (~4 KB each, prepared), so that a call of a hundred thousand
+        /// items holds a few thousand of them prepared, not all.
+        static let lookahead = 8
+
+        /// Chunks taken by workers (or the caller) and not yet delivered.
+        var takenAhead: Int { claimed.load(ordering: .relaxed) - delivered.load(ordering: .relaxed) }
+
+        /// Whether a chunk not taken yet is within ``lookahead`` of the caller.
+        private var hasChunkAhead: Bool {
+            let next = claimed.load(ordering: .relaxed)
+            return next < chunkCount && next - delivered.load(ordering: .relaxed) < Self.lookahead
+        }
+
+        /// Starts workers up to one a core while there are chunks to take.
+        private func startWorkers() {
+            while hasChunkAhead {
+                let running = active.load(ordering: .relaxed)
+                guard running < Parallelism.cores else { return }
+                if active.compareExchange(expected: running, desired: running + 1, ordering: .relaxed).exchanged {
+                    Parallelism.behind { self.work() }
+                }
             }
         }
 
-        /// One worker: the chunks not taken yet, one at a time.
+        /// One worker: the chunks not taken yet, one at a time, while they
+        /// are within ``lookahead`` of the caller.
         private func work() {
+            defer { active.wrappingSubtract(1, ordering: .relaxed) }
             let tokens = DocumentTokens.Builder(weights: validator.columnWeights)
             while true {
-                let index = claimed.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < chunkCount else { return }
-                prepare(index, tokens)
+                let index = claimed.load(ordering: .relaxed)
+                guard index < chunkCount, index - delivered.load(ordering: .relaxed) < Self.lookahead else { return }
+                if claimed.compareExchange(expected: index, desired: index + 1, ordering: .relaxed).exchanged {
+                    prepare(index, tokens)
+                }
             }
         }
 
@@ -110,6 +141,7 @@ enum ItemPreparation {
                 return prepared[index]!
             }
             delivered.store(index + 1, ordering: .relaxed)
+            startWorkers()
             return result
         }
     }
