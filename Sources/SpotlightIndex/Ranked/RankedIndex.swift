@@ -58,6 +58,8 @@ final class RankedIndex: Sendable {
     /// Whether a transaction that only inserts builds its segment as it
     /// writes (``ContentsPipeline``).
     let pipelinesContents: Bool
+    /// This index's ``partialFlushDocuments`` (tests lower it).
+    let partialFlushThreshold: Int
     /// Flushes whose segment the contents pipeline built (for tests).
     let pipelinedFlushes = Atomic<Int>(0)
 
@@ -88,6 +90,8 @@ final class RankedIndex: Sendable {
         var droppedFiles: [URL] = []
         /// The new segment, built as the transaction goes (``ContentsPipeline``).
         var pipelining = PipelineState()
+        /// Segments this transaction wrote before its end (``flushIfLarge(_:)``).
+        var partialFlushes = 0
 
         /// Forgets the changes noted so far (the files stay noted until
         /// the transaction ends).
@@ -100,6 +104,7 @@ final class RankedIndex: Sendable {
             segments = nil
             removedAll = false
             pipelining = PipelineState()
+            partialFlushes = 0
         }
     }
 
@@ -126,10 +131,12 @@ final class RankedIndex: Sendable {
     let writer: any DatabaseWriter
 
     init(directory: URL?, weights: RankingWeights, inlineLimit: Int = 1 << 20, checksumLimit: Int = 1 << 20, backgroundChecks: Bool = true, keepsDenseTails: Bool = true,
-         rebuildChunk: Int = 50_000, pipelinesContents: Bool = true, writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
+         rebuildChunk: Int = 50_000, pipelinesContents: Bool = true, partialFlushDocuments: Int = RankedIndex.partialFlushDocuments,
+         writer: any DatabaseWriter, clock: @escaping @Sendable () -> Date) {
         self.backgroundChecks = backgroundChecks
         self.keepsDenseTails = keepsDenseTails
         self.pipelinesContents = pipelinesContents
+        self.partialFlushThreshold = max(1, partialFlushDocuments)
         self.rebuildChunk = max(1, rebuildChunk)
         self.directory = directory
         self.writer = writer
@@ -427,7 +434,11 @@ final class RankedIndex: Sendable {
                 try drop(id: row["id"], token: row["token"], file: row["file"], db)
             }
         }
-        guard !changedSet.isEmpty else { return }
+        guard !changedSet.isEmpty else {
+            // Segments written before the end may make a size class full.
+            if taken.partialFlushes > 0 { try WriteProfile.measure("flush.merge") { try maintainSegments(db) } }
+            return
+        }
         let changed = changedSet.sorted()
         // Built as the transaction went, when it only inserted; else here.
         let pipelined = WriteProfile.measure("flush.pipelined") { Self.pipelinedContents(pipelining, documents: changed.count) }

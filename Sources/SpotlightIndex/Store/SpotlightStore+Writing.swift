@@ -98,19 +98,20 @@ extension SpotlightStore {
     }
 
     /// Writes chunks of prepared items in one transaction, each chunk's
-    /// segment contents built while the next is written.
+    /// segment contents built while the next is written, and a segment
+    /// written whenever those reach ``RankedIndex/partialFlushDocuments``.
     private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?) throws -> IndexReport {
         try WriteProfile.measure("index call") { try write { db in
             var report = IndexReport()
-            // Written chunks are freed off the writer (``Parallelism/release(_:)``).
-            var written: [[PreparedItem]] = []
-            defer { Parallelism.release(written) }
             while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
                 report.refused += refused
                 let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
                 // Its segment is built while the next chunk is written.
                 ranked.handOff()
-                written.append(prepared)
+                try ranked.flushIfLarge(db)
+                // Freed off the writer (``Parallelism/release(_:)``) once
+                // written: a call of many items never holds all of them prepared.
+                Parallelism.release(consume prepared)
                 report.accepted += outcome.accepted
                 report.droppedUpdates += outcome.droppedUpdates
                 report.refused += outcome.refused

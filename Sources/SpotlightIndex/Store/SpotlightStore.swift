@@ -120,6 +120,7 @@ public final class SpotlightStore: Sendable {
                                   checksumLimit: options.rankedChecksumLimit, backgroundChecks: options.rankedBackgroundChecks,
                                   keepsDenseTails: options.rankedKeepsDenseTails,
                                   rebuildChunk: options.rankedRebuildChunk, pipelinesContents: options.rankedPipelinesContents,
+                                  partialFlushDocuments: options.rankedPartialFlushDocuments,
                                   writer: opened.writer, clock: options.clock)
         if let reason = opened.reindexReason {
             logger.warning("store needs a full reindex: \(reason.rawValue)")

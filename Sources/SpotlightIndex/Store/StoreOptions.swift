@@ -54,6 +54,10 @@ public struct StoreOptions: Sendable {
     /// Whether a transaction that only inserts builds its segment as it
     /// writes (``ContentsPipeline``); tests turn it off to compare.
     var rankedPipelinesContents = true
+    /// Documents past which such a transaction writes the segment of those
+    /// it inserted so far before it goes on
+    /// (``RankedIndex/partialFlushDocuments``; tests lower it).
+    var rankedPartialFlushDocuments = RankedIndex.partialFlushDocuments
     /// Whether verified segment files are checked again in the background
     /// (tests of the load-time checks turn it off; so does a process that
     /// answers one search and exits, such as `spotlight search`, which

@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+import TestSupport
+@testable import SpotlightIndex
+
+/// A call of many items writes the segment of those it inserted so far
+/// whenever they reach ``RankedIndex/partialFlushDocuments`` (here 100),
+/// inside its transaction: the index answers as if one segment held them
+/// all, an identifier given again later in the call still replaces the
+/// first, and a transaction that fails leaves none of its segments.
+@Suite struct PartialFlushTests {
+    static func items(_ range: Range<Int>) -> [SearchableItem] { ContentsPipelineTests.items(range) }
+
+    static func segments(_ store: SpotlightStore) throws -> [(documents: Int, deleted: Int)] {
+        try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT documents, deleted_count FROM ranked_segments ORDER BY id").map { ($0[0], $0[1]) }
+        }
+    }
+
+    static func ranked(_ store: SpotlightStore, _ query: String) throws -> [String] {
+        try store.search(query, limit: 1_000).map { "\($0.item.uniqueIdentifier) \($0.score.total)" }
+    }
+
+    @Test func aLargeCallWritesASegmentEachTimeItsDocumentsReachTheThreshold() throws {
+        let clock = TestClock()
+        let partial = try memoryStore(clock: clock) { $0.rankedPartialFlushDocuments = 100 }
+        let whole = try memoryStore(clock: clock)
+        let items = Self.items(0..<700)
+        try partial.index(items)
+        try whole.index(items)
+
+        // Chunks of 64, then 256 (``ItemPreparation``): a segment once 100
+        // or more are handed over, at the end of a chunk; the rest at the end.
+        #expect(try Self.segments(partial).map(\.documents) == [320, 256, 124])
+        #expect(try Self.segments(whole).map(\.documents) == [700])
+        #expect(partial.ranked.pipelinedFlushes.load(ordering: .relaxed) == 3)
+        // The same hits, score for score: the collection's statistics are
+        // over every segment. (A prefix's count of matching documents is
+        // estimated per segment, so its scores move with the segments, as
+        // they do after a merge; its order does not here.)
+        for query in ["entry", "fizz", "tag3", "crème"] {
+            #expect(try Self.ranked(partial, query) == (try Self.ranked(whole, query)), "\(query)")
+        }
+        #expect(try partial.search("row 12", limit: 100).map(\.item.uniqueIdentifier)
+            == (try whole.search("row 12", limit: 100).map(\.item.uniqueIdentifier)))
+        #expect(try partial.search("entry", limit: 1_000).count == 700)
+    }
+
+    @Test func anIdentifierGivenAgainAfterASegmentWasWrittenReplacesTheFirst() throws {
+        let store = try memoryStore { $0.rankedPartialFlushDocuments = 100 }
+        // p5 is in the first segment (320 documents) when it comes again.
+        let items = Self.items(0..<400) + [ContentsPipelineTests.replaced(5)] + Self.items(400..<500)
+        let report = try store.index(items)
+        #expect(report.accepted == 501)
+
+        let segments = try Self.segments(store)
+        #expect(segments.first?.documents == 320)
+        #expect(segments.first?.deleted == 1)
+        let live = segments.reduce(0) { $0 + $1.documents - $1.deleted }
+        #expect(live == 500)
+        #expect(try store.search("replaced", limit: 10).map(\.item.uniqueIdentifier) == ["p5"])
+        #expect(try store.search("entry", limit: 1_000).count == 500)
+        #expect(try store.itemCount() == 500)
+    }
+
+    @Test func aFailedTransactionLeavesNoneOfItsSegments() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        // Every segment a file of its own, so that a leftover would show.
+        let store = try fileStore(dir) {
+            $0.rankedPartialFlushDocuments = 100
+            $0.rankedInlineLimit = 1_024
+        }
+        try store.index(Self.items(0..<150))
+        let folder = RankedIndex.directory(forStore: try #require(store.fileURL)).path
+        let segmentFiles = { try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".seg") } }
+        let before = try segmentFiles()
+        #expect(before.count == 1)
+
+        #expect(throws: (any Error).self) {
+            try store.write { db in
+                for chunk in [0..<200, 200..<400] {
+                    _ = try store.apply(.index(ContentsPipelineTests.prepare(store, ContentsPipelineTests.items(chunk, prefix: "gone"))), db)
+                    store.ranked.handOff()
+                    try store.ranked.flushIfLarge(db)
+                }
+                #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM ranked_segments") == 3)
+                throw SpotlightIndexError(.storeUnavailable, "the disk went away")
+            }
+        }
+        #expect(try Self.segments(store).map(\.documents) == [150])
+        #expect(try segmentFiles() == before)
+        #expect(try store.search("gone", limit: 10).isEmpty)
+        try store.index(Self.items(150..<300))
+        #expect(try store.search("entry", limit: 1_000).count == 300)
+    }
+}
