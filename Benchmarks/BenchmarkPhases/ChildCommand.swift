@@ -3,8 +3,10 @@ import Synchronization
 
 /// The hidden subcommand the parent runs once per phase, so that each
 /// phase has its own process and its own peak RSS:
-/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR] [--mode preloaded|streamed]`
-/// (`--mode`: the index phase's ``IndexMode``, streamed by default).
+/// `--child index|query --engine E --scale N --dir DIR --corpus-dir DIR [--rounds R] [--scripts-dir DIR] [--mode preloaded|streamed] [--batch-size N]`
+/// (`--mode`: the index phase's ``IndexMode``, streamed by default;
+/// `--batch-size`: items an engine's indexing call is given,
+/// ``IndexPhase/batchSize`` by default, run by hand to measure larger calls).
 /// Tantivy's child runs its Python driver (``TantivyPeer``) for the phase.
 /// The children are `spotlight-bench-child` (``childExecutable()``).
 /// It prints one result line on stdout (``ChildProtocol/resultPrefix`` + JSON).
@@ -39,6 +41,9 @@ package enum ChildCommand {
         guard let mode = IndexMode(rawValue: values["mode"] ?? IndexMode.streamed.rawValue) else {
             throw BenchError.usage("bad child arguments: --mode is preloaded or streamed")
         }
+        guard let batchSize = values["batch-size"].map({ Int($0) }) ?? IndexPhase.batchSize, batchSize > 0 else {
+            throw BenchError.usage("bad child arguments: --batch-size is a count of items")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let peer = TantivyPeer(scriptsDirectory: URL(fileURLWithPath: values["scripts-dir"] ?? "Benchmarks/tantivy", isDirectory: true))
@@ -51,7 +56,8 @@ package enum ChildCommand {
             json = try encoder.encode(TantivyQueryPhase.run(peer: peer, engine: engine, scale: scale, directory: directory,
                                                             corpusDirectory: corpus, rounds: rounds))
         case (.index, _):
-            json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus, mode: mode))
+            json = try encoder.encode(IndexPhase.run(engine: engine, scale: scale, directory: directory, corpusDirectory: corpus, mode: mode,
+                                                     batchSize: batchSize))
         case (.query, _):
             json = try encoder.encode(QueryPhase.run(engine: engine, scale: scale, directory: directory,
                                                      corpusDirectory: corpus, rounds: rounds))

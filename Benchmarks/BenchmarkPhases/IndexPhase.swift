@@ -1,14 +1,15 @@
 package import Foundation
 
 /// The `index` child: reads the corpus at a scale and indexes it into one
-/// engine's new store, in batches of 1,000, in one of two ways
+/// engine's new store, in calls of ``batchSize`` items (unless given
+/// another size), in one of two ways
 /// (``IndexMode``): every item read before the clock starts (the speed
 /// run), or read a batch at a time between timed batches (the memory run).
 package enum IndexPhase {
     package static let batchSize = 1_000
 
     package static func run(engine: EngineKind, scale: Int, directory: URL, corpusDirectory: URL,
-                            mode: IndexMode = .streamed) throws -> IndexPhaseReport {
+                            mode: IndexMode = .streamed, batchSize: Int = IndexPhase.batchSize) throws -> IndexPhaseReport {
         let tag = "[\(engine.rawValue) \(grouped(scale))]"
         let corpus = try ScaledCorpus.Stream(directory: corpusDirectory, count: scale)
         // Preloaded, every batch is in memory before the clock starts, so
