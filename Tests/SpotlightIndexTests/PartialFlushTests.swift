@@ -96,4 +96,16 @@ import TestSupport
         try store.index(Self.items(150..<300))
         #expect(try store.search("entry", limit: 1_000).count == 300)
     }
+
+    /// A batch's writes go to its segment as a call's chunks do, so a
+    /// large batch writes a segment each time its documents reach the threshold.
+    @Test func aLargeBatchWritesASegmentEachTimeItsDocumentsReachTheThreshold() throws {
+        let store = try memoryStore { $0.rankedPartialFlushDocuments = 100 }
+        try store.beginBatch()
+        for start in stride(from: 0, to: 350, by: 50) { try store.index(Self.items(start..<(start + 50))) }
+        try store.endBatch(clientState: Data("350".utf8))
+        #expect(try Self.segments(store).map(\.documents) == [100, 100, 100, 50])
+        #expect(try store.search("entry", limit: 1_000).count == 350)
+        #expect(try store.lastClientState() == Data("350".utf8))
+    }
 }

@@ -69,7 +69,7 @@ extension SpotlightStore {
         if newState.count > options.limits.maxClientStateBytes {
             throw SpotlightIndexError(.invalidClientState, "client state is \(newState.count) bytes; the limit is \(options.limits.maxClientStateBytes)")
         }
-        guard let writes = batch.withLock({ pending -> [PendingWrite]? in
+        guard var writes = batch.withLock({ pending -> [PendingWrite]? in
             defer { pending = nil }
             return pending
         }) else {
@@ -83,8 +83,16 @@ extension SpotlightStore {
                 }
             }
             var report = IndexReport()
-            for pending in writes {
+            for index in writes.indices {
+                let pending = writes[index]
+                writes[index] = .index([])
                 let outcome = try apply(pending, db)
+                // As a call's chunks: the segment's contents built as the
+                // batch's writes go, written each 16,384 documents, and
+                // each write's items freed off the writer once written.
+                ranked.handOff()
+                try ranked.flushIfLarge(db)
+                Parallelism.release(consume pending)
                 report.accepted += outcome.accepted
                 report.droppedUpdates += outcome.droppedUpdates
                 report.refused += outcome.refused
