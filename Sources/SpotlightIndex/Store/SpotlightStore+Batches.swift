@@ -83,19 +83,12 @@ extension SpotlightStore {
                 }
             }
             var report = IndexReport()
+            // Each write as a call's chunk (``applyChunk(_:_:)``), taken out
+            // of the list so that it is freed once written.
             for index in writes.indices {
                 let pending = writes[index]
                 writes[index] = .index([])
-                let outcome = try apply(pending, db)
-                // As a call's chunks: the segment's contents built as the
-                // batch's writes go, written each 16,384 documents, and
-                // each write's items freed off the writer once written.
-                ranked.handOff()
-                try ranked.flushIfLarge(db)
-                Parallelism.release(consume pending)
-                report.accepted += outcome.accepted
-                report.droppedUpdates += outcome.droppedUpdates
-                report.refused += outcome.refused
+                report.add(try applyChunk(pending, db))
             }
             try db.setMeta("client_state", newState)
             return report

@@ -19,6 +19,13 @@ public struct IndexReport: Sendable, Hashable {
 
     /// True when every item was accepted.
     public var isComplete: Bool { refused.isEmpty }
+
+    /// Counts what one write of a call did.
+    mutating func add(_ outcome: SpotlightStore.WriteOutcome) {
+        accepted += outcome.accepted
+        droppedUpdates += outcome.droppedUpdates
+        refused += outcome.refused
+    }
 }
 
 /// An item refused by the store, and why.
@@ -97,27 +104,63 @@ extension SpotlightStore {
         return try write(chunks: pipeline.next)
     }
 
+    /// Writes several calls' items in one transaction, in order, each call
+    /// with its report: as ``index(prepared:)`` once for each, but one
+    /// commit for all and their segments by size
+    /// (``RankedIndex/partialFlushDocuments``), not one per call. Each
+    /// call's items are prepared (`calls[i]()`, which may return
+    /// preparation already started) as the call before is written, so a
+    /// few chunks of two calls are prepared at most. With a batch open,
+    /// each call goes to the batch as ``index(prepared:)`` sends it.
+    ///
+    /// ```swift
+    /// let reports = try store.index(preparedEach: [{ store.prepare(first) }, { store.prepare(second) }])
+    /// ```
+    /// - Throws: as ``index(_:)``; then no call's items are stored.
+    package func index(preparedEach calls: [() -> PreparedItems]) throws -> [IndexReport] {
+        guard calls.count > 1, !isBatchOpen else { return try calls.map { try index(prepared: $0()) } }
+        return try WriteProfile.measure("index call") { try write { db in
+            var reports: [IndexReport] = []
+            var next: ItemPreparation.Pipeline? = calls[0]().chunks(for: self)
+            for index in calls.indices {
+                guard let pipeline = next else { break }
+                // The next call's preparation starts as this one's is written.
+                next = index + 1 < calls.count ? calls[index + 1]().chunks(for: self) : nil
+                reports.append(try write(chunks: pipeline.next, db))
+            }
+            return reports
+        } }
+    }
+
     /// Writes chunks of prepared items in one transaction, each chunk's
     /// segment contents built while the next is written, and a segment
     /// written whenever those reach ``RankedIndex/partialFlushDocuments``.
     private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?) throws -> IndexReport {
-        try WriteProfile.measure("index call") { try write { db in
-            var report = IndexReport()
-            while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
-                report.refused += refused
-                let outcome = try WriteProfile.measure("apply") { try apply(.index(prepared), db) }
-                // Its segment is built while the next chunk is written.
-                ranked.handOff()
-                try ranked.flushIfLarge(db)
-                // Freed off the writer (``Parallelism/release(_:)``) once
-                // written: a call of many items never holds all of them prepared.
-                Parallelism.release(consume prepared)
-                report.accepted += outcome.accepted
-                report.droppedUpdates += outcome.droppedUpdates
-                report.refused += outcome.refused
-            }
-            return report
-        } }
+        try WriteProfile.measure("index call") { try write { db in try write(chunks: next, db) } }
+    }
+
+    /// Writes chunks of prepared items in the transaction under way.
+    private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?, _ db: Database) throws -> IndexReport {
+        var report = IndexReport()
+        while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
+            report.refused += refused
+            report.add(try applyChunk(.index(prepared), db))
+        }
+        return report
+    }
+
+    /// Applies one chunk of a transaction's writes: its segment's contents
+    /// are built while the next is written (``RankedIndex/handOff()``), a
+    /// segment is written each ``RankedIndex/partialFlushDocuments``
+    /// documents, and its items are freed off the writer
+    /// (``Parallelism/release(_:)``) once written, so that a call or a
+    /// batch of many items never holds all of them prepared.
+    func applyChunk(_ pending: consuming PendingWrite, _ db: Database) throws -> WriteOutcome {
+        let outcome = try WriteProfile.measure("apply") { try apply(pending, db) }
+        ranked.handOff()
+        try ranked.flushIfLarge(db)
+        Parallelism.release(consume pending)
+        return outcome
     }
 
     /// Deletes the items with these identifiers; unknown ones are ignored.
