@@ -29,6 +29,10 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     private let opened = Mutex<(store: SpotlightStore, file: StoreFileIdentity?)?>(nil)
     /// Index requests queued, the next prepared while one is written.
     private let lookAhead = IndexingLookAhead()
+    /// Requests submitted so far: each takes the next number, in the
+    /// order the queue runs them (``IndexingLookAhead`` writes index
+    /// requests numbered one after another together).
+    private let submitted = Mutex(0)
     /// Set when the store's file was replaced while a batch was open on the old one.
     private let batchLost = Mutex(false)
     private let batchOnDefault = Mutex(false)
@@ -156,11 +160,21 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Runs `work` after every earlier request, then the handler with its error.
     private func submit(_ completionHandler: (((any Error)?) -> Void)?, _ work: @escaping @Sendable (SpotlightStore) throws -> Void) {
+        submit(completionHandler, numbered: { _ in }, work: { try work(try self.store()) })
+    }
+
+    /// Runs `work` after every earlier request, then the handler with its
+    /// error; `numbered` gets the request's number as it is queued.
+    private func submit(_ completionHandler: (((any Error)?) -> Void)?, numbered: (Int) -> Void, work: @escaping @Sendable () throws -> Void) {
         let handler = completionHandler.map { UncheckedSendable($0) }
-        queue.async {
-            var failure: (any Error)?
-            do { try work(try self.store()) } catch let error as CSIndexError { failure = error } catch { failure = CSIndexError(error) }
-            handler?.value(failure)
+        submitted.withLock { count in
+            count += 1
+            numbered(count)
+            queue.async {
+                var failure: (any Error)?
+                do { try work() } catch let error as CSIndexError { failure = error } catch { failure = CSIndexError(error) }
+                handler?.value(failure)
+            }
         }
     }
 
@@ -182,12 +196,16 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
 
     /// Adds items, or replaces those with the same identifiers (merges them with `isUpdate`).
     /// A request made while another runs is prepared (checked, tokenized)
-    /// while that one is written, so a stream of batches keeps two cores busy.
+    /// while that one is written, so a stream of batches keeps two cores
+    /// busy; requests waiting one right after another are written in one
+    /// transaction (``IndexingLookAhead``), each reported in its turn.
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (((any Error)?) -> Void)? = nil) {
-        let request = lookAhead.enqueue(items.map(\.engineItem))
-        submit(completionHandler) { store in
-            try Self.check(try store.index(prepared: self.lookAhead.begin(request, store: store)))
-        }
+        let request = IndexingLookAhead.Request(items.map(\.engineItem))
+        submit(completionHandler, numbered: { lookAhead.enqueue(request, number: $0) }, work: {
+            // Written already with an earlier request's items: no store to open.
+            let report = try request.writtenReport() ?? self.lookAhead.write(request, store: try self.store())
+            try Self.check(report)
+        })
     }
 
     /// Adds or replaces items; returns once the store is durable.
