@@ -30,7 +30,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// Index requests queued, the next prepared while one is written.
     private let lookAhead = IndexingLookAhead()
     /// Requests submitted so far: each takes the next number, in the
-    /// order the queue runs them (``IndexingLookAhead`` writes index
+    /// order the queue runs them (`IndexingLookAhead` writes index
     /// requests numbered one after another together).
     private let submitted = Mutex(0)
     /// Set when the store's file was replaced while a batch was open on the old one.
@@ -198,7 +198,7 @@ open class CSSearchableIndex: NSObject, @unchecked Sendable {
     /// A request made while another runs is prepared (checked, tokenized)
     /// while that one is written, so a stream of batches keeps two cores
     /// busy; requests waiting one right after another are written in one
-    /// transaction (``IndexingLookAhead``), each reported in its turn.
+    /// transaction (`IndexingLookAhead`), each reported in its turn.
     open func indexSearchableItems(_ items: [CSSearchableItem], completionHandler: (((any Error)?) -> Void)? = nil) {
         let request = IndexingLookAhead.Request(items.map(\.engineItem))
         submit(completionHandler, numbered: { lookAhead.enqueue(request, number: $0) }, work: {
