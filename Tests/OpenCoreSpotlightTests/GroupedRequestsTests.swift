@@ -23,8 +23,18 @@ extension OpenCoreSpotlightTests {
         /// Each request's error (nil: none) once the last has answered, in the order they answered.
         final class Answers: @unchecked Sendable {
             private let lock = Mutex<[(Int, String?)]>([])
-            func note(_ request: Int, _ error: (any Error)?) { lock.withLock { $0.append((request, error.map { "\($0)" })) } }
+            func note(_ request: Int, _ error: (any Error)?) { note(request, error.map { "\($0)" }) }
+            func note(_ request: Int, _ error: String?) { lock.withLock { $0.append((request, error)) } }
             var all: [(Int, String?)] { lock.withLock { $0 } }
+        }
+
+        /// Makes the last request, lets the held queue go (`release`) and
+        /// returns that request's error (nil: none) once it has answered.
+        static func indexLast(_ index: CSSearchableIndex, _ items: [CSSearchableItem], release: () -> Void) async -> String? {
+            await withCheckedContinuation { done in
+                index.indexSearchableItems(items) { error in done.resume(returning: error.map { "\($0)" }) }
+                release()
+            }
         }
 
         @Test func requestsMadeOneAfterAnotherAreWrittenTogether() async throws {
@@ -36,13 +46,7 @@ extension OpenCoreSpotlightTests {
             for request in 0..<4 {
                 index.indexSearchableItems(Self.items("r\(request)-", 0..<100)) { answers.note(request, $0) }
             }
-            await withCheckedContinuation { done in
-                index.indexSearchableItems(Self.items("r4-", 0..<100)) { error in
-                    answers.note(4, error)
-                    done.resume()
-                }
-                release()
-            }
+            answers.note(4, await Self.indexLast(index, Self.items("r4-", 0..<100), release: release))
             #expect(answers.all.map(\.0) == [0, 1, 2, 3, 4])
             #expect(answers.all.allSatisfy { $0.1 == nil })
             // One transaction: one segment of all 500, not five.
@@ -61,13 +65,7 @@ extension OpenCoreSpotlightTests {
             let big = makeItem("big", title: "big") { $0.textContent = String(repeating: "x", count: 5_000_000) }
             index.indexSearchableItems(Self.items("a", 0..<10)) { answers.note(0, $0) }
             index.indexSearchableItems(Self.items("b", 0..<10) + [big]) { answers.note(1, $0) }
-            await withCheckedContinuation { done in
-                index.indexSearchableItems(Self.items("c", 0..<10)) { error in
-                    answers.note(2, error)
-                    done.resume()
-                }
-                release()
-            }
+            answers.note(2, await Self.indexLast(index, Self.items("c", 0..<10), release: release))
             #expect(answers.all.map(\.0) == [0, 1, 2])
             #expect(answers.all[0].1 == nil)
             #expect(answers.all[1].1?.contains("big") == true)
@@ -85,13 +83,7 @@ extension OpenCoreSpotlightTests {
             let release = Self.hold(index)
             index.indexSearchableItems([makeItem("x", title: "first")]) { _ in }
             index.deleteSearchableItems(withIdentifiers: ["x"]) { _ in }
-            await withCheckedContinuation { done in
-                index.indexSearchableItems([makeItem("x", title: "second")]) { error in
-                    #expect(error == nil)
-                    done.resume()
-                }
-                release()
-            }
+            #expect(await Self.indexLast(index, [makeItem("x", title: "second")], release: release) == nil)
             #expect(await run(CSSearchQuery(queryString: #"title == "second""#, queryContext: nil)).ids == ["x"])
             #expect(try index.store().itemCount() == 1)
         }
@@ -104,13 +96,7 @@ extension OpenCoreSpotlightTests {
             let release = Self.hold(index)
             let half = IndexingLookAhead.groupItems / 2 + 1
             index.indexSearchableItems(Self.items("p", 0..<half)) { _ in }
-            await withCheckedContinuation { done in
-                index.indexSearchableItems(Self.items("q", 0..<half)) { error in
-                    #expect(error == nil)
-                    done.resume()
-                }
-                release()
-            }
+            #expect(await Self.indexLast(index, Self.items("q", 0..<half), release: release) == nil)
             #expect(try index.store().rankedIndexStatistics().segments == 2)
             #expect(try index.store().itemCount() == 2 * half)
         }
