@@ -219,4 +219,26 @@ import Testing
         #expect(typed.contains(reserved("contentType", "public.plain-text")) && !typed.contains(reserved("contentType", "x.y")))
         #expect(typed.contains(reserved("contentTypeTree", "public.text")))
     }
+
+    /// A content type's entries are made once and reused: each time (and
+    /// past the types kept) they are its name and its whole tree, as the
+    /// tree is read anew; a type with no ASCII form lists nothing.
+    @Test(arguments: ["public.plain-text", "public.item", "com.example.unknown", "public.jpeg", "café.type"])
+    func contentTypeEntriesAreTheTypesTree(type: String) {
+        func reserved(_ attribute: String, _ value: String) -> String { "\u{1}\(attribute)\u{0}\(value)" }
+        let tree = ContentType(type).conformanceTree.filter { ExactValues.asciiForm($0) != nil }
+        let expected = (ExactValues.asciiForm(type) == nil ? [] : [reserved("contentType", type)])
+            + tree.map { reserved("contentTypeTree", $0) }
+        for _ in 0..<2 {
+            #expect(NumericIndex.entries([:], contentType: type).map(\.0) == expected)
+        }
+        // Types the cache no longer keeps are made as they come.
+        for index in 0..<(ContentTypeEntries.limit + 2) {
+            _ = ContentTypeEntries.shared.entries(of: "com.example.filler\(index)")
+        }
+        #expect(ContentTypeEntries.shared.entries(of: "com.example.past-the-limit").map(\.0)
+            == [reserved("contentType", "com.example.past-the-limit"), reserved("contentTypeTree", "com.example.past-the-limit"),
+                reserved("contentTypeTree", "public.item")])
+        #expect(NumericIndex.entries([:], contentType: type).map(\.0) == expected)
+    }
 }

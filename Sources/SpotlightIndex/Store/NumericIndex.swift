@@ -1,6 +1,7 @@
 import Foundation
 import RankedSearch
 import SpotlightQuery
+import Synchronization
 
 /// The typed values of an item: every number, date and bool of its
 /// attributes as (name, value), which the ranked index's segments keep
@@ -40,8 +41,7 @@ enum NumericIndex {
         }
         if let domain { listed("domainIdentifier", domain) } else { listedAttribute("domainIdentifier") }
         if let contentType {
-            listed("contentType", contentType)
-            for type in ContentType(contentType).conformanceTree { listed("contentTypeTree", type) }
+            entries.append(contentsOf: ContentTypeEntries.shared.entries(of: contentType))
         } else {
             listedAttribute("contentType")
             listedAttribute("contentTypeTree")
@@ -83,4 +83,34 @@ enum NumericIndex {
     /// The item's own fields the exact-value index lists (the unique
     /// identifier has its own lookup, by hash: see `QueryPlanner`).
     static let exactItemFields = ["domainIdentifier", "contentType", "contentTypeTree"]
+}
+
+/// The exact-value entries of a content type (`contentType` and each type
+/// of its conformance tree), made once per type: every item of an app
+/// repeats a few types, and making them for each item was three heap
+/// allocations an item (its tree and two names longer than a small
+/// string), besides the walk of the tree.
+///
+/// ```swift
+/// ContentTypeEntries.shared.entries(of: "public.item")
+/// // [("\u{1}contentType\u{0}public.item", 0), ("\u{1}contentTypeTree\u{0}public.item", 0)]
+/// ```
+final class ContentTypeEntries: Sendable {
+    static let shared = ContentTypeEntries()
+    /// Types kept at most: past them (an app inventing types), entries are made each time.
+    static let limit = 256
+    private let known = Mutex<[String: [(String, Double)]]>([:])
+
+    func entries(of contentType: String) -> [(String, Double)] {
+        if let entries = known.withLock({ $0[contentType] }) { return entries }
+        var entries: [(String, Double)] = []
+        if let name = ExactValues.name(attribute: "contentType", value: contentType) { entries.append((name, 0)) }
+        for type in ContentType(contentType).conformanceTree {
+            if let name = ExactValues.name(attribute: "contentTypeTree", value: type) { entries.append((name, 0)) }
+        }
+        known.withLock { known in
+            if known.count < Self.limit { known[contentType] = entries }
+        }
+        return entries
+    }
 }
