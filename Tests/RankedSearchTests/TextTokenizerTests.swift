@@ -50,6 +50,10 @@ import Testing
         // or three, with transitions or without (`The`, `HTTPServer`).
         "The HTTPServer2Go uses libGL3, x1y2z3 and iPhone15Pro; ABC abc 123 A1 1A aB Ab ab1 ABCdef 9z",
         "a b C 0 --- CamelCaseWordWithManyPartsInIt Z9Z9Z9Z9 utf8Decoder v2 W3C",
+        // Words past the 64 bytes whose part boundaries the fast path keeps
+        // on the stack (the cuts of such a word go on the heap), beside short ones.
+        "aB1 " + String(repeating: "aB1", count: 30) + " x " + String(repeating: "Longer", count: 11) + "9 end" + String(repeating: "Q", count: 70),
+        String(repeating: "ab", count: 32) + "C " + String(repeating: "ab", count: 32) + "Cd",
     ])
     func runsBetweenSpacesGiveTheWholeTextsTokens(text: String) {
         let expected = TextTokenizer.unicodeIndexTokens(of: text).sorted()

@@ -242,44 +242,52 @@ package enum TextTokenizer {
             asciiClasses.withUnsafeBufferPointer { classes in
                 let word = buffer.baseAddress!
                 word.initialize(repeating: 0, count: count + 8)
-                var cuts: [Int] = []      // offsets in the word where a part starts
-                var index = 0
-                while index < count {
-                    // A word: letters and digits, lowercased, and the classes it holds.
-                    var length = 0
-                    var held: UInt16 = 0
+                // Offsets in the word where a part starts: on the stack for
+                // words of up to `cutCapacity` bytes (an array here was a
+                // heap allocation for most texts), else for the word alone.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: cutCapacity) { cutBuffer in
+                    var index = 0
                     while index < count {
-                        let entry = classes[Int(input[index] & 0x7F)]
-                        if entry == 0 {
-                            if length > 0 { break }
+                        // A word: letters and digits, lowercased, and the classes it holds.
+                        var length = 0
+                        var held: UInt16 = 0
+                        while index < count {
+                            let entry = classes[Int(input[index] & 0x7F)]
+                            if entry == 0 {
+                                if length > 0 { break }
+                                index += 1
+                                continue
+                            }
+                            held |= entry
+                            word[length] = UInt8(truncatingIfNeeded: entry)
+                            length += 1
                             index += 1
-                            continue
                         }
-                        held |= entry
-                        word[length] = UInt8(truncatingIfNeeded: entry)
-                        length += 1
-                        index += 1
-                    }
-                    guard length > 0 else { continue }
-                    sink.take(padded: UnsafeBufferPointer(start: word, count: length))
-                    let kinds = held >> 8
-                    guard kinds & (kinds &- 1) != 0 else { continue }
-                    // Two classes or more: cuts at transitions, from the word's own bytes.
-                    let original = input + (index - length)
-                    var previous = original[0]
-                    for offset in 1..<length {
-                        let byte = original[offset]
-                        if isTransition(previous, byte) { cuts.append(offset) }
-                        previous = byte
-                    }
-                    if !cuts.isEmpty {
-                        emitParts(of: word, length: length, cuts: cuts, into: &sink)
-                        cuts.removeAll(keepingCapacity: true)
+                        guard length > 0 else { continue }
+                        sink.take(padded: UnsafeBufferPointer(start: word, count: length))
+                        let kinds = held >> 8
+                        guard kinds & (kinds &- 1) != 0 else { continue }
+                        // Two classes or more: cuts at transitions, from the word's own bytes.
+                        let original = input + (index - length)
+                        let longWord = length > cutCapacity ? UnsafeMutablePointer<Int>.allocate(capacity: length) : nil
+                        defer { longWord?.deallocate() }
+                        let cuts = longWord ?? cutBuffer.baseAddress!
+                        var cutCount = 0
+                        var previous = original[0]
+                        for offset in 1..<length {
+                            let byte = original[offset]
+                            if isTransition(previous, byte) { cuts[cutCount] = offset; cutCount += 1 }
+                            previous = byte
+                        }
+                        if cutCount > 0 { emitParts(of: word, length: length, cuts: UnsafeBufferPointer(start: cuts, count: cutCount), into: &sink) }
                     }
                 }
             }
         }
     }
+
+    /// Longest word whose cuts ``asciiTokens(_:into:)`` keeps on the stack.
+    private static let cutCapacity = 64
 
     /// Per ASCII byte: for a letter or a digit, itself lowercased in the
     /// low byte and its class in the high byte (1 digit, 2 lowercase, 4
@@ -295,18 +303,17 @@ package enum TextTokenizer {
 
     /// The parts of a word cut at `cuts`, and the runs of them (all runs
     /// for up to ``maxPartRuns`` parts, else single parts), the whole word excepted.
-    private static func emitParts<Sink: IndexTokenSink>(of word: UnsafeMutablePointer<UInt8>, length: Int, cuts: [Int], into sink: inout Sink) {
+    private static func emitParts<Sink: IndexTokenSink>(of word: UnsafeMutablePointer<UInt8>, length: Int, cuts: UnsafeBufferPointer<Int>,
+                                                        into sink: inout Sink) {
         // Part i spans bound(i)..<bound(i + 1): 0, the cuts, then `length`
         // (read from `cuts`, not gathered into an array of its own per word).
         let parts = cuts.count + 1
-        cuts.withUnsafeBufferPointer { cuts in
-            @inline(__always) func bound(_ index: Int) -> Int { index == 0 ? 0 : index <= cuts.count ? cuts[index - 1] : length }
-            for first in 0..<parts {
-                let lastPart = parts <= maxPartRuns ? parts : first + 1
-                let start = bound(first)
-                for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
-                    sink.take(padded: UnsafeBufferPointer(start: word + start, count: bound(last) - start))
-                }
+        @inline(__always) func bound(_ index: Int) -> Int { index == 0 ? 0 : index <= cuts.count ? cuts[index - 1] : length }
+        for first in 0..<parts {
+            let lastPart = parts <= maxPartRuns ? parts : first + 1
+            let start = bound(first)
+            for last in (first + 1)...lastPart where !(first == 0 && last == parts) {
+                sink.take(padded: UnsafeBufferPointer(start: word + start, count: bound(last) - start))
             }
         }
     }
