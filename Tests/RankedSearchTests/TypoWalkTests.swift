@@ -66,6 +66,14 @@ import Testing
         #expect(segment.rememberedTypoWalks == TypoMemo.capacity)
     }
 
+    /// A term's first letter, read from its bytes alone, is the one its
+    /// decoded string starts with (U+FFFD for damaged bytes, as decoding repairs them).
+    @Test(arguments: [[UInt8]("python".utf8), Array("école".utf8), Array("東京".utf8), Array("😀x".utf8), [0xFF, 0x61], [0xC3], [0x80, 0x80], []])
+    func aTermsFirstLetterIsItsStringsFirstScalar(bytes: [UInt8]) {
+        let expected = String(decoding: bytes, as: UTF8.self).unicodeScalars.first
+        #expect(bytes.withUnsafeBytes { TypoWalk.firstScalar(of: $0) } == expected)
+    }
+
     /// The walk with the first letter as the typo finds exactly what the
     /// definition says, on ~6,000 Debian titles and summaries.
     @Test func firstLetterTyposAreWhatTheyClaim() throws {
