@@ -92,6 +92,26 @@ import Testing
         #expect(TextTokenizer.queryTerms(text) == terms)
     }
 
+    /// ASCII queries take a path of their own; it gives what the general
+    /// path gives, on typed-looking text and on seeded random ASCII.
+    @Test func asciiQueriesGiveTheGeneralPathsTerms() {
+        var texts = ["", " ", "*", "zoe mar", "Zoe MAR ", "gtk*", "gtk **", "c++ x", "a-b_c.d", "mp3Player v2", "x\ty\nz",
+                     (0..<40).map { "w\($0)" }.joined(separator: " "), (0..<32).map { "w\($0)" }.joined(separator: " ") + "*"]
+        var seed: UInt64 = 20_261_130
+        for _ in 0..<500 {
+            var text = ""
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            for _ in 0..<Int(seed >> 60) * 3 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                text.unicodeScalars.append(Unicode.Scalar(UInt8(truncatingIfNeeded: seed >> 33) & 0x7F))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            #expect(TextTokenizer.queryTerms(text) == TextTokenizer.unicodeQueryTerms(text), "\(text.debugDescription)")
+        }
+    }
+
     @Test func longQueriesAreCapped() {
         let text = (0..<100).map { "w\($0)" }.joined(separator: " ")
         let terms = TextTokenizer.queryTerms(text)
