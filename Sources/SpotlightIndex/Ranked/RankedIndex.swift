@@ -368,13 +368,22 @@ final class RankedIndex: Sendable {
         var out = [[Int64]](repeating: [], count: hashes.count)
         for snapshot in segments {
             let segment = snapshot.segment
-            // Most identifiers of a chunk are new: the segment's filter says
-            // so at once. (A lookup or two, as a delete's, is not worth building it.)
-            let filter = hashes.count >= Self.filteredLookups ? segment.uidFilter : nil
-            for (index, hash) in hashes.enumerated() where filter?.mayContain(hash) ?? true {
+            func lookUp(_ index: Int, _ hash: UInt64) {
                 for doc in segment.documents(uidHash: hash) where !snapshot.deleted.contains(doc) {
                     out[index].append(segment.rowid(doc))
                 }
+            }
+            // Most identifiers of a chunk are new: the segment's filter says
+            // so at once. (A lookup or two, as a delete's, is not worth building it.)
+            // The filter is probed in a loop of its own, not through an
+            // optional per hash (a retain and release of it each time).
+            guard hashes.count >= Self.filteredLookups else {
+                for (index, hash) in hashes.enumerated() { lookUp(index, hash) }
+                continue
+            }
+            let filter = segment.uidFilter
+            hashes.withUnsafeBufferPointer { hashes in
+                for index in hashes.indices where filter.mayContain(hashes[index]) { lookUp(index, hashes[index]) }
             }
         }
         return out
