@@ -182,17 +182,14 @@ package enum TextTokenizer {
         var text = text
         return text.withUTF8 { bytes -> [QueryTerm]? in
             guard isASCII(bytes) else { return nil }
+            // The index's own table of word bytes and their lowercase (``asciiClasses``).
+            let classes = asciiClasses
             var terms: [QueryTerm] = []
             var start = -1
-            @inline(__always) func isWord(_ byte: UInt8) -> Bool {
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
-            }
+            @inline(__always) func isWord(_ byte: UInt8) -> Bool { classes[Int(byte)] != 0 }
             func endWord(at end: Int) {
                 let word = String(unsafeUninitializedCapacity: end - start) { out in
-                    for index in start..<end {
-                        let byte = bytes[index]
-                        out[index - start] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                    }
+                    for index in start..<end { out[index - start] = UInt8(truncatingIfNeeded: classes[Int(bytes[index])]) }
                     return end - start
                 }
                 terms.append(QueryTerm(tokens: [word], isPrefix: false))
