@@ -25,7 +25,7 @@ enum NumericIndex {
         var entries: [(String, Double)] = []
         entries.reserveCapacity(attributes.count + exactItemFields.count)
         func listed(_ name: String, _ text: String) {
-            if let reserved = ExactValues.name(attribute: name, value: text) { entries.append((reserved, 0)) }
+            if let entry = exactEntry(name, text) { entries.append(entry) }
         }
         // The item's own fields as the evaluator reads them (``QueryItem``: an
         // attribute of that name when the item has none), read here
@@ -83,6 +83,13 @@ enum NumericIndex {
     /// The item's own fields the exact-value index lists (the unique
     /// identifier has its own lookup, by hash: see `QueryPlanner`).
     static let exactItemFields = ["domainIdentifier", "contentType", "contentTypeTree"]
+
+    /// The entry of a short string value of attribute `name`: its reserved
+    /// name (``/RankedSearch/ExactValues``) and 0; nil for a value the
+    /// exact-value index does not keep.
+    static func exactEntry(_ name: String, _ text: String) -> (String, Double)? {
+        ExactValues.name(attribute: name, value: text).map { ($0, 0) }
+    }
 }
 
 /// The exact-value entries of a content type (`contentType` and each type
@@ -104,9 +111,9 @@ final class ContentTypeEntries: Sendable {
     func entries(of contentType: String) -> [(String, Double)] {
         if let entries = known.withLock({ $0[contentType] }) { return entries }
         var entries: [(String, Double)] = []
-        if let name = ExactValues.name(attribute: "contentType", value: contentType) { entries.append((name, 0)) }
+        if let entry = NumericIndex.exactEntry("contentType", contentType) { entries.append(entry) }
         for type in ContentType(contentType).conformanceTree {
-            if let name = ExactValues.name(attribute: "contentTypeTree", value: type) { entries.append((name, 0)) }
+            if let entry = NumericIndex.exactEntry("contentTypeTree", type) { entries.append(entry) }
         }
         known.withLock { known in
             if known.count < Self.limit { known[contentType] = entries }
