@@ -94,7 +94,12 @@ def engine_table(path):
 
 def growth_table(path, path10m):
     first, second = runs(path), runs(path10m)
-    columns = [first[("engine", 63666)], first[("engine", 1000000)], second[("engine", 10000000)], second[("tantivy", 10000000)]]
+    wanted = [(first, path, "engine", 63666), (first, path, "engine", 1000000),
+              (second, path10m, "engine", 10000000), (second, path10m, "tantivy", 10000000)]
+    missing = [f"{file} has no {engine} run at {scale:,} items" for by, file, engine, scale in wanted if (engine, scale) not in by]
+    if missing:
+        sys.exit("tables.py growth: " + "; ".join(missing))
+    columns = [by[(engine, scale)] for by, _, engine, scale in wanted]
     lines = ["| figure | engine 63,666 | engine 1M | engine 10M | 1M ÷ 63,666 | 10M ÷ 1M | Tantivy 10M | engine ÷ Tantivy at 10M |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
 
