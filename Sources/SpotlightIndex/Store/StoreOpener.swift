@@ -327,6 +327,8 @@ struct StoreOpener {
         var tokenizerVersion: Int?
         var created: Double?
 
+        init() {}
+
         init(_ db: Database) throws {
             let tables = try Set(String.fetchAll(db, sql: """
                 SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('grdb_migrations', 'items', 'meta')
@@ -351,7 +353,17 @@ struct StoreOpener {
     private func prepare(_ writer: any DatabaseWriter) throws -> Double? {
         let migrator = Schema.migrator
         let known = Set(migrator.migrations)
-        let state = try writer.read(FileState.init)
+        // On the writer's connection: a pool's `read` would open a reader
+        // connection (its pragmas, its parse of the schema) for this alone,
+        // where a search reads through the store's reader slots.
+        let state = try writer.writeWithoutTransaction { db in
+            var state = FileState()
+            try db.inTransaction(.deferred) {
+                state = try FileState(db)
+                return .commit
+            }
+            return state
+        }
         if !state.applied.isSubset(of: known) {
             throw SpotlightIndexError(.storeUnavailable, "the store was written by a newer OpenSpotlight (schema \(state.applied.sorted().joined(separator: ", "))); open it with that version")
         }
