@@ -284,6 +284,10 @@ extension RankedIndex {
         }
     }
 
+    /// Whether no merge is running or waiting to be installed: one holds
+    /// the store's pool, and writes, after the store is released.
+    var mergesIdle: Bool { merges.state.withLock { $0.inFlight.isEmpty && $0.completed.isEmpty } }
+
     /// Files of merges not yet installed (not orphans).
     var pendingMergeFiles: Set<String> { merges.state.withLock { $0.pendingFiles } }
 }

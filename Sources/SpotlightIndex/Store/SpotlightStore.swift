@@ -185,9 +185,13 @@ public final class SpotlightStore: Sendable {
     }
 
     deinit {
-        // Other connections first: the pool's last one then checkpoints and removes the WAL.
+        // Other connections first: the pool's last one then checkpoints the
+        // WAL into the file, and leaves it one frame long (``KeptJournal``).
         checkpointer?.close()
         readers?.close()
+        // Not while a merge holds the pool: it writes on after this, and the WAL
+        // would be kept as long as it leaves it (GRDB then writes at the next open, as before).
+        if !isReadOnly, ranked.mergesIdle, let pool = writer as? DatabasePool { KeptJournal.prepareForClose(pool, now: now) }
     }
 
     /// Says the app has indexed everything again after ``pendingReindex``.
