@@ -280,10 +280,29 @@ final class RankedIndex: Sendable {
         return segment
     }
 
-    /// An inline segment's bytes, copied once from SQLite's row into memory
-    /// of their own (no `Data` in between: a store's small segments are
-    /// read on its first search, ~1 MB at 10,000 items).
+    /// An inline segment's bytes, read from SQLite's row straight into
+    /// memory of their own (a store's small segments are read on its first
+    /// search, ~1.6 MB at 10,000 items), through incremental blob I/O: read
+    /// as a column, SQLite first assembled the whole value in memory of its
+    /// own from the row's overflow pages, then freed it once copied, ~40%
+    /// of a 10,000-item store's first search (perf).
     private static func inlineBytes(_ db: Database, id: Int64) throws -> SegmentBytes {
+        if let connection = db.sqliteConnection {
+            var blob: OpaquePointer?
+            if sqlite3_blob_open(connection, "main", "ranked_segments", "data", id, 0, &blob) == SQLITE_OK, let blob {
+                defer { sqlite3_blob_close(blob) }
+                let count = Int(sqlite3_blob_bytes(blob))
+                if count > 0 {
+                    return try SegmentBytes(count: count) { buffer in
+                        let read = sqlite3_blob_read(blob, buffer.baseAddress, CInt(count), 0)
+                        guard read == SQLITE_OK else { throw DatabaseError(code: read, on: connection) }
+                    }
+                }
+            } else {
+                // A NULL or missing value cannot be opened: the query below says which.
+                sqlite3_blob_close(blob)
+            }
+        }
         let statement = try db.cachedStatement(sql: "SELECT data FROM ranked_segments WHERE id = ?")
         statement.arguments = [id]
         var bytes: SegmentBytes?
