@@ -54,8 +54,9 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: file + "-wal")) == again, "opening wrote nothing")
     }
 
-    /// A store held by another connection when one closes: that close
-    /// leaves the WAL as it is; the last one to close empties it.
+    /// Two stores on one file: the first to close is not the last
+    /// connection, so SQLite leaves the WAL to the other; the last close
+    /// leaves it short, and nothing either wrote is lost.
     @Test func theLastOfTwoStoresOnOneFileEmptiesTheWAL() throws {
         let scratch = try ScratchDirectory("kept-journal")
         defer { scratch.cleanUp() }
