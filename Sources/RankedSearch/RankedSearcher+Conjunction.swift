@@ -231,15 +231,15 @@ extension RankedSearcher {
     /// Scores document `doc` of `segment`, holding every term with these
     /// frequencies (each term's most frequent token there), into `top`:
     /// unless it expired, is excluded, lacks a phrase, or cannot make the
-    /// page. How the conjunction and the scan score a match.
-    @inline(__always)
-    /// `bounds`: the document's static bound and length as stored
+    /// page. How the conjunction and the scan score a match. `bounds`: the
+    /// document's static bound and length as stored
     /// (``Segment/gatherDocumentBounds(_:into:holding:)``), when read already.
+    @inline(__always)
     mutating func score<Frequencies: RandomAccessCollection<UInt32>>(
         _ doc: Int, of segment: Segment, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
         excluding: Set<Int64>, top: inout TopHits, verify: (Int64) throws -> Bool, bounds: UInt64? = nil
     ) throws where Frequencies.Index == Int {
-        let length = bounds.map { Double(UInt32(truncatingIfNeeded: $0 >> 32)) } ?? segment.length(doc)
+        let (staticBound, length) = bounds.map(Segment.unpackBound) ?? (segment.staticBound(doc), segment.length(doc))
         let norm = RankedScoring.norm(length: length, avgLength: avgLength)
         let (text, title) = scoring.text(frequencies, idf: idf, norm: norm, titleLength: segment.titleLength(doc))
         // The most its other factors can make of the text score (its static
@@ -247,7 +247,6 @@ extension RankedSearcher {
         // words stop here, before their expiry, rowid and factors are read,
         // each from a section of its own. (`file access d`: ~400 matches a
         // 50,000-item store for a page of 5.)
-        let staticBound = bounds.map { Double(Float(bitPattern: UInt32(truncatingIfNeeded: $0))) } ?? segment.staticBound(doc)
         if now >= segment.buildTime, let threshold = top.threshold, text * staticBound < threshold { return }
         if segment.expires(doc) <= now { return }
         statistics.documentsScored += 1

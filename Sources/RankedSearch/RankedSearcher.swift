@@ -641,6 +641,19 @@ package struct RankedSearcher {
         // 10M items, the 60 multi-word queries, four alternating runs of the
         // query child: p50 1.38–1.59 → 1.32–1.39 ms, mean 1.86–2.16 → 1.84–1.87.
         let arraysAsReached = !arrayTerms.isEmpty && arrayTerms.allSatisfy { row[$0].fillsAsReached }
+        // Whether a posting of the driver (`frequency` flagged) cannot reach
+        // `threshold` with `others` added for the other terms: its exact
+        // share, checked without dividing where the title lacks its token.
+        @inline(__always)
+        func driverBelow(_ frequency: UInt32, staticBound: Double, length: Double, doc: Int, others: Double, threshold: Double) -> Bool {
+            let factor = idf[driver] * staticBound
+            if frequency & RankedScoring.titleBit == 0 {
+                return RankedScoring.surelyBelow(frequency: frequency, length: length, normBase: normParts.base,
+                                                 normPerLength: normParts.perLength, factor: factor, need: threshold - others)
+            }
+            let norm = RankedScoring.norm(length: length, avgLength: avgLength)
+            return factor * scoring.termBound(frequency: frequency, norm: norm, titleLength: segment.titleLength(doc)) + others < threshold
+        }
         blocks: for block in termBlocks {
             // The other terms' most in this block, G×S (∞: unknown), and of
             // those asked through cursors only.
@@ -699,21 +712,9 @@ package struct RankedSearcher {
                 try scratch.docs.withUnsafeBufferPointer { docs throws(SegmentError) in
                     segment.gatherDocumentBounds(docs, into: &scratch.bounds)
                     for position in docs.indices {
-                        let pair = scratch.bounds[position]
-                        let staticBound = Double(Float(bitPattern: UInt32(truncatingIfNeeded: pair)))
-                        let length = Double(UInt32(truncatingIfNeeded: pair >> 32))
-                        let frequency = scratch.frequencies[position] | flag
-                        let factor = idf[driver] * staticBound
-                        let below: Bool
-                        if frequency & RankedScoring.titleBit == 0 {
-                            below = RankedScoring.surelyBelow(frequency: frequency, length: length, normBase: normParts.base,
-                                                              normPerLength: normParts.perLength, factor: factor, need: threshold - othersGS)
-                        } else {
-                            let norm = RankedScoring.norm(length: length, avgLength: avgLength)
-                            let doc = Int(docs[position])
-                            below = factor * scoring.termBound(frequency: frequency, norm: norm, titleLength: segment.titleLength(doc)) + othersGS < threshold
-                        }
-                        if below {
+                        let (staticBound, length) = Segment.unpackBound(scratch.bounds[position])
+                        if driverBelow(scratch.frequencies[position] | flag, staticBound: staticBound, length: length, doc: Int(docs[position]),
+                                       others: othersGS, threshold: threshold) {
                             scratch.firstArray[position] = 0
                             continue
                         }
@@ -742,17 +743,13 @@ package struct RankedSearcher {
                     if frequency == 0 { continue documents }
                     scratch.best[term] = frequency
                 }
-                let pair = scratch.bounds[position]
-                let staticBound = Double(Float(bitPattern: UInt32(truncatingIfNeeded: pair)))
-                let length = Double(UInt32(truncatingIfNeeded: pair >> 32))
+                let (staticBound, length) = Segment.unpackBound(scratch.bounds[position])
                 // What this document can score at most, before the
                 // cursors are asked: the driver's exact share, the
                 // others' block maxima (or array terms' ceiling). Most
                 // postings of a long list stop here: checked first
                 // without dividing.
                 if othersGS.isFinite, let threshold = top.threshold {
-                    let frequency = scratch.frequencies[position] | flag
-                    let factor = idf[driver] * staticBound
                     var othersHere = othersGS
                     if !arrayTerms.isEmpty {
                         var tighter = cursorsGS
@@ -761,15 +758,9 @@ package struct RankedSearcher {
                         }
                         othersHere = min(othersGS, tighter)
                     }
-                    if frequency & RankedScoring.titleBit == 0 {
-                        if RankedScoring.surelyBelow(frequency: frequency, length: length, normBase: normParts.base,
-                                                     normPerLength: normParts.perLength, factor: factor, need: threshold - othersHere) {
-                            continue
-                        }
-                    } else {
-                        let norm = RankedScoring.norm(length: length, avgLength: avgLength)
-                        let driverG = scoring.termBound(frequency: frequency, norm: norm, titleLength: segment.titleLength(doc))
-                        if factor * driverG + othersHere < threshold { continue }
+                    if driverBelow(scratch.frequencies[position] | flag, staticBound: staticBound, length: length, doc: doc,
+                                   others: othersHere, threshold: threshold) {
+                        continue
                     }
                 }
                 let norm = RankedScoring.norm(length: length, avgLength: avgLength)

@@ -208,6 +208,13 @@ package struct Segment: @unchecked Sendable {
         Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: documentBoundsAt + 8 * doc, as: UInt32.self))))
     }
 
+    /// A pair of ``gatherDocumentBounds(_:into:holding:)``: the static
+    /// bound (its Float32 bits the low 32) and the length.
+    @inline(__always)
+    static func unpackBound(_ pair: UInt64) -> (staticBound: Double, length: Double) {
+        (Double(Float(bitPattern: UInt32(truncatingIfNeeded: pair))), Double(UInt32(truncatingIfNeeded: pair >> 32)))
+    }
+
     /// Each of `docs`' (decoded from this segment, so in range) static
     /// bound and length as one value, the bound's bits the low 32, into
     /// `pairs` (at least as long): ``staticBound(_:)`` and ``length(_:)``
