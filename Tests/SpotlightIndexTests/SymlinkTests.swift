@@ -144,4 +144,18 @@ import TestSupport
     func otherNamesAreNeverTheIndexs(name: String) {
         #expect(!RankedIndex.isSegmentFileName(name))
     }
+
+    /// A file's size, a link's own (never its target's), nothing for a missing path.
+    @Test func sizesAreOfWhatIsAtThePath() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.cleanUp() }
+        let file = dir.url.appendingPathComponent("data").path
+        let link = dir.url.appendingPathComponent("link").path
+        try Data(repeating: 7, count: 12_345).write(to: URL(fileURLWithPath: file))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        #expect(StorePath.size(file) == 12_345)
+        #expect(StorePath.size(link) == file.utf8.count)
+        #expect(StorePath.size(dir.url.appendingPathComponent("missing").path) == nil)
+        #expect(StorePath.size(file) == (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int))
+    }
 }

@@ -48,7 +48,7 @@ enum KeptJournal {
             var moved: Int32 = 0
             guard !db.isInsideTransaction,
                   sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved == 0,
-                  let size = (try? FileManager.default.attributesOfItem(atPath: pool.path + "-wal"))?[.size] as? Int else { return }
+                  let size = StorePath.size(pool.path + "-wal") else { return }
             if db.totalChangesCount > 0 {
                 // No waiting at close: another process reading is a reason to leave things as they are.
                 sqlite3_busy_timeout(db.sqliteConnection, 0)

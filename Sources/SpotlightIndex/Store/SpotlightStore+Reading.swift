@@ -108,9 +108,7 @@ extension SpotlightStore {
     /// SQLite file, its write-ahead log, and the ranked index's segment files.
     public func fileSize() -> Int64 {
         guard let fileURL else { return 0 }
-        func size(_ path: String) -> Int64 {
-            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-        }
+        func size(_ path: String) -> Int64 { Int64(StorePath.size(path) ?? 0) }
         var total = size(fileURL.path) + size(fileURL.path + "-wal")
         if let directory = ranked.directory, let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) {
             for file in files { total += size(directory.appendingPathComponent(file).path) }

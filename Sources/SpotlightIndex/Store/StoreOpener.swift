@@ -154,7 +154,7 @@ struct StoreOpener {
     private func openReadOnly(_ file: URL) throws -> Opened {
         var config = configuration()
         config.readonly = true
-        let pendingJournal = ((try? FileManager.default.attributesOfItem(atPath: file.path + "-wal"))?[.size] as? Int ?? 0) > 0
+        let pendingJournal = (StorePath.size(file.path + "-wal") ?? 0) > 0
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
         let path = file.path.addingPercentEncoding(withAllowedCharacters: allowed) ?? file.path

@@ -36,6 +36,14 @@ enum StorePath {
     /// True when `path` is a regular file (not a link to one).
     static func isFile(_ path: String) -> Bool { kind(path) == .file }
 
+    /// The size in bytes of what is at `path` (a link's own, not its
+    /// target's, as `FileManager.attributesOfItem` gives it, without its
+    /// lookup of the owner's names); nil when nothing is there.
+    static func size(_ path: String) -> Int? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? Int(info.st_size) : nil
+    }
+
     /// Checks each component of `url` below `root` (the root excluded): none
     /// may be a symbolic link, and all but the last must be directories.
     /// Components that do not exist yet are fine.
