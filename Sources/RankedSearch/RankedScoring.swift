@@ -71,6 +71,30 @@ package struct RankedScoring: Sendable {
         return factor * tf * (k1 + 1) < need * (tf + normBase + normPerLength * length) * (1 - 1e-9)
     }
 
+    /// The least stored frequency (``frequency(weighted:columns:)``, title
+    /// bit clear) whose score × `factor` may reach `need` in any document:
+    /// G at length 0, tf(k1 + 1) / (tf + k1(1 − b)), is G's largest for a
+    /// frequency. A posting outside the title stored below it is surely
+    /// below `need` wherever it is, with `factor` its IDF × the largest
+    /// static bound of its block: checked on the posting alone, before its
+    /// document's bound and length are read. 0 when none is surely below
+    /// (`need` ≤ 0); `UInt32.max` when every one is (G's ceiling, k1 + 1,
+    /// × `factor` is below `need`).
+    ///
+    /// ```swift
+    /// RankedScoring.outsideTitleCut(factor: 2, need: 3)   // 22: tf under 0.643, 11 sixteenths, shifted
+    /// ```
+    @_spi(Inspection) public static func outsideTitleCut(factor: Double, need: Double) -> UInt32 {
+        guard need > 0 else { return 0 }
+        let reach = factor * (k1 + 1) - need
+        guard reach > 0 else { return .max }
+        // tf(k1 + 1)·factor < need·(tf + k1(1 − b))  ⇔  tf < need·k1(1 − b) / reach.
+        let tf = need * k1 * (1 - b) / reach * (1 - 1e-9)
+        let stored = (tf * SegmentFormat.tfScale).rounded(.up)
+        guard stored < Double(UInt32.max >> 2) else { return .max }
+        return UInt32(stored) << 1
+    }
+
     /// ``norm(length:avgLength:)`` = `base` + `perLength` × length, for ``surelyBelow(frequency:length:normBase:normPerLength:factor:need:)``.
     @_spi(Inspection) public static func normParts(avgLength: Double) -> (base: Double, perLength: Double) {
         (k1 * (1 - b), k1 * b / max(avgLength, 1e-9))

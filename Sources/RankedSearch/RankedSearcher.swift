@@ -594,6 +594,9 @@ package struct RankedSearcher {
         var bounds: [UInt64]
         /// Per posting of the block read, the first array term's frequency there.
         var firstArray: [UInt32]
+        /// Per posting of the block read, 1 where its document is bounded
+        /// (``RankedScoring/outsideTitleCut(factor:need:)`` did not pass over it), else 0.
+        var kept: [UInt32]
 
         init(termCount: Int) {
             best = [UInt32](repeating: 0, count: termCount)
@@ -602,6 +605,7 @@ package struct RankedSearcher {
             frequencies.reserveCapacity(SegmentFormat.blockSize)
             bounds = [UInt64](repeating: 0, count: SegmentFormat.blockSize)
             firstArray = [UInt32](repeating: 0, count: SegmentFormat.blockSize)
+            kept = [UInt32](repeating: 0, count: SegmentFormat.blockSize)
         }
     }
 
@@ -704,14 +708,36 @@ package struct RankedSearcher {
                 }
             }
             try segment.decodeBlock(block, docs: &scratch.docs, frequencies: &scratch.frequencies)
+            // Postings outside the title whose frequency cannot reach the
+            // page at any document of the block (its largest static bound,
+            // G at length 0) are passed over before their document's bound
+            // is read: most of a common word's, whose block maxima a title
+            // sets (`source files`, `for tools` at 10M items).
+            var cut: UInt32 = 0
+            if othersGS.isFinite, let threshold {
+                cut = RankedScoring.outsideTitleCut(factor: idf[driver] * segment.blockMaxS(block), need: threshold - othersGS)
+            }
+            let count = scratch.docs.count
+            scratch.kept.withUnsafeMutableBufferPointer { kept in
+                scratch.frequencies.withUnsafeBufferPointer { frequencies in
+                    for position in 0..<count {
+                        let frequency = frequencies[position]
+                        kept[position] = frequency & RankedScoring.titleBit != 0 || frequency >= cut ? 1 : 0
+                    }
+                }
+            }
             if boundFirst, let threshold {
                 // Every document's bound first, with the other terms' block
                 // maxima, and the arrays read only for those it passes (a
                 // few percent of `source`'s in `source files` at 10M items):
                 // `firstArray` 0 then passes over the others below.
                 try scratch.docs.withUnsafeBufferPointer { docs throws(SegmentError) in
-                    segment.gatherDocumentBounds(docs, into: &scratch.bounds)
+                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: scratch.kept)
                     for position in docs.indices {
+                        guard scratch.kept[position] != 0 else {
+                            scratch.firstArray[position] = 0
+                            continue
+                        }
                         let (staticBound, length) = Segment.unpackBound(scratch.bounds[position])
                         if driverBelow(scratch.frequencies[position] | flag, staticBound: staticBound, length: length, doc: Int(docs[position]),
                                        others: othersGS, threshold: threshold) {
@@ -731,11 +757,18 @@ package struct RankedSearcher {
                 // (With an array term, only the bounds of the documents holding
                 // it: the others stop before their bound is used.)
                 scratch.docs.withUnsafeBufferPointer { docs in
-                    if let first = arrayTerms.first { row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray) }
-                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: arrayTerms.isEmpty ? nil : scratch.firstArray)
+                    if let first = arrayTerms.first {
+                        row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray)
+                        if cut != 0 {
+                            for position in docs.indices where scratch.kept[position] == 0 { scratch.firstArray[position] = 0 }
+                        }
+                    }
+                    segment.gatherDocumentBounds(docs, into: &scratch.bounds,
+                                                 holding: !arrayTerms.isEmpty ? scratch.firstArray : cut != 0 ? scratch.kept : nil)
                 }
             }
             documents: for (position, doc32) in scratch.docs.enumerated() {
+                if scratch.kept[position] == 0 { continue }
                 let doc = Int(doc32)
                 if snapshot.deleted.contains(doc) { continue }
                 for (index, term) in arrayTerms.enumerated() {

@@ -39,4 +39,43 @@ import Testing
         #expect(dropped > 50_000)
         #expect(missed == 0, "documents the exact bound drops, kept")
     }
+
+    /// The cut on a posting outside the title
+    /// (``RankedScoring/outsideTitleCut(factor:need:)``): a frequency below
+    /// it scores below `need` at any length, a frequency at it reaches
+    /// `need` at length 0 (the cut is the least such), and the ends.
+    @Test(arguments: [
+        // factor, need, cut (stored: sixteenths shifted left one bit)
+        (2.0, 3.0, UInt32(22)),          // tf under 0.643: 11 sixteenths
+        (1.0, 1.0, UInt32(8)),           // tf 0.25 (4 sixteenths) reaches it exactly: 3 and fewer below
+        (1.0, 2.2, UInt32.max),          // G's ceiling × factor is need: none reaches it
+        (1.0, 5.0, UInt32.max),
+        (3.0, 0.0, UInt32(0)),           // nothing to reach
+        (3.0, -1.0, UInt32(0)),
+    ])
+    func theCutOutsideTheTitle(factor: Double, need: Double, cut: UInt32) {
+        #expect(RankedScoring.outsideTitleCut(factor: factor, need: need) == cut)
+    }
+
+    @Test func everyFrequencyBelowTheCutIsBelowTheNeedAtAnyLength() {
+        var random = SplitMix(seed: 0xC07)
+        var cutSome = 0
+        for _ in 0..<100_000 {
+            let factor = Double.random(in: 0.01...6, using: &random)
+            let need = Double.random(in: -0.5...14, using: &random)
+            let cut = RankedScoring.outsideTitleCut(factor: factor, need: need)
+            guard cut > 2, cut != .max else { continue }
+            cutSome += 1
+            let below = cut - 2, at = cut
+            // Below: under the need even at length 0, where G is largest.
+            let shortest = factor * Self.scoring.termScore(frequency: below, norm: RankedScoring.norm(length: 0, avgLength: 100),
+                                                           titleLength: 1, wholeWord: false)
+            #expect(shortest < need, "factor \(factor), need \(need), frequency \(below)")
+            // At the cut: reaches it at length 0 (the least frequency that can).
+            let reaching = factor * Self.scoring.termScore(frequency: at, norm: RankedScoring.norm(length: 0, avgLength: 100),
+                                                           titleLength: 1, wholeWord: false)
+            #expect(reaching >= need * (1 - 1e-6), "factor \(factor), need \(need), frequency \(at)")
+        }
+        #expect(cutSome > 30_000)
+    }
 }
