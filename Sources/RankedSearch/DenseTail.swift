@@ -99,6 +99,7 @@ final class DenseTail: @unchecked Sendable {
         defer {
             touched?.deallocate()
             filled?.deallocate()
+            filledSparse?.deallocate()
         }
         if let (pool, candidates) = recycle {
             if let candidates, !candidates.isEmpty {
@@ -130,6 +131,7 @@ final class DenseTail: @unchecked Sendable {
                     window = end
                 }
             }
+            if let boundedWindows { UnsafeMutableBufferPointer(rebasing: windowMaxGS[boundedWindows]).update(repeating: 0) }
             if pool.give(ScratchTails.Buffers(frequencies: frequencies, windowMaxGS: windowMaxGS)) { return }
         }
         frequencies.deallocate()
@@ -193,7 +195,7 @@ final class DenseTail: @unchecked Sendable {
     static let reachedDocuments = 1 << 20
 
     /// A block spanning more windows than this is sparse: read at once
-    /// by ``addAsReached(_:of:wholeWord:candidates:sparseSpan:)`` (a token
+    /// by ``addAsReached(_:of:wholeWord:candidates:sparseSpan:probedPostings:)`` (a token
     /// of a few postings is one block over much of a segment).
     static let reachedSpan = 256
 
@@ -201,6 +203,10 @@ final class DenseTail: @unchecked Sendable {
     private struct PendingList {
         let blocks: Range<Int>
         let flag: UInt32
+        /// Looked up document by document where asked (``probe(_:)``), its
+        /// windows bounded by its blocks' tables: read only when a range
+        /// of documents is asked for (``fill(from:through:sparseOnly:)``).
+        let probed: Bool
         /// The first block that may overlap the next range asked (a
         /// search walks a list in doc order), and the block read last (-1: none).
         var next: Int, last = -1
@@ -210,9 +216,10 @@ final class DenseTail: @unchecked Sendable {
         /// reads of the segment's tables.
         var before = -1, start = Int.max, end = Int.max
 
-        init(blocks: Range<Int>, flag: UInt32, in segment: Segment) {
+        init(blocks: Range<Int>, flag: UInt32, probed: Bool, in segment: Segment) {
             self.blocks = blocks
             self.flag = flag
+            self.probed = probed
             next = blocks.lowerBound
             move(to: blocks.lowerBound, in: segment)
         }
@@ -225,13 +232,29 @@ final class DenseTail: @unchecked Sendable {
     }
 
     /// The dense blocks of a tail read as a search reaches them
-    /// (``addAsReached(_:of:wholeWord:candidates:sparseSpan:)``), per token with some.
+    /// (``addAsReached(_:of:wholeWord:candidates:sparseSpan:probedPostings:)``), per token with some.
     private var pending: [PendingList] = []
     /// A bit per window whose postings are all read; nil for a tail read whole.
     private var filled: UnsafeMutableBufferPointer<UInt64>?
+    /// A bit per window whose postings are read but for the probed
+    /// tokens' (``PendingList/probed``); nil without any.
+    private var filledSparse: UnsafeMutableBufferPointer<UInt64>?
     /// What ``pending`` is read with: the segment, the candidates, the
     /// widest span of a block left pending, and where blocks unpack.
     private var reading: (segment: Segment, candidates: DocumentBitmap?, span: Int, buffers: BlockBuffers)?
+
+    /// A cursor over each probed token of ``pending`` (``PendingList/probed``).
+    private var probes: [PostingCursor] = []
+
+    /// A token of at least a ``probedShare``th of the segment's documents
+    /// is probed where one document is asked about (``probe(_:)``): its
+    /// block holds a document or two of those a search asks about after
+    /// bounding its driver's, and a block read whole for one (128
+    /// postings) cost more than looking the one up. `source files` at 10M
+    /// items read ~780,000 postings of `files` a 4M-document segment for
+    /// ~10,000 documents asked about. A smaller token's block spans many
+    /// asked documents and is read whole once, as the search reaches it.
+    static let probedShare = 32
 
     /// Whether some of the tail is read only as a search reaches it (``fill(from:through:)``).
     var readsAsReached: Bool { filled != nil }
@@ -243,9 +266,13 @@ final class DenseTail: @unchecked Sendable {
     /// their own bound, before asking the others about them, and reads
     /// the tail only where the driver reads (``reachedDocuments``).
     ///
+    /// A token of `probedPostings` or more (by default a ``probedShare``th
+    /// of the segment's documents) is probed (``probe(_:)``).
+    ///
     /// Called once, on a tail nothing was added to.
     func addAsReached(_ ids: some Sequence<Int>, of segment: Segment, wholeWord: Int, candidates: DocumentBitmap?,
-                      sparseSpan: Int = reachedSpan) throws(SegmentError) {
+                      sparseSpan: Int = reachedSpan, probedPostings: Int? = nil) throws(SegmentError) {
+        let probedPostings = probedPostings ?? (segment.documentCount + Self.probedShare - 1) / Self.probedShare
         precondition(filled == nil && pending.isEmpty, "a tail is read as reached from the start")
         let buffers = BlockBuffers()
         let asked = candidates?.words ?? []
@@ -253,23 +280,57 @@ final class DenseTail: @unchecked Sendable {
             for id in ids {
                 let blocks = try segment.blocks(of: id)
                 let flag = RankedScoring.flag(id, wholeWord: wholeWord)
+                let probed = segment.termDocumentCount(id) >= probedPostings
                 var dense = false
                 for block in blocks where segment.block(block, of: blocks, mayHoldAnyOf: candidates) {
                     if Self.span(of: block, in: blocks, of: segment) > sparseSpan {
                         try read(block, flag: flag, of: segment, buffers: buffers, asked: asked)
                     } else {
                         dense = true
+                        if probed { bound(block, of: blocks, flag: flag, in: segment) }
                     }
                 }
-                if dense { pending.append(PendingList(blocks: blocks, flag: flag, in: segment)) }
+                if dense {
+                    pending.append(PendingList(blocks: blocks, flag: flag, probed: probed, in: segment))
+                    if probed { probes.append(PostingCursor(segment: segment, blocks: blocks, flag: flag)) }
+                }
             }
         }
         guard !pending.isEmpty else { return }
         let filled = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: (windowMaxGS.count + 63) >> 6)
         filled.initialize(repeating: 0)
         self.filled = filled
+        if !probes.isEmpty {
+            let sparse = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: filled.count)
+            sparse.initialize(repeating: 0)
+            filledSparse = sparse
+        }
         reading = (segment, candidates, sparseSpan, buffers)
     }
+
+    /// Bounds every window that block `block` of a probed token's `blocks`
+    /// spans by the block's maximum, from the tables alone, before the
+    /// block is read: a window's maximum (``TermCursor/maxGS(from:through:)``)
+    /// then holds without reading it. Looser than reading it (a window
+    /// without any of its postings is bounded too), little for a token in
+    /// a ``probedShare``th of the documents or more, whose block spans a
+    /// few windows.
+    @inline(__always)
+    private func bound(_ block: Int, of blocks: Range<Int>, flag: UInt32, in segment: Segment) {
+        let blockMax = segment.blockMaxGS(block, wholeWord: flag != 0)
+        let first = Int(segment.blockFirstDoc(block, of: blocks)) >> TermCursor.windowShift
+        let last = min(Int(segment.blockLastDoc(block)) >> TermCursor.windowShift, windowMaxGS.count - 1)
+        guard first <= last else { return }
+        for window in first...last where blockMax > windowMaxGS[window] { windowMaxGS[window] = blockMax }
+        if let bounded = boundedWindows {
+            boundedWindows = min(bounded.lowerBound, first)..<max(bounded.upperBound, last + 1)
+        } else {
+            boundedWindows = first..<(last + 1)
+        }
+    }
+    /// The windows ``bound(_:of:flag:in:)`` wrote in, from the first to the
+    /// last: zeroed when the tail is done, with the windows read.
+    private var boundedWindows: Range<Int>?
 
     /// The windows block `block` of a term's `blocks` may span, less one,
     /// by the tables alone: a token's first block from doc 0 (its header,
@@ -282,17 +343,49 @@ final class DenseTail: @unchecked Sendable {
 
     /// Reads the pending blocks spanning `first...last` (whole windows)
     /// that are not read yet; nothing for a tail read whole, or windows read.
+    /// `sparseOnly`: not the probed tokens' (``PendingList/probed``), whose
+    /// windows their tables bound: enough for the windows' maxima, not
+    /// for the documents' frequencies.
     @inline(__always)
-    func fill(from first: Int, through last: Int) throws(SegmentError) {
+    func fill(from first: Int, through last: Int, sparseOnly: Bool = false) throws(SegmentError) {
         guard let filled, first <= last else { return }
         let firstWindow = first >> TermCursor.windowShift, lastWindow = min(last >> TermCursor.windowShift, windowMaxGS.count - 1)
         var window = firstWindow
-        while window <= lastWindow, filled[window >> 6] & (1 << UInt64(window & 63)) != 0 { window += 1 }
+        if sparseOnly, let filledSparse {
+            while window <= lastWindow, (filled[window >> 6] | filledSparse[window >> 6]) & (1 << UInt64(window & 63)) != 0 { window += 1 }
+        } else {
+            while window <= lastWindow, filled[window >> 6] & (1 << UInt64(window & 63)) != 0 { window += 1 }
+        }
         guard window <= lastWindow else { return }
-        try fillPending(windows: firstWindow...lastWindow)
+        try fillPending(windows: firstWindow...lastWindow, sparseOnly: sparseOnly && filledSparse != nil)
     }
 
-    private func fillPending(windows: ClosedRange<Int>) throws(SegmentError) {
+    /// The tail's frequency in `doc` (0: none of its tokens), and
+    /// ``frequencies``' entry for it from then on. In a window not read,
+    /// the window's blocks of the tokens not probed are read, and each
+    /// probed token is looked up at `doc` alone through its cursor (only
+    /// as far as the block holding `doc`, and only that posting). Asked in
+    /// ascending order between rewinds, as a cursor is.
+    func probe(_ doc: Int) throws -> UInt32 {
+        guard let filled else { return frequencies[doc] }
+        let window = doc >> TermCursor.windowShift
+        let bit = UInt64(1) << UInt64(window & 63)
+        if filled[window >> 6] & bit != 0 { return frequencies[doc] }
+        try fill(from: doc, through: doc, sparseOnly: true)
+        guard !probes.isEmpty else { return frequencies[doc] }
+        var found = frequencies[doc]
+        for index in probes.indices {
+            if let frequency = try probes[index].frequency(at: UInt32(doc)), frequency > found { found = frequency }
+        }
+        if found != frequencies[doc] {
+            frequencies[doc] = found
+            // Zeroed when the tail is done, as the windows read are.
+            if let touched { touched[window >> 6] |= bit }
+        }
+        return found
+    }
+
+    private func fillPending(windows: ClosedRange<Int>, sparseOnly: Bool) throws(SegmentError) {
         guard let filled, let (segment, candidates, sparseSpan, buffers) = reading else { return }
         let low = windows.lowerBound << TermCursor.windowShift, high = (windows.upperBound + 1) << TermCursor.windowShift - 1
         let asked = candidates?.words ?? []
@@ -304,6 +397,7 @@ final class DenseTail: @unchecked Sendable {
         try asked.withUnsafeBufferPointer { asked throws(SegmentError) in
             for index in lists.indices {
                 let list = lists[index]
+                if sparseOnly, list.probed { continue }
                 if list.before < low, list.end >= low, list.start > high { continue }
                 let blocks = list.blocks
                 var block = list.next
@@ -328,7 +422,8 @@ final class DenseTail: @unchecked Sendable {
                 }
             }
         }
-        for window in windows { filled[window >> 6] |= 1 << UInt64(window & 63) }
+        let marked = sparseOnly ? filledSparse ?? filled : filled
+        for window in windows { marked[window >> 6] |= 1 << UInt64(window & 63) }
     }
 }
 

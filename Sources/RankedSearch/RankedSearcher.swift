@@ -731,7 +731,7 @@ package struct RankedSearcher {
                 // maxima, and the arrays read only for those it passes (a
                 // few percent of `source`'s in `source files` at 10M items):
                 // `firstArray` 0 then passes over the others below.
-                try scratch.docs.withUnsafeBufferPointer { docs throws(SegmentError) in
+                try scratch.docs.withUnsafeBufferPointer { docs in
                     segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: scratch.kept)
                     for position in docs.indices {
                         guard scratch.kept[position] != 0 else {
@@ -744,7 +744,7 @@ package struct RankedSearcher {
                             scratch.firstArray[position] = 0
                             continue
                         }
-                        for term in arrayTerms { try row[term].prepare(from: docs[position], through: docs[position]) }
+                        for term in arrayTerms { try row[term].prepare(docs[position]) }
                         scratch.firstArray[position] = row[arrayTerms[0]].arrayFrequency(at: docs[position])
                     }
                 }
@@ -881,9 +881,14 @@ struct PostingCursor {
     private let flag: UInt32
 
     init(segment: Segment, term: Int, flag: UInt32 = 0) throws {
+        try self.init(segment: segment, blocks: segment.blocks(of: term), flag: flag)
+    }
+
+    /// A cursor over a term's `blocks` (``Segment/blocks(of:)``).
+    init(segment: Segment, blocks: Range<Int>, flag: UInt32) {
         self.segment = segment
         self.flag = flag
-        blocks = try segment.blocks(of: term)
+        self.blocks = blocks
         block = blocks.lowerBound
     }
 
@@ -1108,6 +1113,14 @@ struct PostingCursor {
         if readsAsReached { try tail?.fill(from: Int(first), through: Int(last)) }
     }
 
+    /// ``prepare(from:through:)`` for one document: looked up alone
+    /// (``DenseTail/probe(_:)``) where its window is not read. Ascending
+    /// documents between rewinds.
+    @inline(__always)
+    func prepare(_ doc: UInt32) throws {
+        if readsAsReached { _ = try tail?.probe(Int(doc)) }
+    }
+
     /// ``frequency(at:)`` of an array-only cursor (``isArrayOnly``): 0 when `doc` lacks the term.
     @inline(__always)
     func arrayFrequency(at doc: UInt32) -> UInt32 { dense[Int(doc)] }
@@ -1123,7 +1136,7 @@ struct PostingCursor {
 
     /// The term's largest weighted frequency in `doc` among its tokens; nil without any.
     package mutating func frequency(at doc: UInt32) throws -> UInt32? {
-        if readsAsReached { try tail?.fill(from: Int(doc), through: Int(doc)) }
+        if readsAsReached { _ = try tail?.probe(Int(doc)) }
         var found: UInt32?
         if !dense.isEmpty, dense[Int(doc)] > 0 { found = dense[Int(doc)] }
         // (An empty array is a shared one: taking its buffer mutably would allocate.)
@@ -1140,7 +1153,8 @@ struct PostingCursor {
     /// none can hold a document there.
     package mutating func maxGS(from first: UInt32, through last: UInt32) throws -> Double? {
         var best: Double?
-        if readsAsReached { try tail?.fill(from: Int(first), through: Int(last)) }
+        // The probed tokens' windows are bounded by their tables (``DenseTail/probe(_:)``).
+        if readsAsReached { try tail?.fill(from: Int(first), through: Int(last), sparseOnly: true) }
         if !windowMaxGS.isEmpty, first <= last {
             var most = 0.0
             for window in Int(first) >> Self.windowShift...Int(last) >> Self.windowShift where window < windowMaxGS.count {

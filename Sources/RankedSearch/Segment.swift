@@ -70,7 +70,7 @@ package struct Segment: @unchecked Sendable {
     package var keepsDenseTails = true
 
     /// Whether a cursor's tail reads its dense blocks only as a search
-    /// reaches them (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:)``):
+    /// reaches them (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:probedPostings:)``):
     /// in a segment of ``DenseTail/reachedDocuments`` or more (on in
     /// tests of small ones).
     package var readsTailsAsReached: Bool

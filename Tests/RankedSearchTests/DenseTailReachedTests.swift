@@ -2,17 +2,22 @@
 import TestSupport
 import Testing
 
-/// A tail read as a search reaches it (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:)``)
+/// A tail read as a search reaches it (``DenseTail/addAsReached(_:of:wholeWord:candidates:sparseSpan:probedPostings:)``)
 /// answers every window it was asked about as the same tail read whole
 /// does, whatever order the ranges come in (a search walks several lists,
-/// each in doc order), and reads its dense blocks only when asked.
+/// each in doc order), and reads its dense blocks only when asked; its
+/// probed tokens answer a document alone (``DenseTail/probe(_:)``), and
+/// their tables bound the windows they span.
 @Suite struct DenseTailReachedTests {
     /// `ston…`'s 41 tokens in 3,000 documents (``DenseTailTests/segment()``):
     /// blocks from a few windows wide (`stone`) to the whole segment (a
     /// token of a few dozen postings), so the spans below leave none, some
     /// or all of them pending.
-    @Test(arguments: [0, 4, 12, 1_000])
-    func aTailReadAsReachedAnswersAsOneReadWhole(sparseSpan: Int) throws {
+    ///
+    /// Probed: no token (`Int.max`), `stone` and the other large ones
+    /// (100 postings or more), every token (0).
+    @Test(arguments: [0, 4, 12, 1_000], [Int.max, 100, 0])
+    func aTailReadAsReachedAnswersAsOneReadWhole(sparseSpan: Int, probedPostings: Int) throws {
         let segment = try DenseTailTests.segment()
         let count = segment.documentCount
         let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
@@ -21,11 +26,23 @@ import Testing
         for doc in stride(from: 1, to: count, by: 3) { candidates.insert(doc) }
         for bits in [nil, candidates] {
             for wholeWord in [-1, whole] {
-                let label = "span \(sparseSpan), candidates \(bits != nil), whole word \(wholeWord)"
+                let label = "span \(sparseSpan), probed from \(probedPostings), candidates \(bits != nil), whole word \(wholeWord)"
                 let eager = DenseTail(documentCount: count)
                 try eager.add(range, of: segment, wholeWord: wholeWord, candidates: bits)
                 let reached = DenseTail(documentCount: count)
-                try reached.addAsReached(range, of: segment, wholeWord: wholeWord, candidates: bits, sparseSpan: sparseSpan)
+                try reached.addAsReached(range, of: segment, wholeWord: wholeWord, candidates: bits, sparseSpan: sparseSpan,
+                                         probedPostings: probedPostings)
+                // A window's maximum bounds the tail's there, the probed
+                // tokens' by their tables: as read whole, or above it.
+                func expectBounds(_ windows: some Sequence<Int>, _ comment: Comment) {
+                    for window in windows {
+                        if probedPostings == .max {
+                            #expect(reached.windowMaxGS[window] == eager.windowMaxGS[window], comment)
+                        } else {
+                            #expect(reached.windowMaxGS[window] >= eager.windowMaxGS[window], comment)
+                        }
+                    }
+                }
                 if sparseSpan == 1_000 { #expect(reached.readsAsReached, "\(label): every block pending") }
                 var random = SplitMix(seed: UInt64(sparseSpan) &+ UInt64(wholeWord + 1))
                 for step in 0..<60 {
@@ -36,11 +53,15 @@ import Testing
                     let windows = (first >> TermCursor.windowShift)...(last >> TermCursor.windowShift)
                     let docs = (windows.lowerBound << TermCursor.windowShift)..<min(count, (windows.upperBound + 1) << TermCursor.windowShift)
                     #expect(Array(reached.frequencies[docs]) == Array(eager.frequencies[docs]), "\(label), step \(step): \(first)...\(last)")
-                    #expect(Array(reached.windowMaxGS[windows]) == Array(eager.windowMaxGS[windows]), "\(label), step \(step)")
+                    expectBounds(windows, "\(label), step \(step)")
+                    // Documents alone, ascending: each as read whole.
+                    for doc in stride(from: first, through: last, by: 7) {
+                        #expect(try reached.probe(doc) == eager.frequencies[doc], "\(label), step \(step): document \(doc)")
+                    }
                 }
                 try reached.fill(from: 0, through: count - 1)
                 #expect(Array(reached.frequencies) == Array(eager.frequencies), "\(label): filled everywhere")
-                #expect(Array(reached.windowMaxGS) == Array(eager.windowMaxGS), "\(label): filled everywhere")
+                expectBounds(0..<reached.windowMaxGS.count, "\(label): filled everywhere")
             }
         }
     }
@@ -54,7 +75,7 @@ import Testing
         let eager = DenseTail(documentCount: count)
         try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
         let reached = DenseTail(documentCount: count)
-        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000)
+        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000, probedPostings: .max)
         #expect(reached.frequencies.allSatisfy { $0 == 0 })
         #expect(reached.windowMaxGS.allSatisfy { $0 == 0 })
         try reached.fill(from: 5, through: 5)
@@ -62,6 +83,36 @@ import Testing
         #expect(Array(reached.frequencies[window]) == Array(eager.frequencies[window]))
         // (Most tokens here are one block over the whole segment: read whole with the first window.)
         #expect(reached.frequencies.count(where: { $0 > 0 }) < eager.frequencies.count(where: { $0 > 0 }))
+    }
+
+    /// Documents asked about alone, in windows not read, are looked up in
+    /// the probed tokens (every token here) without reading their blocks:
+    /// only those documents' entries are written, each as read whole, in
+    /// ascending order and after going back (a new list's walk).
+    @Test func aProbedTailAnswersADocumentWithoutReadingItsWindow() throws {
+        let segment = try DenseTailTests.segment()
+        let count = segment.documentCount
+        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
+        let eager = DenseTail(documentCount: count)
+        try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
+        let reached = DenseTail(documentCount: count)
+        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000, probedPostings: 0)
+        #expect(reached.frequencies.allSatisfy { $0 == 0 })
+        let asked = [5, 130, 131, 900, 2_999, 40, 41, 2_000]
+        var found = 0
+        for doc in asked {
+            let frequency = try reached.probe(doc)
+            #expect(frequency == eager.frequencies[doc], "document \(doc)")
+            #expect(reached.frequencies[doc] == eager.frequencies[doc], "document \(doc)")
+            if frequency > 0 { found += 1 }
+        }
+        #expect(found > 0)
+        // Nothing else: no block was read whole.
+        #expect(reached.frequencies.count(where: { $0 > 0 }) == found)
+        // The windows' maxima are there before anything is read.
+        for window in 0..<reached.windowMaxGS.count {
+            #expect(reached.windowMaxGS[window] >= eager.windowMaxGS[window], "window \(window)")
+        }
     }
 
     /// Searches whose cursors read their tails as reached find what
