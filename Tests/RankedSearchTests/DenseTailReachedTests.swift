@@ -66,16 +66,22 @@ import Testing
         }
     }
 
+    /// `ston…` read whole, and read as reached with every block pending
+    /// and tokens of `probedPostings` or more probed.
+    static func stonTails(probedPostings: Int) throws -> (eager: DenseTail, reached: DenseTail) {
+        let segment = try DenseTailTests.segment()
+        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
+        let eager = DenseTail(documentCount: segment.documentCount)
+        try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
+        let reached = DenseTail(documentCount: segment.documentCount)
+        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000, probedPostings: probedPostings)
+        return (eager, reached)
+    }
+
     /// Nothing dense is read before it is asked about, and asking about the
     /// first window reads the blocks spanning it, not the whole tail.
     @Test func aTailReadAsReachedReadsOnlyWhatItIsAskedAbout() throws {
-        let segment = try DenseTailTests.segment()
-        let count = segment.documentCount
-        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
-        let eager = DenseTail(documentCount: count)
-        try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
-        let reached = DenseTail(documentCount: count)
-        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000, probedPostings: .max)
+        let (eager, reached) = try Self.stonTails(probedPostings: .max)
         #expect(reached.frequencies.allSatisfy { $0 == 0 })
         #expect(reached.windowMaxGS.allSatisfy { $0 == 0 })
         try reached.fill(from: 5, through: 5)
@@ -90,13 +96,7 @@ import Testing
     /// only those documents' entries are written, each as read whole, in
     /// ascending order and after going back (a new list's walk).
     @Test func aProbedTailAnswersADocumentWithoutReadingItsWindow() throws {
-        let segment = try DenseTailTests.segment()
-        let count = segment.documentCount
-        let range = try segment.terms(matching: Array("ston".utf8), prefix: true)
-        let eager = DenseTail(documentCount: count)
-        try eager.add(range, of: segment, wholeWord: -1, candidates: nil)
-        let reached = DenseTail(documentCount: count)
-        try reached.addAsReached(range, of: segment, wholeWord: -1, candidates: nil, sparseSpan: 1_000, probedPostings: 0)
+        let (eager, reached) = try Self.stonTails(probedPostings: 0)
         #expect(reached.frequencies.allSatisfy { $0 == 0 })
         let asked = [5, 130, 131, 900, 2_999, 40, 41, 2_000]
         var found = 0
