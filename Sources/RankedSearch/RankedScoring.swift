@@ -78,14 +78,15 @@ package struct RankedScoring: Sendable {
     /// below `need` wherever it is, with `factor` its IDF × the largest
     /// static bound of its block: checked on the posting alone, before its
     /// document's bound and length are read. 0 when none is surely below
-    /// (`need` ≤ 0); `UInt32.max` when every one is (G's ceiling, k1 + 1,
-    /// × `factor` is below `need`).
+    /// (`need` ≤ 0, or either is NaN); `UInt32.max` when every one is (G's
+    /// ceiling, k1 + 1, × `factor` is below `need`).
     ///
     /// ```swift
     /// RankedScoring.outsideTitleCut(factor: 2, need: 3)   // 22: tf under 0.643, 11 sixteenths, shifted
     /// ```
     @_spi(Inspection) public static func outsideTitleCut(factor: Double, need: Double) -> UInt32 {
-        guard need > 0 else { return 0 }
+        // (A NaN, from damaged maxima, cuts nothing: bounds compared with it pass.)
+        guard need > 0, factor >= 0, factor.isFinite else { return 0 }
         let reach = factor * (k1 + 1) - need
         guard reach > 0 else { return .max }
         // tf(k1 + 1)·factor < need·(tf + k1(1 − b))  ⇔  tf < need·k1(1 − b) / reach.

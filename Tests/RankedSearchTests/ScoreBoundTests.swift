@@ -52,6 +52,9 @@ import Testing
         (1.0, 5.0, UInt32.max),
         (3.0, 0.0, UInt32(0)),           // nothing to reach
         (3.0, -1.0, UInt32(0)),
+        (Double.nan, 1.0, UInt32(0)),    // damaged maxima cut nothing
+        (1.0, Double.nan, UInt32(0)),
+        (0.0, 1.0, UInt32.max),          // an IDF of 0 reaches nothing
     ])
     func theCutOutsideTheTitle(factor: Double, need: Double, cut: UInt32) {
         #expect(RankedScoring.outsideTitleCut(factor: factor, need: need) == cut)
