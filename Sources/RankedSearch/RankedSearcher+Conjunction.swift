@@ -45,10 +45,15 @@ extension RankedSearcher {
     /// score (`language implementation development` in a 4M-document
     /// segment: 8,283 blocks read, none passed over), and pays per
     /// document for bounds and dense arrays the conjunction does without.
-    /// With the limit at ~8,000 matches there (10M items, the 60 multi-word
-    /// queries, four alternating runs of the query child): p95 7.3–8.4 →
-    /// 5.2–5.5 ms, p99 8.8–13.0 → 8.0–8.3, mean 2.0–2.4 → 1.9–2.0, peak RSS
-    /// 700 → 667 MB.
+    /// With the limit at ~8,000 matches there (a 512th; 10M items, the 60
+    /// multi-word queries, four alternating runs of the query child): p95
+    /// 7.3–8.4 → 5.2–5.5 ms, p99 8.8–13.0 → 8.0–8.3, mean 2.0–2.4 → 1.9–2.0,
+    /// peak RSS 700 → 667 MB. At ~32,000 (a 128th), `performance http`
+    /// (~13,400 expected; as a driver, ~70,000 postings of `performance` a
+    /// segment bounded one by one) intersects too: each query's fastest of
+    /// five rounds, p95 4.4–4.9 → 4.0–4.2 ms, p50 1.20–1.36 → 1.09–1.17;
+    /// 1M the same (a 200th measured alike). `source files` (~86,000)
+    /// was slower intersected, at a 32nd.
     ///
     /// Measured on the benchmark's 100 multi-word tiers at 63,666 items
     /// (the hits the same under both plans in every one): the typo tier of
@@ -69,7 +74,7 @@ extension RankedSearcher {
     static let conjunctionRarest = 2_048
     static let conjunctionSpread = 4.5
     static let conjunctionMatches = 512
-    static let conjunctionShare = 512
+    static let conjunctionShare = 128
 
     /// Scores into `top` every live document of `snapshot` holding all the
     /// terms (`ranges`: each term's token ranges; `postings`: their sizes).

@@ -143,11 +143,14 @@ import Testing
         (postings: [455, 63_392], documents: 63_666, intersects: false),            // a rare driver
         (postings: [2_186, 63_392], documents: 63_666, intersects: false),           // the next term far larger
         (postings: [9_000], documents: 63_666, intersects: false),                  // one term
-        // 4M documents (10M items): up to 8,000 expected matches intersect.
+        // 4M documents (10M items): up to 32,000 expected matches intersect.
         (postings: [275_251, 465_611, 500_062], documents: 4_096_000, intersects: true),   // `language implementation development`
         (postings: [208_378, 415_422, 500_062], documents: 4_096_000, intersects: true),   // `file access development`
         (postings: [376_677, 935_993], documents: 4_096_000, intersects: false),           // `source files`: ~86,000 expected
-        (postings: [114_439, 479_589], documents: 4_096_000, intersects: false),           // `performance http`: the next term 4.2×, ~13,400 expected
+        (postings: [114_439, 479_589], documents: 4_096_000, intersects: true),            // `performance http`: the next term 4.2×, ~13,400 expected
+        (postings: [114_439, 600_000], documents: 4_096_000, intersects: false),           // the next term over 4.5×
+        (postings: [350_000, 350_000], documents: 4_096_000, intersects: true),            // ~29,900 expected
+        (postings: [400_000, 400_000], documents: 4_096_000, intersects: false),           // ~39,100 expected
     ])
     func conjunctionsAreChosenWhenNoTermIsRare(postings: [Int], documents: Int, intersects: Bool) {
         #expect(RankedSearcher.prefersConjunction(postings: postings, documentCount: documents) == intersects)
