@@ -594,8 +594,9 @@ package struct RankedSearcher {
         var bounds: [UInt64]
         /// Per posting of the block read, the first array term's frequency there.
         var firstArray: [UInt32]
-        /// Per posting of the block read, 1 where its document is bounded
-        /// (``RankedScoring/outsideTitleCut(factor:need:)`` did not pass over it), else 0.
+        /// Per posting of the block read, when the block has a cut
+        /// (``RankedScoring/outsideTitleCut(factor:need:)``): 1 where its
+        /// document is bounded, 0 where the cut passes over it.
         var kept: [UInt32]
 
         init(termCount: Int) {
@@ -717,12 +718,15 @@ package struct RankedSearcher {
             if othersGS.isFinite, let threshold {
                 cut = RankedScoring.outsideTitleCut(factor: idf[driver] * segment.blockMaxS(block), need: threshold - othersGS)
             }
-            let count = scratch.docs.count
-            scratch.kept.withUnsafeMutableBufferPointer { kept in
-                scratch.frequencies.withUnsafeBufferPointer { frequencies in
-                    for position in 0..<count {
-                        let frequency = frequencies[position]
-                        kept[position] = frequency & RankedScoring.titleBit != 0 || frequency >= cut ? 1 : 0
+            let cuts = cut != 0
+            if cuts {
+                let count = scratch.docs.count
+                scratch.kept.withUnsafeMutableBufferPointer { kept in
+                    scratch.frequencies.withUnsafeBufferPointer { frequencies in
+                        for position in 0..<count {
+                            let frequency = frequencies[position]
+                            kept[position] = frequency & RankedScoring.titleBit != 0 || frequency >= cut ? 1 : 0
+                        }
                     }
                 }
             }
@@ -732,15 +736,13 @@ package struct RankedSearcher {
                 // few percent of `source`'s in `source files` at 10M items):
                 // `firstArray` 0 then passes over the others below.
                 try scratch.docs.withUnsafeBufferPointer { docs in
-                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: scratch.kept)
+                    segment.gatherDocumentBounds(docs, into: &scratch.bounds, holding: cuts ? scratch.kept : nil)
                     for position in docs.indices {
-                        guard scratch.kept[position] != 0 else {
-                            scratch.firstArray[position] = 0
-                            continue
-                        }
+                        // (A cut posting's pair was not read: it stops before its bound is used.)
                         let (staticBound, length) = Segment.unpackBound(scratch.bounds[position])
-                        if driverBelow(scratch.frequencies[position] | flag, staticBound: staticBound, length: length, doc: Int(docs[position]),
-                                       others: othersGS, threshold: threshold) {
+                        if cuts && scratch.kept[position] == 0
+                            || driverBelow(scratch.frequencies[position] | flag, staticBound: staticBound, length: length,
+                                           doc: Int(docs[position]), others: othersGS, threshold: threshold) {
                             scratch.firstArray[position] = 0
                             continue
                         }
@@ -759,16 +761,16 @@ package struct RankedSearcher {
                 scratch.docs.withUnsafeBufferPointer { docs in
                     if let first = arrayTerms.first {
                         row[first].gatherArrayFrequencies(docs, into: &scratch.firstArray)
-                        if cut != 0 {
+                        if cuts {
                             for position in docs.indices where scratch.kept[position] == 0 { scratch.firstArray[position] = 0 }
                         }
                     }
                     segment.gatherDocumentBounds(docs, into: &scratch.bounds,
-                                                 holding: !arrayTerms.isEmpty ? scratch.firstArray : cut != 0 ? scratch.kept : nil)
+                                                 holding: !arrayTerms.isEmpty ? scratch.firstArray : cuts ? scratch.kept : nil)
                 }
             }
             documents: for (position, doc32) in scratch.docs.enumerated() {
-                if scratch.kept[position] == 0 { continue }
+                if cuts, scratch.kept[position] == 0 { continue }
                 let doc = Int(doc32)
                 if snapshot.deleted.contains(doc) { continue }
                 for (index, term) in arrayTerms.enumerated() {
