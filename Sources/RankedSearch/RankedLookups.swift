@@ -70,11 +70,30 @@ package enum RankedLookups {
     /// may hold the same rowid: SQLite gives a deleted last rowid again.
     ///
     /// ```swift
-    /// let identifier = try RankedLookups.identifier(of: hit.rowid, in: snapshot)
+    /// let identifier = try RankedLookups.identifier(of: rowid, in: snapshot)
     /// ```
     package static func identifier(of rowid: Int64, in segments: [SegmentSnapshot]) throws(SegmentError) -> String? {
         guard let (segment, doc) = liveDocument(of: rowid, in: segments) else { return nil }
         return try segment.identifier(doc)
+    }
+
+    /// The unique identifier of a hit of a search over `segments` (the
+    /// searcher's): read where the search found it, when it says where
+    /// and that document is live and holds its rowid; otherwise found
+    /// by rowid, as `identifier(of: hit.rowid, in: segments)` is.
+    ///
+    /// ```swift
+    /// let identifier = try RankedLookups.identifier(of: hit, in: snapshot)
+    /// ```
+    package static func identifier(of hit: RankedHit, in segments: [SegmentSnapshot]) throws(SegmentError) -> String? {
+        if segments.indices.contains(hit.segment) {
+            let snapshot = segments[hit.segment]
+            if hit.doc >= 0, hit.doc < snapshot.segment.documentCount, !snapshot.deleted.contains(hit.doc),
+               snapshot.segment.rowid(hit.doc) == hit.rowid {
+                return try snapshot.segment.identifier(hit.doc)
+            }
+        }
+        return try identifier(of: hit.rowid, in: segments)
     }
 
     /// ``identifier(of:in:)`` of a document that has not expired at `now`

@@ -76,11 +76,12 @@ extension RankedSearcher {
     static let conjunctionMatches = 512
     static let conjunctionShare = 128
 
-    /// Scores into `top` every live document of `snapshot` holding all the
+    /// Scores into `top` every live document of segment `segmentIndex` (of ``segments``) holding all the
     /// terms (`ranges`: each term's token ranges; `postings`: their sizes).
-    mutating func searchConjunction(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
+    mutating func searchConjunction(_ segmentIndex: Int, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
                                     avgLength: Double, query: RankedQuery, excluding: Set<Int64>, top: inout TopHits,
                                     verify: (Int64) throws -> Bool) throws {
+        let snapshot = segments[segmentIndex]
         let segment = snapshot.segment
         let termCount = ranges.count
         // Blocks are unpacked into fixed buffers: most of a typo's tokens
@@ -228,12 +229,12 @@ extension RankedSearcher {
         docs.withUnsafeBufferPointer { segment.gatherDocumentBounds($0, into: &pairs) }
         for (position, doc) in docs.enumerated() {
             let slot = position * termCount
-            try score(Int(doc), of: segment, frequencies: best[slot..<(slot + termCount)], idf: idf, avgLength: avgLength, query: query,
+            try score(Int(doc), of: segment, at: segmentIndex, frequencies: best[slot..<(slot + termCount)], idf: idf, avgLength: avgLength, query: query,
                       excluding: excluding, top: &top, verify: verify, bounds: pairs[position])
         }
     }
 
-    /// Scores document `doc` of `segment`, holding every term with these
+    /// Scores document `doc` of `segment` (at `position` in ``segments``), holding every term with these
     /// frequencies (each term's most frequent token there), into `top`:
     /// unless it expired, is excluded, lacks a phrase, or cannot make the
     /// page. How the conjunction and the scan score a match. `bounds`: the
@@ -241,7 +242,7 @@ extension RankedSearcher {
     /// (``Segment/gatherDocumentBounds(_:into:holding:)``), when read already.
     @inline(__always)
     mutating func score<Frequencies: RandomAccessCollection<UInt32>>(
-        _ doc: Int, of segment: Segment, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
+        _ doc: Int, of segment: Segment, at position: Int, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
         excluding: Set<Int64>, top: inout TopHits, verify: (Int64) throws -> Bool, bounds: UInt64? = nil
     ) throws where Frequencies.Index == Int {
         let (staticBound, length) = bounds.map(Segment.unpackBound) ?? (segment.staticBound(doc), segment.length(doc))
@@ -261,6 +262,6 @@ extension RankedSearcher {
         let rowid = segment.rowid(doc)
         guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { return }
         if !query.phrases.isEmpty, try !verify(rowid) { return }
-        top.insert(RankedHit(rowid: rowid, score: breakdown))
+        top.insert(RankedHit(rowid: rowid, score: breakdown, segment: position, doc: doc))
     }
 }

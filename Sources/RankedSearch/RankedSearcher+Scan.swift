@@ -67,12 +67,13 @@ extension RankedSearcher {
         return cost < entry.drivenCost(documentCount: segment.documentCount, idf: idf).cost
     }
 
-    /// Scores into `top` the live documents of `snapshot` holding every
+    /// Scores into `top` the live documents of segment `segmentIndex` (of ``segments``) holding every
     /// term that can beat its page: each term's frequencies from an array
     /// (``Segment/scanArray(_:wholeWord:postings:)``), the documents in order.
-    mutating func searchScan(_ snapshot: SegmentSnapshot, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
+    mutating func searchScan(_ segmentIndex: Int, ranges: [[Range<Int>]], wholeWord: [Int], postings: [Int], idf: [Double],
                              avgLength: Double, query: RankedQuery, excluding: Set<Int64>, top: inout TopHits,
                              verify: (Int64) throws -> Bool) throws {
+        let snapshot = segments[segmentIndex]
         let segment = snapshot.segment
         let termCount = ranges.count
         let n = segment.documentCount
@@ -137,7 +138,7 @@ extension RankedSearcher {
                 for term in 0..<termCount { text += weights[term] * RankedScoring.g(frequency: best[term], norm: norm) }
                 if bound * text * (1 + 1e-9) < threshold { return }
             }
-            try score(doc, of: segment, frequencies: frequencies, idf: idf, avgLength: avgLength, query: query, excluding: excluding,
+            try score(doc, of: segment, at: segmentIndex, frequencies: frequencies, idf: idf, avgLength: avgLength, query: query, excluding: excluding,
                       top: &top, verify: verify)
             if trustsBounds { threshold = top.threshold }
         }

@@ -592,6 +592,37 @@ import Testing
         #expect(try RankedLookups.identifier(of: 99, in: [live]) == nil)
     }
 
+    /// A hit says where the search found it, by every plan, and its
+    /// identifier is read there; a hit whose place is gone, deleted or
+    /// holds another rowid is found again by its rowid.
+    @Test(arguments: [RankedSearcher.Plan.drivers, .conjunctions, .scans])
+    func hitsSayWhereTheirIdentifiersAre(plan: RankedSearcher.Plan) throws {
+        let first = try Self.segment((1...6).map { Self.document(Int64($0), title: "blue stone \($0)", uid: "first-\($0)") })
+        let second = try Self.segment((7...9).map { Self.document(Int64($0), title: "blue stone \($0)", uid: "second-\($0)") })
+        let snapshots = [first, second].map { SegmentSnapshot(segment: $0, deleted: DeletionSet(documentCount: $0.documentCount, deleted: [])) }
+        var searcher = RankedSearcher(segments: snapshots, scoring: Self.scoring, now: 1_000)
+        searcher.plan = plan
+        let hits = try searcher.search(RankedQuery(TextTokenizer.queryTerms("blue stone ")), limit: 20, verify: { _ in true })
+        #expect(hits.count == 9)
+        for hit in hits {
+            let (segment, doc) = hit.rowid <= 6 ? (0, Int(hit.rowid) - 1) : (1, Int(hit.rowid) - 7)
+            #expect(hit.segment == segment && hit.doc == doc, "rowid \(hit.rowid) at \(hit.segment) \(hit.doc)")
+            #expect(try RankedLookups.identifier(of: hit, in: snapshots) == (segment == 0 ? "first-\(hit.rowid)" : "second-\(hit.rowid)"))
+        }
+        let score = try #require(hits.first).score
+        let deleted = [snapshots[0], SegmentSnapshot(segment: second, deleted: DeletionSet(documentCount: 3, deleted: [1]))]
+        let cases: [(hit: RankedHit, segments: [SegmentSnapshot], expected: String?)] = [
+            (RankedHit(rowid: 8, score: score), snapshots, "second-8"),                        // no place: by rowid
+            (RankedHit(rowid: 8, score: score, segment: 2, doc: 1), snapshots, "second-8"),    // no such segment
+            (RankedHit(rowid: 8, score: score, segment: 1, doc: 9), snapshots, "second-8"),    // past its documents
+            (RankedHit(rowid: 8, score: score, segment: 0, doc: 1), snapshots, "second-8"),    // another rowid's place
+            (RankedHit(rowid: 8, score: score, segment: 1, doc: 1), deleted, nil),             // deleted since
+        ]
+        for (hit, segments, expected) in cases {
+            #expect(try RankedLookups.identifier(of: hit, in: segments) == expected, "\(hit.segment) \(hit.doc)")
+        }
+    }
+
     /// Merging in two halves of the term space gives the segment a merge in one does.
     @Test func mergingInTwoPartsGivesTheSameSegment() throws {
         let inputs = try (0..<4).map { part in

@@ -69,7 +69,7 @@ extension SpotlightStore {
                 let read = try ranked.readerSnapshot(db, memo: memo)
                 let hits = try rankedHits(terms, limit: limit, statistics: statistics, segments: read, db)
                 return try hits.map { hit in
-                    guard let identifier = try RankedLookups.identifier(of: hit.rowid, in: read.segments) else {
+                    guard let identifier = try RankedLookups.identifier(of: hit, in: read.segments) else {
                         throw SegmentError.corrupt("the index found item \(hit.rowid) in no live document")
                     }
                     return IdentifiedResult(identifier: identifier, score: hit.score)
