@@ -234,7 +234,7 @@ extension RankedSearcher {
         }
     }
 
-    /// Scores document `doc` of `segment` (at `position` in ``segments``), holding every term with these
+    /// Scores document `doc` of `segment` (at `segmentIndex` in ``segments``), holding every term with these
     /// frequencies (each term's most frequent token there), into `top`:
     /// unless it expired, is excluded, lacks a phrase, or cannot make the
     /// page. How the conjunction and the scan score a match. `bounds`: the
@@ -242,7 +242,7 @@ extension RankedSearcher {
     /// (``Segment/gatherDocumentBounds(_:into:holding:)``), when read already.
     @inline(__always)
     mutating func score<Frequencies: RandomAccessCollection<UInt32>>(
-        _ doc: Int, of segment: Segment, at position: Int, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
+        _ doc: Int, of segment: Segment, at segmentIndex: Int, frequencies: Frequencies, idf: [Double], avgLength: Double, query: RankedQuery,
         excluding: Set<Int64>, top: inout TopHits, verify: (Int64) throws -> Bool, bounds: UInt64? = nil
     ) throws where Frequencies.Index == Int {
         let (staticBound, length) = bounds.map(Segment.unpackBound) ?? (segment.staticBound(doc), segment.length(doc))
@@ -262,6 +262,6 @@ extension RankedSearcher {
         let rowid = segment.rowid(doc)
         guard top.admits(breakdown.total, rowid), !excluding.contains(rowid) else { return }
         if !query.phrases.isEmpty, try !verify(rowid) { return }
-        top.insert(RankedHit(rowid: rowid, score: breakdown, segment: position, doc: doc))
+        top.insert(RankedHit(rowid: rowid, score: breakdown, segment: segmentIndex, doc: doc))
     }
 }
