@@ -106,7 +106,7 @@ extension SegmentEncoder {
 
         /// Appends `transform` of each of `source`, a few thousand at a
         /// time: never a copy of the whole section.
-        mutating func append<S, T: BitwiseCopyable>(contentsOf source: [S], _ transform: (S) -> T) {
+        mutating func append<Source: Sequence, T: BitwiseCopyable>(contentsOf source: Source, _ transform: (Source.Element) -> T) {
             var chunk = Chunk<T>()
             for value in source { chunk.add(transform(value), to: &self) }
             chunk.finish(into: &self)
@@ -187,6 +187,8 @@ extension SegmentEncoder {
             out.set(constantSections, at: SegmentFormat.constantSectionsOffset)
             out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
             out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
+            out.set(UInt32(header.zeroValues), at: SegmentFormat.zeroValueCountOffset)
+            out.set(header.wideOffsets, at: SegmentFormat.wideOffsetsOffset)
             out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
             out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
             out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
@@ -224,6 +226,10 @@ extension SegmentEncoder {
         var blocks: Int
         var numberNames: Int
         var numberValues: Int
+        /// The first typed values, the exact-value index's, not stored.
+        var zeroValues: Int
+        /// ``SegmentFormat/wideTermOffsets`` and ``SegmentFormat/wideBlockOffsets``.
+        var wideOffsets: UInt32
         var fingerprint: UInt64
         var buildTime: Double
         var avgLength: Double

@@ -18,6 +18,8 @@ package struct Segment: @unchecked Sendable {
     /// Typed attribute names, and typed values of all of them.
     @_spi(Inspection) public let numberNameCount: Int
     let numberValueCount: Int
+    /// The first typed values, the exact-value index's: 0, not stored.
+    let zeroValueCount: Int
     let buildTime: Double
     @_spi(Inspection) public let avgLength: Double
     package let fingerprint: UInt64
@@ -25,6 +27,8 @@ package struct Segment: @unchecked Sendable {
     /// Where the dictionary's sections start and how long `termBytes` is:
     /// read on every term a typo walk or a prefix search passes.
     private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
+    /// Whether term and block offsets take 8 bytes each, not 4 (``SegmentFormat/wideOffsetsOffset``).
+    private let wideTermOffsets: Bool, wideBlockOffsets: Bool
     /// The same for the arrays a search reads per document and per block.
     private let expiresAt: Int, expiresStride: Int, documentBoundsAt: Int, titleLengthsAt: Int
     private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
@@ -97,6 +101,13 @@ package struct Segment: @unchecked Sendable {
         blockCount = Int(u32(SegmentFormat.blockCountOffset))
         numberNameCount = Int(u32(SegmentFormat.numberNameCountOffset))
         numberValueCount = Int(u32(SegmentFormat.numberValueCountOffset))
+        let zeros = Int(u32(SegmentFormat.zeroValueCountOffset))
+        zeroValueCount = zeros
+        guard zeros <= numberValueCount else { throw .corrupt("more zero typed values than typed values") }
+        let wide = u32(SegmentFormat.wideOffsetsOffset)
+        guard wide & ~(SegmentFormat.wideTermOffsets | SegmentFormat.wideBlockOffsets) == 0 else { throw .corrupt("bad offset-width bits") }
+        wideTermOffsets = wide & SegmentFormat.wideTermOffsets != 0
+        wideBlockOffsets = wide & SegmentFormat.wideBlockOffsets != 0
         fingerprint = u64(SegmentFormat.weightsHashOffset)
         buildTime = Double(bitPattern: u64(SegmentFormat.buildTimeOffset))
         avgLength = Double(bitPattern: u64(SegmentFormat.avgLengthOffset))
@@ -111,6 +122,8 @@ package struct Segment: @unchecked Sendable {
         guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
         let strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
         let n = documentCount, t = termCount, b = blockCount, k = numberNameCount, m = numberValueCount
+        let termOffsetSize = wide & SegmentFormat.wideTermOffsets != 0 ? 8 : 4
+        let blockOffsetSize = wide & SegmentFormat.wideBlockOffsets != 0 ? 8 : 4
         // A switch, not a dictionary: built for every segment a process
         // loads (a search over 20 stores loads ~60).
         func fixedSize(_ section: SegmentFormat.Section) -> Int? {
@@ -118,13 +131,15 @@ package struct Segment: @unchecked Sendable {
             case .rowids, .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
             case .rowidOrder, .uidDocs, .uidEnds: 4 * n
             case .titleLengths: n
-            case .termMaxGSPart, .termMaxGPart, .termFirstBlock, .termDocs, .termMaxG, .termMaxGS, .termMaxS: 4 * t
-            case .termOffsets: 8 * (t + 1)
+            case .termFirstBlock, .termDocs: 4 * t
+            case .termMaxGSPart, .termMaxGPart, .termMaxG, .termMaxGS, .termMaxS: 2 * t
+            case .termOffsets: termOffsetSize * (t + 1)
             case .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t)
-            case .blockMaxGSPart, .blockLastDoc, .blockMaxGS, .blockMaxS: 4 * b
-            case .blockOffsets: 8 * (b + 1)
+            case .blockLastDoc: 4 * b
+            case .blockMaxGSPart, .blockMaxGS, .blockMaxS: 2 * b
+            case .blockOffsets: blockOffsetSize * (b + 1)
             case .numberNameOffsets, .numberNameStarts: 8 * (k + 1)
-            case .numberValues: 8 * m
+            case .numberValues: 8 * (m - zeros)
             case .numberDocs: 4 * m
             case .termBytes, .postingsData, .numberNameBytes, .uidBytes: nil
             }
@@ -176,8 +191,22 @@ package struct Segment: @unchecked Sendable {
     @inline(__always) private func u32(_ section: SegmentFormat.Section, _ index: Int) -> UInt32 {
         UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 4 * index, as: UInt32.self))
     }
-    @inline(__always) private func f32(_ section: SegmentFormat.Section, _ index: Int) -> Float {
-        Float(bitPattern: u32(section, index))
+    /// A stored maximum (``SegmentFormat/Maximum``) as a Double.
+    @inline(__always) private func maximum(_ section: SegmentFormat.Section, _ index: Int) -> Double {
+        maximum(at: at(section), index)
+    }
+    @inline(__always) private func maximum(at start: Int, _ index: Int) -> Double {
+        SegmentFormat.Maximum(bits: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * index, as: UInt16.self))).value
+    }
+    /// Where term `term`'s bytes start in `termBytes` (`termCount`: where the last ends).
+    @inline(__always) private func termOffset(_ term: Int) -> Int {
+        wideTermOffsets
+            ? Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term, as: UInt64.self)))
+            : Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 4 * term, as: UInt32.self)))
+    }
+    /// Where block `block` starts in `postingsData` (`blockCount`: where the last ends).
+    @inline(__always) private func blockOffset(_ block: Int) -> Int {
+        wideBlockOffsets ? Int(truncatingIfNeeded: u64(.blockOffsets, block)) : Int(u32(.blockOffsets, block))
     }
 
     package func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
@@ -240,16 +269,16 @@ package struct Segment: @unchecked Sendable {
     }
 
     @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
-    @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { Double(f32(.termMaxG, term)) }
-    @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { Double(f32(.termMaxGS, term)) }
+    @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { maximum(.termMaxG, term) }
+    @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { maximum(.termMaxGS, term) }
     /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
-    @_spi(Inspection) public func termMaxGSPart(_ term: Int) -> Double { Double(f32(.termMaxGSPart, term)) }
+    @_spi(Inspection) public func termMaxGSPart(_ term: Int) -> Double { maximum(.termMaxGSPart, term) }
     /// The bound of a term's list: with the exact-title share for a whole word typed.
     @inline(__always)
     func termMaxGS(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxGS(term) : termMaxGSPart(term) }
-    @_spi(Inspection) public func termMaxS(_ term: Int) -> Double { Double(f32(.termMaxS, term)) }
+    @_spi(Inspection) public func termMaxS(_ term: Int) -> Double { maximum(.termMaxS, term) }
     /// ``termMaxG(_:)`` without the exact-title share.
-    func termMaxGPart(_ term: Int) -> Double { Double(f32(.termMaxGPart, term)) }
+    func termMaxGPart(_ term: Int) -> Double { maximum(.termMaxGPart, term) }
     @inline(__always)
     func termMaxG(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxG(term) : termMaxGPart(term) }
 
@@ -407,7 +436,9 @@ package struct Segment: @unchecked Sendable {
         return start..<end
     }
 
-    @_spi(Inspection) public func numberValue(_ index: Int) -> Double { f64(.numberValues, index) }
+    @_spi(Inspection) public func numberValue(_ index: Int) -> Double {
+        index < zeroValueCount ? 0 : f64(.numberValues, index - zeroValueCount)
+    }
     @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
 
     /// Drops from resident memory what a merge read of `terms` and their
@@ -417,20 +448,20 @@ package struct Segment: @unchecked Sendable {
     /// input resident.
     func releaseMerged(terms: Range<Int>, blocks: Range<Int>) {
         guard !terms.isEmpty, terms.upperBound <= termCount, blocks.upperBound <= blockCount else { return }
-        func offset(_ section: SegmentFormat.Section, _ index: Int) -> Int { Int(truncatingIfNeeded: u64(section, index)) }
         // The byte ranges first: reading an offset would map its page back.
-        let termBytes = offset(.termOffsets, terms.lowerBound)..<max(offset(.termOffsets, terms.lowerBound), offset(.termOffsets, terms.upperBound))
-        let postings = offset(.blockOffsets, blocks.lowerBound)..<max(offset(.blockOffsets, blocks.lowerBound), offset(.blockOffsets, blocks.upperBound))
+        let termBytes = termOffset(terms.lowerBound)..<max(termOffset(terms.lowerBound), termOffset(terms.upperBound))
+        let postings = blockOffset(blocks.lowerBound)..<max(blockOffset(blocks.lowerBound), blockOffset(blocks.upperBound))
         let page = 1 << 12
         func release(_ section: SegmentFormat.Section, _ range: Range<Int>) {
             guard range.lowerBound >= 0 else { return }   // damaged offsets: nothing released
             bytes.release((at(section) + range.lowerBound)..<(at(section) + range.upperBound), minimum: page)
         }
-        release(.termOffsets, (8 * terms.lowerBound)..<(8 * terms.upperBound))
+        let termOffsetSize = wideTermOffsets ? 8 : 4, blockOffsetSize = wideBlockOffsets ? 8 : 4
+        release(.termOffsets, (termOffsetSize * terms.lowerBound)..<(termOffsetSize * terms.upperBound))
         release(.termBytes, termBytes)
         release(.termFirstBlock, (4 * terms.lowerBound)..<(4 * terms.upperBound))
         release(.termDocs, (4 * terms.lowerBound)..<(4 * terms.upperBound))
-        release(.blockOffsets, (8 * blocks.lowerBound)..<(8 * blocks.upperBound))
+        release(.blockOffsets, (blockOffsetSize * blocks.lowerBound)..<(blockOffsetSize * blocks.upperBound))
         release(.postingsData, postings)
     }
 
@@ -450,7 +481,8 @@ package struct Segment: @unchecked Sendable {
     /// `values` (``SegmentBytes/release(_:minimum:)``), after a range (or
     /// a merge, with a page as `minimum`) read them all.
     func releaseNumbers(_ values: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
-        bytes.release((at(.numberValues) + 8 * values.lowerBound)..<(at(.numberValues) + 8 * values.upperBound), minimum: minimum)
+        let stored = max(0, values.lowerBound - zeroValueCount)..<max(0, values.upperBound - zeroValueCount)
+        bytes.release((at(.numberValues) + 8 * stored.lowerBound)..<(at(.numberValues) + 8 * stored.upperBound), minimum: minimum)
         bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound), minimum: minimum)
     }
 
@@ -485,8 +517,7 @@ package struct Segment: @unchecked Sendable {
     /// The bytes of term `term`.
     @inline(__always)
     package func term(_ term: Int) throws(SegmentError) -> UnsafeRawBufferPointer {
-        let start = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term, as: UInt64.self)))
-        let end = Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term + 8, as: UInt64.self)))
+        let start = termOffset(term), end = termOffset(term + 1)
         guard start >= 0, start <= end, end <= termBytesSize else { throw .corrupt("term \(term) out of its section") }
         return UnsafeRawBufferPointer(start: base.baseAddress! + termBytesAt + start, count: end - start)
     }
@@ -643,7 +674,7 @@ package struct Segment: @unchecked Sendable {
     @_spi(Inspection) public func terms(containing fragment: [UInt8], limit: Int = .max) throws(SegmentError) -> [Int] {
         guard !fragment.isEmpty, wordCount > 0, limit > 0 else { return [] }
         let start = at(.termBytes)
-        func offset(_ term: Int) -> Int { Int(truncatingIfNeeded: u64(.termOffsets, term)) }
+        func offset(_ term: Int) -> Int { termOffset(term) }
         guard offset(termCount) <= sectionEnd(.termBytes) - start, offset(wordCount) <= offset(termCount) else {
             throw .corrupt("the dictionary's bytes are out of their section")
         }
@@ -742,17 +773,13 @@ package struct Segment: @unchecked Sendable {
     }
 
     /// The block's largest term score × S without the exact-title share (a prefix's completions').
-    @_spi(Inspection) public func blockMaxGSPart(_ block: Int) -> Double {
-        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSPartAt + 4 * block, as: UInt32.self))))
-    }
+    @_spi(Inspection) public func blockMaxGSPart(_ block: Int) -> Double { maximum(at: blockMaxGSPartAt, block) }
 
     /// ``blockMaxGS(_:)`` for a whole word typed, ``blockMaxGSPart(_:)`` for a completion.
     @inline(__always)
     func blockMaxGS(_ block: Int, wholeWord: Bool) -> Double { wholeWord ? blockMaxGS(block) : blockMaxGSPart(block) }
 
-    @_spi(Inspection) public func blockMaxGS(_ block: Int) -> Double {
-        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxGSAt + 4 * block, as: UInt32.self))))
-    }
+    @_spi(Inspection) public func blockMaxGS(_ block: Int) -> Double { maximum(at: blockMaxGSAt, block) }
     func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
 
     /// The first doc id block `block` of a term's `blocks` can hold: one
@@ -782,13 +809,11 @@ package struct Segment: @unchecked Sendable {
     /// lies outside its section (its decoding then reports the damage).
     @inline(__always)
     private func storedFirstDoc(_ block: Int) -> Int? {
-        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block))
+        let start = blockOffset(block)
         guard start >= 0, start + PostingBlock.headerSize <= sectionEnd(.postingsData) - at(.postingsData) else { return nil }
         return Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(.postingsData) + start + 4, as: UInt32.self)))
     }
-    @_spi(Inspection) public func blockMaxS(_ block: Int) -> Double {
-        Double(Float(bitPattern: UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockMaxSAt + 4 * block, as: UInt32.self))))
-    }
+    @_spi(Inspection) public func blockMaxS(_ block: Int) -> Double { maximum(at: blockMaxSAt, block) }
 
     /// Decodes one block into `docs` and `frequencies` (weighted tf × 16).
     @_spi(Inspection) public func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32]) throws(SegmentError) {
@@ -806,7 +831,7 @@ package struct Segment: @unchecked Sendable {
     /// to lie inside the section with ``PostingBlock/padding`` bytes after.
     @inline(__always)
     private func blockBytes(_ block: Int) throws(SegmentError) -> (bytes: UnsafeRawPointer, length: Int) {
-        let start = Int(truncatingIfNeeded: u64(.blockOffsets, block)), end = Int(truncatingIfNeeded: u64(.blockOffsets, block + 1))
+        let start = blockOffset(block), end = blockOffset(block + 1)
         let size = sectionEnd(.postingsData) - at(.postingsData)
         guard start >= 0, start <= end, end <= size - PostingBlock.padding else { throw .corrupt("block \(block) out of its section") }
         return (base.baseAddress! + at(.postingsData) + start, end - start)

@@ -6,8 +6,11 @@ import Synchronization
 package enum SegmentEncoder {
     /// - Parameter parallelPostings: postings past which the work is split
     ///   over two threads (the bytes are the same either way).
+    /// - Parameter offsetLimit: the largest section a 4-byte offset table
+    ///   points into (``SegmentFormat/narrowOffsetLimit``; tests lower it).
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
-                               parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
+                               parallelPostings: Int = SegmentEncoder.parallelPostings,
+                               offsetLimit: Int = SegmentFormat.narrowOffsetLimit) -> [UInt8] {
         var contents = contents
         ExactValues.limitDistinct(&contents)
         orderNumbers(&contents)
@@ -16,7 +19,7 @@ package enum SegmentEncoder {
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
         let parts = Self.postingsInParts(contents, scoring: scoring, scales: scales, threshold: parallelPostings)
-        return encode(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime)
+        return encode(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, offsetLimit: offsetLimit)
     }
 
     /// The documents' sections and dictionary of `contents` (whose own
@@ -25,17 +28,17 @@ package enum SegmentEncoder {
     /// one after the other in term order: what ``SegmentMerger`` writes
     /// without ever holding a merge's postings decoded.
     static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
-                       buildTime: Double) -> [UInt8] {
+                       buildTime: Double, offsetLimit: Int = SegmentFormat.narrowOffsetLimit) -> [UInt8] {
         var out = SectionWriter()
         let postingBytes = parts.reduce(0) { $0 + $1.byteCount }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
-        out.bytes.reserveCapacity(SegmentFormat.headerSize + contents.documentCount * 64 + contents.termBytes.count * 2 + contents.termCount * 96
-                                  + postingBytes + blocks * 28 + contents.numberEntries.count * 12 + PostingBlock.padding)
+        out.bytes.reserveCapacity(SegmentFormat.headerSize + contents.documentCount * 64 + contents.termBytes.count * 2 + contents.termCount * 32
+                                  + postingBytes + blocks * 16 + contents.numberEntries.count * 12 + PostingBlock.padding)
         writeDocuments(contents, bounds: scales.bounds, into: &out)
         let header = writeAfterDocuments(contents, documentCount: contents.documentCount, postings: parts, avgLength: scales.avgLength,
-                                         scoring: scoring, buildTime: buildTime, into: &out) { out in
-            let counts = writeNumbers(contents, into: &out)
+                                         scoring: scoring, buildTime: buildTime, offsetLimit: offsetLimit, into: &out) { out in
+            let lookups = writeNumbers(contents, into: &out)
             writeIdentifiers(contents, into: &out)
-            return counts
+            return lookups
         }
         return out.finish(header)
     }
@@ -46,18 +49,56 @@ package enum SegmentEncoder {
     /// (from `contents`, or a merge's from its inputs). Reads only the
     /// dictionary of `contents`, so a streamed merge may have dropped its
     /// per-document values once they were written. Returns what the
-    /// header says.
+    /// header says. Term and block offsets take 4 bytes unless the bytes
+    /// they point into are past `offsetLimit`.
     static func writeAfterDocuments<Failure: Error>(
         _ contents: SegmentContents, documentCount: Int, postings parts: [PostingsPart], avgLength: Double, scoring: RankedScoring,
-        buildTime: Double, into out: inout SectionWriter, lookups: (inout SectionWriter) throws(Failure) -> (names: Int, values: Int)
+        buildTime: Double, offsetLimit: Int = SegmentFormat.narrowOffsetLimit, into out: inout SectionWriter,
+        lookups: (inout SectionWriter) throws(Failure) -> Lookups
     ) throws(Failure) -> Header {
-        out.begin(.termOffsets); out.append(contentsOf: contents.termStart) { UInt64($0) }
+        // Offsets in 4 bytes unless their section is past 4 GB (``SegmentFormat/wideOffsetsOffset``).
+        var wide: UInt32 = 0
+        out.begin(.termOffsets)
+        if contents.termBytes.count > offsetLimit {
+            wide |= SegmentFormat.wideTermOffsets
+            out.append(contentsOf: contents.termStart) { UInt64($0) }
+        } else {
+            out.append(contentsOf: contents.termStart) { UInt32(truncatingIfNeeded: $0) }
+        }
         out.begin(.termBytes); out.append(values: contents.termBytes)
-        let blockCount = writePostings(parts, contents: contents, into: &out)
-        let (nameCount, valueCount) = try lookups(&out)
+        if parts.reduce(0, { $0 + $1.byteCount }) > offsetLimit { wide |= SegmentFormat.wideBlockOffsets }
+        let blockCount = writePostings(parts, contents: contents, wideOffsets: wide & SegmentFormat.wideBlockOffsets != 0, into: &out)
+        let lookups = try lookups(&out)
         out.writer.align8()
-        return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: nameCount,
-                      numberValues: valueCount, fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)
+        return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: lookups.names,
+                      numberValues: lookups.values, zeroValues: lookups.zeroValues, wideOffsets: wide, fingerprint: scoring.fingerprint,
+                      buildTime: buildTime, avgLength: avgLength)
+    }
+
+    /// What the typed values' writer says the header should count: typed
+    /// attribute names, values, and the first values that are the
+    /// exact-value index's (0, not stored: ``SegmentFormat/zeroValueCountOffset``).
+    struct Lookups {
+        var names: Int
+        var values: Int
+        var zeroValues: Int
+    }
+
+    /// How many of `names`' first values the format keeps as zeros: the
+    /// values of the leading names that are the exact-value index's
+    /// (``ExactValues/isReservedName(_:)``; they sort before every
+    /// attribute's), given `starts`, each name's first value and the end.
+    static func zeroValueCount(names: [some Collection<UInt8>], starts: [UInt64]) -> Int {
+        var end = 0
+        for (index, name) in names.enumerated() {
+            let count = Int(starts[index + 1] - starts[index])
+            if ExactValues.isReservedName(name) {
+                end = Int(starts[index + 1])
+            } else if count > 0 {
+                break
+            }
+        }
+        return end
     }
 
     /// What scoring reads of each document while its postings are
@@ -119,7 +160,7 @@ package enum SegmentEncoder {
     /// order: each part's tables rebased by the blocks and bytes of the
     /// parts before it, and its postings' bytes copied (from its spill
     /// too), never joined first. Returns the block count.
-    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, into out: inout SectionWriter) -> Int {
+    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, wideOffsets: Bool, into out: inout SectionWriter) -> Int {
         let t = contents.termCount
         assert(parts.reduce(0) { $0 + $1.termDocs.count } == t)
         out.begin(.termFirstBlock)
@@ -146,11 +187,19 @@ package enum SegmentEncoder {
         }
         out.begin(.blockOffsets)
         var byteBase: UInt64 = 0
-        for part in parts {
-            out.append(contentsOf: part.blockOffsets) { $0 + byteBase }
-            byteBase += UInt64(part.byteCount)
+        if wideOffsets {
+            for part in parts {
+                out.append(contentsOf: part.blockOffsets) { $0 + byteBase }
+                byteBase += UInt64(part.byteCount)
+            }
+            out.writer.append(byteBase)
+        } else {
+            for part in parts {
+                out.append(contentsOf: part.blockOffsets) { UInt32(truncatingIfNeeded: $0 + byteBase) }
+                byteBase += UInt64(part.byteCount)
+            }
+            out.writer.append(UInt32(byteBase))
         }
-        out.writer.append(byteBase)
         out.begin(.blockLastDoc); for part in parts { out.append(values: part.blockLastDoc) }
         out.begin(.blockMaxGS); for part in parts { out.append(values: part.blockMaxGS) }
         out.begin(.blockMaxS); for part in parts { out.append(values: part.blockMaxS) }
@@ -172,11 +221,12 @@ package enum SegmentEncoder {
         mutating func add(_ part: PostingsPart, _ term: Int) {
             postings += UInt64(part.termDocs[term])
             mostPostings = max(mostPostings, part.termDocs[term])
-            maxG = max(maxG, part.termMaxG[term])
-            maxGS = max(maxGS, part.termMaxGS[term])
-            maxS = max(maxS, part.termMaxS[term])
-            maxGSPart = max(maxGSPart, part.termMaxGSPart[term])
-            maxGPart = max(maxGPart, part.termMaxGPart[term])
+            // The stored (rounded-up) maxima: a group's bounds every term's as read.
+            maxG = max(maxG, part.termMaxG[term].float)
+            maxGS = max(maxGS, part.termMaxGS[term].float)
+            maxS = max(maxS, part.termMaxS[term].float)
+            maxGSPart = max(maxGSPart, part.termMaxGSPart[term].float)
+            maxGPart = max(maxGPart, part.termMaxGPart[term].float)
         }
 
         /// The entry's 56 bytes (``SegmentFormat/termGroupStride``), its first term `firstTerm`.
@@ -216,8 +266,10 @@ package enum SegmentEncoder {
     }
 
     /// Typed values (put in order by ``orderNumbers(_:)``): names in byte
-    /// order, values ascending within each. Returns the count of names and of values.
-    static func writeNumbers(_ contents: SegmentContents, into out: inout SectionWriter) -> (names: Int, values: Int) {
+    /// order, values ascending within each, but the exact-value index's
+    /// (each 0: ``SegmentFormat/zeroValueCountOffset``). Returns the
+    /// counts the header says.
+    static func writeNumbers(_ contents: SegmentContents, into out: inout SectionWriter) -> Lookups {
         let entries = contents.numberEntries
         var nameOffsets: [UInt64] = [0], nameBytes: [UInt8] = [], nameStarts: [UInt64] = [0]
         var index = 0
@@ -230,9 +282,11 @@ package enum SegmentEncoder {
         out.begin(.numberNameOffsets); out.append(values: nameOffsets)
         out.begin(.numberNameBytes); out.append(values: nameBytes)
         out.begin(.numberNameStarts); out.append(values: nameStarts)
-        out.begin(.numberValues); out.append(contentsOf: entries) { $0.value }
+        let zeros = zeroValueCount(names: contents.numberNames.map(\.utf8), starts: nameStarts)
+        assert(entries[..<zeros].allSatisfy { $0.value == 0 }, "the exact-value index's values are 0")
+        out.begin(.numberValues); out.append(contentsOf: entries[zeros...]) { $0.value }
         out.begin(.numberDocs); out.append(contentsOf: entries) { $0.doc }
-        return (contents.numberNames.count, entries.count)
+        return Lookups(names: contents.numberNames.count, values: entries.count, zeroValues: zeros)
     }
 
     /// Unique identifiers: hashes ascending, each with its doc; then each
@@ -250,11 +304,11 @@ package enum SegmentEncoder {
     /// to its own bytes, first blocks relative to its own blocks.
     struct PostingsPart {
         var termFirstBlock = PagedArray<UInt32>(), termDocs = PagedArray<UInt32>()
-        var termMaxG = PagedArray<Float>(), termMaxGS = PagedArray<Float>(), termMaxS = PagedArray<Float>()
-        var blockOffsets = PagedArray<UInt64>(), blockLastDoc = PagedArray<UInt32>(), blockMaxGS = PagedArray<Float>()
-        var blockMaxS = PagedArray<Float>()
+        var termMaxG = PagedArray<SegmentFormat.Maximum>(), termMaxGS = PagedArray<SegmentFormat.Maximum>(), termMaxS = PagedArray<SegmentFormat.Maximum>()
+        var blockOffsets = PagedArray<UInt64>(), blockLastDoc = PagedArray<UInt32>(), blockMaxGS = PagedArray<SegmentFormat.Maximum>()
+        var blockMaxS = PagedArray<SegmentFormat.Maximum>()
         /// Without the exact-title share (a prefix's completions).
-        var termMaxGSPart = PagedArray<Float>(), blockMaxGSPart = PagedArray<Float>(), termMaxGPart = PagedArray<Float>()
+        var termMaxGSPart = PagedArray<SegmentFormat.Maximum>(), blockMaxGSPart = PagedArray<SegmentFormat.Maximum>(), termMaxGPart = PagedArray<SegmentFormat.Maximum>()
         /// The encoded blocks not yet handed to ``spill`` (all of them without one).
         var postings: [UInt8] = []
         /// Where a streamed merge's part hands its blocks once ``postings``
@@ -338,20 +392,20 @@ package enum SegmentEncoder {
                     blockS = larger(blockS, s)
                 }
                 blockLastDoc.append(docs[end - 1])
-                blockMaxGS.append(RankedScoring.roundedUp(blockGS))
-                blockMaxGSPart.append(RankedScoring.roundedUp(blockGSPart))
+                blockMaxGS.append(SegmentFormat.Maximum(roundingUp: blockGS))
+                blockMaxGSPart.append(SegmentFormat.Maximum(roundingUp: blockGSPart))
                 maxGSPart = max(maxGSPart, blockGSPart)
-                blockMaxS.append(RankedScoring.roundedUp(blockS))
+                blockMaxS.append(SegmentFormat.Maximum(roundingUp: blockS))
                 maxG = max(maxG, blockG)
                 maxGS = max(maxGS, blockGS)
                 maxS = max(maxS, blockS)
                 start = end
             }
-            termMaxG.append(RankedScoring.roundedUp(maxG))
-            termMaxGS.append(RankedScoring.roundedUp(maxGS))
-            termMaxGSPart.append(RankedScoring.roundedUp(maxGSPart))
-            termMaxGPart.append(RankedScoring.roundedUp(maxGPart))
-            termMaxS.append(RankedScoring.roundedUp(maxS))
+            termMaxG.append(SegmentFormat.Maximum(roundingUp: maxG))
+            termMaxGS.append(SegmentFormat.Maximum(roundingUp: maxGS))
+            termMaxGSPart.append(SegmentFormat.Maximum(roundingUp: maxGSPart))
+            termMaxGPart.append(SegmentFormat.Maximum(roundingUp: maxGPart))
+            termMaxS.append(SegmentFormat.Maximum(roundingUp: maxS))
         }
 
         /// Room for `count` postings' bytes (the tables grow by pages).

@@ -12,9 +12,9 @@ extension SegmentMerger {
     /// docs keep their order among the kept ones, so (value, input, doc)
     /// is the merged (value, doc) order; the same for (hash, doc).
     ///
-    /// Returns the count of typed attribute names and of values.
+    /// Returns the counts the header says.
     static func writeLookups(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], into out: inout SegmentEncoder.SectionWriter)
-        throws(SegmentError) -> (names: Int, values: Int)
+        throws(SegmentError) -> SegmentEncoder.Lookups
     {
         // Every input's names, in byte order, once each; per input, where each is.
         var positions: [[UInt8]: [(input: Int, name: Int)]] = [:]
@@ -56,8 +56,10 @@ extension SegmentMerger {
         out.begin(.numberNameBytes); out.append(values: nameBytes)
         out.begin(.numberNameStarts); out.append(values: nameStarts)
         var values = SegmentEncoder.Chunk<Double>(), docs = SegmentEncoder.Chunk<UInt32>()
+        // The exact-value index's values (0) come first and are not stored.
+        let zeros = SegmentEncoder.zeroValueCount(names: names, starts: nameStarts)
         out.begin(.numberValues)
-        for (name, holders) in zip(names, lists) {
+        for (index, (name, holders)) in zip(names, lists).enumerated() where nameStarts[index + 1] > zeros {
             if ExactValues.isUncheckedName(name) {
                 if documents > 0 { values.add(0, to: &out) }
                 continue
@@ -89,7 +91,7 @@ extension SegmentMerger {
         try writeIdentifiers(inputs, docMaps: docMaps, into: &out)
         // Read once: released, as the documents' sections were.
         for input in inputs { input.segment.releaseDocuments() }
-        return (names.count, Int(nameStarts.last!))
+        return SegmentEncoder.Lookups(names: names.count, values: Int(nameStarts.last!), zeroValues: zeros)
     }
 
     /// The kept documents' identifiers in the merged doc order (input by
