@@ -37,6 +37,10 @@ extension SegmentEncoder {
         var writer = ByteWriter()
         var sectionOffsets = [Int](repeating: 0, count: SegmentFormat.Section.allCases.count)
         var constantSections: UInt32 = 0
+        /// Each packed section's width (``SegmentFormat/packedWidthsOffset``), set as it begins.
+        var packedWidths = [UInt8](repeating: 0, count: SegmentFormat.Section.allCases.count)
+        /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
+        var rowidBase: Int64 = 0
         /// Bytes handed to the sink (a multiple of 8).
         private(set) var flushed = 0
         /// The checksum of the handed bytes past the header.
@@ -64,6 +68,24 @@ extension SegmentEncoder {
             writer.align8()
             sectionOffsets[section.rawValue] = count
             if sink != nil, writer.bytes.count >= bufferSize { flush() }
+        }
+
+        /// Begins packed section `section` (``SegmentFormat/packedSections``)
+        /// of `width`-bit values, added through the returned bits and
+        /// finished (``PackedBits/finish(into:)``) before the next section.
+        mutating func beginPacked(_ section: SegmentFormat.Section, width: Int) -> PackedBits {
+            assert(SegmentFormat.packedSections.contains(section), "\(section) is not packed")
+            begin(section)
+            packedWidths[section.rawValue] = UInt8(width)
+            return PackedBits(width: width)
+        }
+
+        /// Packed section `section` of `transform` of each of `values`, each below `1 << width`.
+        mutating func packed<Source: Sequence>(_ section: SegmentFormat.Section, width: Int, _ values: Source,
+                                               _ transform: (Source.Element) -> UInt64) {
+            var bits = beginPacked(section, width: width)
+            for value in values { bits.add(transform(value), to: &self) }
+            bits.finish(into: &self)
         }
 
         /// Writes the section just begun as collapsed to `value` (every
@@ -188,7 +210,8 @@ extension SegmentEncoder {
             out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
             out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
             out.set(UInt32(header.zeroValues), at: SegmentFormat.zeroValueCountOffset)
-            out.set(header.wideOffsets, at: SegmentFormat.wideOffsetsOffset)
+            for (index, width) in packedWidths.enumerated() { out.bytes[SegmentFormat.packedWidthsOffset + index] = width }
+            out.set(UInt64(bitPattern: rowidBase), at: SegmentFormat.rowidBaseOffset)
             out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
             out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
             out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)
@@ -228,8 +251,6 @@ extension SegmentEncoder {
         var numberValues: Int
         /// The first typed values, the exact-value index's, not stored.
         var zeroValues: Int
-        /// ``SegmentFormat/wideTermOffsets`` and ``SegmentFormat/wideBlockOffsets``.
-        var wideOffsets: UInt32
         var fingerprint: UInt64
         var buildTime: Double
         var avgLength: Double

@@ -24,14 +24,18 @@ package struct Segment: @unchecked Sendable {
     @_spi(Inspection) public let avgLength: Double
     package let fingerprint: UInt64
     private var offsets: [Int] { shared.offsets }
-    /// Where the dictionary's sections start and how long `termBytes` is:
-    /// read on every term a typo walk or a prefix search passes.
-    private let termOffsetsAt: Int, termBytesAt: Int, termBytesSize: Int
-    /// Whether term and block offsets take 8 bytes each, not 4 (``SegmentFormat/wideOffsetsOffset``).
-    private let wideTermOffsets: Bool, wideBlockOffsets: Bool
+    /// Where `termBytes` starts and how long it is: read on every term a
+    /// typo walk or a prefix search passes.
+    private let termBytesAt: Int, termBytesSize: Int
     /// The same for the arrays a search reads per document and per block.
     private let expiresAt: Int, expiresStride: Int, documentBoundsAt: Int, titleLengthsAt: Int
-    private let blockLastDocAt: Int, blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
+    private let blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
+    /// The bit-packed tables (``SegmentFormat/packedSections``).
+    private let rowids: PackedTable, rowidOrderTable: PackedTable, termOffsets: PackedTable, termFirstBlock: PackedTable,
+                termDocs: PackedTable, blockOffsets: PackedTable, blockLastDocs: PackedTable, numberDocs: PackedTable,
+                uidDocs: PackedTable, uidEnds: PackedTable
+    /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
+    private let rowidBase: Int64
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
     private var strides: [Int] { shared.strides }
     private let base: UnsafeRawBufferPointer
@@ -104,10 +108,14 @@ package struct Segment: @unchecked Sendable {
         let zeros = Int(u32(SegmentFormat.zeroValueCountOffset))
         zeroValueCount = zeros
         guard zeros <= numberValueCount else { throw .corrupt("more zero typed values than typed values") }
-        let wide = u32(SegmentFormat.wideOffsetsOffset)
-        guard wide & ~(SegmentFormat.wideTermOffsets | SegmentFormat.wideBlockOffsets) == 0 else { throw .corrupt("bad offset-width bits") }
-        wideTermOffsets = wide & SegmentFormat.wideTermOffsets != 0
-        wideBlockOffsets = wide & SegmentFormat.wideBlockOffsets != 0
+        rowidBase = Int64(bitPattern: u64(SegmentFormat.rowidBaseOffset))
+        var widths: [Int] = []
+        for section in SegmentFormat.Section.allCases {
+            let width = Int(base[SegmentFormat.packedWidthsOffset + section.rawValue])
+            let packed = SegmentFormat.packedSections.contains(section)
+            guard packed ? width <= SegmentFormat.maxPackedWidth : width == 0 else { throw .corrupt("bad width for section \(section)") }
+            widths.append(width)
+        }
         fingerprint = u64(SegmentFormat.weightsHashOffset)
         buildTime = Double(bitPattern: u64(SegmentFormat.buildTimeOffset))
         avgLength = Double(bitPattern: u64(SegmentFormat.avgLengthOffset))
@@ -122,25 +130,24 @@ package struct Segment: @unchecked Sendable {
         guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
         let strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
         let n = documentCount, t = termCount, b = blockCount, k = numberNameCount, m = numberValueCount
-        let termOffsetSize = wide & SegmentFormat.wideTermOffsets != 0 ? 8 : 4
-        let blockOffsetSize = wide & SegmentFormat.wideBlockOffsets != 0 ? 8 : 4
+        func packed(_ count: Int, _ section: SegmentFormat.Section) -> Int { SegmentFormat.packedSize(count: count, width: widths[section.rawValue]) }
         // A switch, not a dictionary: built for every segment a process
         // loads (a search over 20 stores loads ~60).
         func fixedSize(_ section: SegmentFormat.Section) -> Int? {
             switch section {
-            case .rowids, .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
-            case .rowidOrder, .uidDocs, .uidEnds: 4 * n
+            case .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
+            case .rowids, .rowidOrder, .uidDocs, .uidEnds: packed(n, section)
             case .titleLengths: n
-            case .termFirstBlock, .termDocs: 4 * t
+            case .termFirstBlock, .termDocs: packed(t, section)
             case .termMaxGSPart, .termMaxGPart, .termMaxG, .termMaxGS, .termMaxS: 2 * t
-            case .termOffsets: termOffsetSize * (t + 1)
+            case .termOffsets: packed(t + 1, section)
             case .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t)
-            case .blockLastDoc: 4 * b
+            case .blockLastDoc: packed(b, section)
             case .blockMaxGSPart, .blockMaxGS, .blockMaxS: 2 * b
-            case .blockOffsets: blockOffsetSize * (b + 1)
+            case .blockOffsets: packed(b + 1, section)
             case .numberNameOffsets, .numberNameStarts: 8 * (k + 1)
             case .numberValues: 8 * (m - zeros)
-            case .numberDocs: 4 * m
+            case .numberDocs: packed(m, section)
             case .termBytes, .postingsData, .numberNameBytes, .uidBytes: nil
             }
         }
@@ -154,14 +161,23 @@ package struct Segment: @unchecked Sendable {
             }
         }
         shared = Shared(bytes: bytes, offsets: offsets, strides: strides)
-        termOffsetsAt = offsets[SegmentFormat.Section.termOffsets.rawValue]
+        func table(_ section: SegmentFormat.Section) -> PackedTable { PackedTable(start: offsets[section.rawValue], width: widths[section.rawValue]) }
+        rowids = table(.rowids)
+        rowidOrderTable = table(.rowidOrder)
+        termOffsets = table(.termOffsets)
+        termFirstBlock = table(.termFirstBlock)
+        termDocs = table(.termDocs)
+        blockOffsets = table(.blockOffsets)
+        blockLastDocs = table(.blockLastDoc)
+        numberDocs = table(.numberDocs)
+        uidDocs = table(.uidDocs)
+        uidEnds = table(.uidEnds)
         termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
         expiresAt = offsets[SegmentFormat.Section.expires.rawValue]
         expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
         documentBoundsAt = offsets[SegmentFormat.Section.documentBounds.rawValue]
         titleLengthsAt = offsets[SegmentFormat.Section.titleLengths.rawValue]
-        blockLastDocAt = offsets[SegmentFormat.Section.blockLastDoc.rawValue]
         blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
         blockMaxGSPartAt = offsets[SegmentFormat.Section.blockMaxGSPart.rawValue]
         blockMaxSAt = offsets[SegmentFormat.Section.blockMaxS.rawValue]
@@ -188,9 +204,6 @@ package struct Segment: @unchecked Sendable {
     @inline(__always) private func u64(_ section: SegmentFormat.Section, _ index: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self))
     }
-    @inline(__always) private func u32(_ section: SegmentFormat.Section, _ index: Int) -> UInt32 {
-        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 4 * index, as: UInt32.self))
-    }
     /// A stored maximum (``SegmentFormat/Maximum``) as a Double.
     @inline(__always) private func maximum(_ section: SegmentFormat.Section, _ index: Int) -> Double {
         maximum(at: at(section), index)
@@ -199,23 +212,17 @@ package struct Segment: @unchecked Sendable {
         SegmentFormat.Maximum(bits: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: start + 2 * index, as: UInt16.self))).value
     }
     /// Where term `term`'s bytes start in `termBytes` (`termCount`: where the last ends).
-    @inline(__always) private func termOffset(_ term: Int) -> Int {
-        wideTermOffsets
-            ? Int(truncatingIfNeeded: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 8 * term, as: UInt64.self)))
-            : Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: termOffsetsAt + 4 * term, as: UInt32.self)))
-    }
+    @inline(__always) private func termOffset(_ term: Int) -> Int { Int(termOffsets.value(term, in: base)) }
     /// Where block `block` starts in `postingsData` (`blockCount`: where the last ends).
-    @inline(__always) private func blockOffset(_ block: Int) -> Int {
-        wideBlockOffsets ? Int(truncatingIfNeeded: u64(.blockOffsets, block)) : Int(u32(.blockOffsets, block))
-    }
+    @inline(__always) private func blockOffset(_ block: Int) -> Int { Int(blockOffsets.value(block, in: base)) }
 
-    package func rowid(_ doc: Int) -> Int64 { Int64(bitPattern: u64(.rowids, doc)) }
+    package func rowid(_ doc: Int) -> Int64 { rowidBase &+ Int64(bitPattern: rowids.value(doc, in: base)) }
     @_spi(Inspection) public func expires(_ doc: Int) -> Double {
         Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
     }
     @_spi(Inspection) public func hint(_ doc: Int) -> Double { f64(.hints, doc) }
     /// The document at `index` in rowid order.
-    @_spi(Inspection) public func rowidOrder(_ index: Int) -> Int { Int(u32(.rowidOrder, index)) }
+    @_spi(Inspection) public func rowidOrder(_ index: Int) -> Int { Int(rowidOrderTable.value(index, in: base)) }
     @_spi(Inspection) public func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
     @_spi(Inspection) public func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
     @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
@@ -268,7 +275,7 @@ package struct Segment: @unchecked Sendable {
         }
     }
 
-    @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(u32(.termDocs, term)) }
+    @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(termDocs.value(term, in: base)) }
     @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { maximum(.termMaxG, term) }
     @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { maximum(.termMaxGS, term) }
     /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
@@ -323,12 +330,12 @@ package struct Segment: @unchecked Sendable {
         var low = 0, high = documentCount
         while low < high {
             let mid = (low + high) / 2
-            let doc = Int(u32(.rowidOrder, mid))
+            let doc = rowidOrder(mid)
             guard doc < documentCount else { return nil }
             if self.rowid(doc) < rowid { low = mid + 1 } else { high = mid }
         }
         guard low < documentCount else { return nil }
-        let doc = Int(u32(.rowidOrder, low))
+        let doc = rowidOrder(low)
         return doc < documentCount && self.rowid(doc) == rowid ? doc : nil
     }
 
@@ -336,7 +343,7 @@ package struct Segment: @unchecked Sendable {
     /// damaged order puts them the wrong way round).
     package var rowidRange: ClosedRange<Int64>? {
         guard documentCount > 0 else { return nil }
-        let first = Int(u32(.rowidOrder, 0)), last = Int(u32(.rowidOrder, documentCount - 1))
+        let first = rowidOrder(0), last = rowidOrder(documentCount - 1)
         guard first < documentCount, last < documentCount, rowid(first) <= rowid(last) else { return nil }   // nil when damaged
         return rowid(first)...rowid(last)
     }
@@ -381,7 +388,7 @@ package struct Segment: @unchecked Sendable {
         }
         var out: [Int] = []
         while low < n, key(low) == hash {
-            let doc = Int(u32(.uidDocs, low))
+            let doc = Int(uidDocs.value(low, in: base))
             if doc < n { out.append(doc) }
             low += 1
         }
@@ -401,7 +408,7 @@ package struct Segment: @unchecked Sendable {
     /// the segment is).
     package func identifierBytes(_ doc: Int) throws(SegmentError) -> UnsafeBufferPointer<UInt8> {
         guard doc >= 0, doc < documentCount else { throw .corrupt("no document \(doc) to name") }
-        let start = doc == 0 ? 0 : Int(u32(.uidEnds, doc - 1)), end = Int(u32(.uidEnds, doc))
+        let start = doc == 0 ? 0 : Int(uidEnds.value(doc - 1, in: base)), end = Int(uidEnds.value(doc, in: base))
         let bytesAt = at(.uidBytes)
         guard start <= end, end <= sectionEnd(.uidBytes) - bytesAt else { throw .corrupt("identifier of document \(doc) out of place") }
         return UnsafeBufferPointer(start: base.baseAddress!.assumingMemoryBound(to: UInt8.self) + bytesAt + start, count: end - start)
@@ -409,13 +416,13 @@ package struct Segment: @unchecked Sendable {
 
     /// The `index`th identifier hash in ascending order, and its document.
     func uidHash(_ index: Int) -> UInt64 { u64(.uidHashes, index) }
-    func uidDoc(_ index: Int) -> UInt32 { u32(.uidDocs, index) }
+    func uidDoc(_ index: Int) -> UInt32 { UInt32(truncatingIfNeeded: uidDocs.value(index, in: base)) }
 
     /// The unique identifier hash of every document, by doc id (for merges).
     @_spi(Inspection) public func uidHashesByDocument() -> [UInt64] {
         var out = [UInt64](repeating: 0, count: documentCount)
         for index in 0..<documentCount {
-            let doc = Int(u32(.uidDocs, index))
+            let doc = Int(uidDocs.value(index, in: base))
             if doc < documentCount { out[doc] = u64(.uidHashes, index) }
         }
         return out
@@ -439,7 +446,7 @@ package struct Segment: @unchecked Sendable {
     @_spi(Inspection) public func numberValue(_ index: Int) -> Double {
         index < zeroValueCount ? 0 : f64(.numberValues, index - zeroValueCount)
     }
-    @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { u32(.numberDocs, index) }
+    @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { UInt32(truncatingIfNeeded: numberDocs.value(index, in: base)) }
 
     /// Drops from resident memory what a merge read of `terms` and their
     /// `blocks`, once, in order (``SegmentBytes/release(_:minimum:)``): the
@@ -456,12 +463,9 @@ package struct Segment: @unchecked Sendable {
             guard range.lowerBound >= 0 else { return }   // damaged offsets: nothing released
             bytes.release((at(section) + range.lowerBound)..<(at(section) + range.upperBound), minimum: page)
         }
-        let termOffsetSize = wideTermOffsets ? 8 : 4, blockOffsetSize = wideBlockOffsets ? 8 : 4
-        release(.termOffsets, (termOffsetSize * terms.lowerBound)..<(termOffsetSize * terms.upperBound))
+        for table in [termOffsets, termFirstBlock, termDocs] { bytes.release(table.byteRange(terms), minimum: page) }
         release(.termBytes, termBytes)
-        release(.termFirstBlock, (4 * terms.lowerBound)..<(4 * terms.upperBound))
-        release(.termDocs, (4 * terms.lowerBound)..<(4 * terms.upperBound))
-        release(.blockOffsets, (blockOffsetSize * blocks.lowerBound)..<(blockOffsetSize * blocks.upperBound))
+        bytes.release(blockOffsets.byteRange(blocks), minimum: page)
         release(.postingsData, postings)
     }
 
@@ -483,7 +487,7 @@ package struct Segment: @unchecked Sendable {
     func releaseNumbers(_ values: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
         let stored = max(0, values.lowerBound - zeroValueCount)..<max(0, values.upperBound - zeroValueCount)
         bytes.release((at(.numberValues) + 8 * stored.lowerBound)..<(at(.numberValues) + 8 * stored.upperBound), minimum: minimum)
-        bytes.release((at(.numberDocs) + 4 * values.lowerBound)..<(at(.numberDocs) + 4 * values.upperBound), minimum: minimum)
+        bytes.release(numberDocs.byteRange(values), minimum: minimum)
     }
 
     /// The values of attribute `name` within `range`: indexes of
@@ -766,7 +770,7 @@ package struct Segment: @unchecked Sendable {
 
     /// The blocks of term `term`.
     @_spi(Inspection) public func blocks(of term: Int) throws(SegmentError) -> Range<Int> {
-        let first = Int(u32(.termFirstBlock, term))
+        let first = Int(termFirstBlock.value(term, in: base))
         let count = (termDocumentCount(term) + SegmentFormat.blockSize - 1) / SegmentFormat.blockSize
         guard first + count <= blockCount else { throw .corrupt("term \(term)'s blocks out of range") }
         return first..<(first + count)
@@ -780,7 +784,7 @@ package struct Segment: @unchecked Sendable {
     func blockMaxGS(_ block: Int, wholeWord: Bool) -> Double { wholeWord ? blockMaxGS(block) : blockMaxGSPart(block) }
 
     @_spi(Inspection) public func blockMaxGS(_ block: Int) -> Double { maximum(at: blockMaxGSAt, block) }
-    func blockLastDoc(_ block: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: blockLastDocAt + 4 * block, as: UInt32.self)) }
+    func blockLastDoc(_ block: Int) -> UInt32 { UInt32(truncatingIfNeeded: blockLastDocs.value(block, in: base)) }
 
     /// The first doc id block `block` of a term's `blocks` can hold: one
     /// past the previous block's last, or 0 for the first. A damaged table

@@ -6,11 +6,8 @@ import Synchronization
 package enum SegmentEncoder {
     /// - Parameter parallelPostings: postings past which the work is split
     ///   over two threads (the bytes are the same either way).
-    /// - Parameter offsetLimit: the largest section a 4-byte offset table
-    ///   points into (``SegmentFormat/narrowOffsetLimit``; tests lower it).
     package static func encode(_ contents: SegmentContents, scoring: RankedScoring, buildTime: Double,
-                               parallelPostings: Int = SegmentEncoder.parallelPostings,
-                               offsetLimit: Int = SegmentFormat.narrowOffsetLimit) -> [UInt8] {
+                               parallelPostings: Int = SegmentEncoder.parallelPostings) -> [UInt8] {
         var contents = contents
         ExactValues.limitDistinct(&contents)
         orderNumbers(&contents)
@@ -19,7 +16,7 @@ package enum SegmentEncoder {
         // two halves of the terms on two cores when there is enough of it
         // (a flush or a merge has the cores to itself).
         let parts = Self.postingsInParts(contents, scoring: scoring, scales: scales, threshold: parallelPostings)
-        return encode(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime, offsetLimit: offsetLimit)
+        return encode(contents, postings: parts, scales: scales, scoring: scoring, buildTime: buildTime)
     }
 
     /// The documents' sections and dictionary of `contents` (whose own
@@ -28,14 +25,14 @@ package enum SegmentEncoder {
     /// one after the other in term order: what ``SegmentMerger`` writes
     /// without ever holding a merge's postings decoded.
     static func encode(_ contents: SegmentContents, postings parts: [PostingsPart], scales: Scales, scoring: RankedScoring,
-                       buildTime: Double, offsetLimit: Int = SegmentFormat.narrowOffsetLimit) -> [UInt8] {
+                       buildTime: Double) -> [UInt8] {
         var out = SectionWriter()
         let postingBytes = parts.reduce(0) { $0 + $1.byteCount }, blocks = parts.reduce(0) { $0 + $1.blockLastDoc.count }
         out.bytes.reserveCapacity(SegmentFormat.headerSize + contents.documentCount * 64 + contents.termBytes.count * 2 + contents.termCount * 32
                                   + postingBytes + blocks * 16 + contents.numberEntries.count * 12 + PostingBlock.padding)
         writeDocuments(contents, bounds: scales.bounds, into: &out)
         let header = writeAfterDocuments(contents, documentCount: contents.documentCount, postings: parts, avgLength: scales.avgLength,
-                                         scoring: scoring, buildTime: buildTime, offsetLimit: offsetLimit, into: &out) { out in
+                                         scoring: scoring, buildTime: buildTime, into: &out) { out in
             let lookups = writeNumbers(contents, into: &out)
             writeIdentifiers(contents, into: &out)
             return lookups
@@ -49,31 +46,23 @@ package enum SegmentEncoder {
     /// (from `contents`, or a merge's from its inputs). Reads only the
     /// dictionary of `contents`, so a streamed merge may have dropped its
     /// per-document values once they were written. Returns what the
-    /// header says. Term and block offsets take 4 bytes unless the bytes
-    /// they point into are past `offsetLimit`.
+    /// header says.
     static func writeAfterDocuments<Failure: Error>(
         _ contents: SegmentContents, documentCount: Int, postings parts: [PostingsPart], avgLength: Double, scoring: RankedScoring,
-        buildTime: Double, offsetLimit: Int = SegmentFormat.narrowOffsetLimit, into out: inout SectionWriter,
-        lookups: (inout SectionWriter) throws(Failure) -> Lookups
+        buildTime: Double, into out: inout SectionWriter, lookups: (inout SectionWriter) throws(Failure) -> Lookups
     ) throws(Failure) -> Header {
-        // Offsets in 4 bytes unless their section is past 4 GB (``SegmentFormat/wideOffsetsOffset``).
-        var wide: UInt32 = 0
-        out.begin(.termOffsets)
-        if contents.termBytes.count > offsetLimit {
-            wide |= SegmentFormat.wideTermOffsets
-            out.append(contentsOf: contents.termStart) { UInt64($0) }
-        } else {
-            out.append(contentsOf: contents.termStart) { UInt32(truncatingIfNeeded: $0) }
-        }
+        out.packed(.termOffsets, width: SegmentFormat.packedWidth(maximum: UInt64(contents.termBytes.count)), contents.termStart) { UInt64($0) }
         out.begin(.termBytes); out.append(values: contents.termBytes)
-        if parts.reduce(0, { $0 + $1.byteCount }) > offsetLimit { wide |= SegmentFormat.wideBlockOffsets }
-        let blockCount = writePostings(parts, contents: contents, wideOffsets: wide & SegmentFormat.wideBlockOffsets != 0, into: &out)
+        let blockCount = writePostings(parts, contents: contents, documentCount: documentCount, into: &out)
         let lookups = try lookups(&out)
         out.writer.align8()
         return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: lookups.names,
-                      numberValues: lookups.values, zeroValues: lookups.zeroValues, wideOffsets: wide, fingerprint: scoring.fingerprint,
+                      numberValues: lookups.values, zeroValues: lookups.zeroValues, fingerprint: scoring.fingerprint,
                       buildTime: buildTime, avgLength: avgLength)
     }
+
+    /// The width of a packed table of doc ids among `documentCount` documents.
+    static func docWidth(_ documentCount: Int) -> Int { SegmentFormat.packedWidth(maximum: UInt64(max(documentCount - 1, 0))) }
 
     /// What the typed values' writer says the header should count: typed
     /// attribute names, values, and the first values that are the
@@ -143,33 +132,47 @@ package enum SegmentEncoder {
 
     /// The per-document sections: rowids, signals, lengths, static bounds.
     static func writeDocuments(_ contents: SegmentContents, bounds: [Double], into out: inout SectionWriter) {
-        out.begin(.rowids); out.append(values: contents.rowids)
+        writeRowids(contents.rowids, into: &out)
         out.collapsible(.expires, contents.expires)
         out.collapsible(.hints, contents.hints)
         out.collapsible(.recency, contents.recency)
         out.collapsible(.engagement, contents.engagement)
         out.collapsible(.engagedAt, contents.engagedAt)
         writeDocumentBounds(lengths: contents.lengths, bounds: bounds, into: &out)
-        out.begin(.rowidOrder); out.append(values: Self.rowidOrder(contents.rowids))
+        out.packed(.rowidOrder, width: docWidth(contents.documentCount), Self.rowidOrder(contents.rowids)) { UInt64($0) }
         out.begin(.titleLengths); out.append(values: contents.titleLengths)
         out.collapsible(.quality, contents.quality)
         out.collapsible(.impressions, contents.impressions)
+    }
+
+    /// The rowids of the documents in doc order, packed above the smallest
+    /// (``SegmentFormat/rowidBaseOffset``).
+    static func writeRowids(_ rowids: some Collection<Int64>, into out: inout SectionWriter) {
+        let base = rowids.min() ?? 0, top = rowids.max() ?? 0
+        out.rowidBase = base
+        out.packed(.rowids, width: SegmentFormat.packedWidth(maximum: UInt64(bitPattern: top &- base)), rowids) { UInt64(bitPattern: $0 &- base) }
     }
 
     /// The postings' sections and the term groups, from `parts` in term
     /// order: each part's tables rebased by the blocks and bytes of the
     /// parts before it, and its postings' bytes copied (from its spill
     /// too), never joined first. Returns the block count.
-    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, wideOffsets: Bool, into out: inout SectionWriter) -> Int {
+    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, documentCount: Int, into out: inout SectionWriter) -> Int {
         let t = contents.termCount
         assert(parts.reduce(0) { $0 + $1.termDocs.count } == t)
-        out.begin(.termFirstBlock)
-        var blockBase: UInt32 = 0
+        let blockCount = parts.reduce(0) { $0 + $1.blockLastDoc.count }, byteCount = parts.reduce(0) { $0 + $1.byteCount }
+        var firstBlocks = out.beginPacked(.termFirstBlock, width: SegmentFormat.packedWidth(maximum: UInt64(blockCount)))
+        var blockBase: UInt64 = 0
         for part in parts {
-            out.append(contentsOf: part.termFirstBlock) { $0 + blockBase }
-            blockBase += UInt32(part.blockLastDoc.count)
+            part.termFirstBlock.forEachPage { page in
+                for first in page { firstBlocks.add(UInt64(first) + blockBase, to: &out) }
+            }
+            blockBase += UInt64(part.blockLastDoc.count)
         }
-        out.begin(.termDocs); for part in parts { out.append(values: part.termDocs) }
+        firstBlocks.finish(into: &out)
+        var termDocs = out.beginPacked(.termDocs, width: SegmentFormat.packedWidth(maximum: UInt64(documentCount)))
+        for part in parts { part.termDocs.forEachPage { page in for docs in page { termDocs.add(UInt64(docs), to: &out) } } }
+        termDocs.finish(into: &out)
         out.begin(.termMaxG); for part in parts { out.append(values: part.termMaxG) }
         out.begin(.termMaxGS); for part in parts { out.append(values: part.termMaxGS) }
         out.begin(.termMaxS); for part in parts { out.append(values: part.termMaxS) }
@@ -185,22 +188,17 @@ package enum SegmentEncoder {
                 }
             }
         }
-        out.begin(.blockOffsets)
+        var offsets = out.beginPacked(.blockOffsets, width: SegmentFormat.packedWidth(maximum: UInt64(byteCount)))
         var byteBase: UInt64 = 0
-        if wideOffsets {
-            for part in parts {
-                out.append(contentsOf: part.blockOffsets) { $0 + byteBase }
-                byteBase += UInt64(part.byteCount)
-            }
-            out.writer.append(byteBase)
-        } else {
-            for part in parts {
-                out.append(contentsOf: part.blockOffsets) { UInt32(truncatingIfNeeded: $0 + byteBase) }
-                byteBase += UInt64(part.byteCount)
-            }
-            out.writer.append(UInt32(byteBase))
+        for part in parts {
+            part.blockOffsets.forEachPage { page in for offset in page { offsets.add(offset + byteBase, to: &out) } }
+            byteBase += UInt64(part.byteCount)
         }
-        out.begin(.blockLastDoc); for part in parts { out.append(values: part.blockLastDoc) }
+        offsets.add(byteBase, to: &out)
+        offsets.finish(into: &out)
+        var lastDocs = out.beginPacked(.blockLastDoc, width: docWidth(documentCount))
+        for part in parts { part.blockLastDoc.forEachPage { page in for doc in page { lastDocs.add(UInt64(doc), to: &out) } } }
+        lastDocs.finish(into: &out)
         out.begin(.blockMaxGS); for part in parts { out.append(values: part.blockMaxGS) }
         out.begin(.blockMaxS); for part in parts { out.append(values: part.blockMaxS) }
         out.begin(.postingsData)
@@ -210,7 +208,7 @@ package enum SegmentEncoder {
         out.begin(.termMaxGSPart); for part in parts { out.append(values: part.termMaxGSPart) }
         out.begin(.blockMaxGSPart); for part in parts { out.append(values: part.blockMaxGSPart) }
         out.begin(.termMaxGPart); for part in parts { out.append(values: part.termMaxGPart) }
-        return Int(blockBase)
+        return blockCount
     }
 
     /// One entry of `termGroups`, summed and maximised over its terms as they come.
@@ -285,7 +283,7 @@ package enum SegmentEncoder {
         let zeros = zeroValueCount(names: contents.numberNames.map(\.utf8), starts: nameStarts)
         assert(entries[..<zeros].allSatisfy { $0.value == 0 }, "the exact-value index's values are 0")
         out.begin(.numberValues); out.append(contentsOf: entries[zeros...]) { $0.value }
-        out.begin(.numberDocs); out.append(contentsOf: entries) { $0.doc }
+        out.packed(.numberDocs, width: docWidth(contents.documentCount), entries) { UInt64($0.doc) }
         return Lookups(names: contents.numberNames.count, values: entries.count, zeroValues: zeros)
     }
 
@@ -295,8 +293,8 @@ package enum SegmentEncoder {
         var uids = contents.uidHashes.enumerated().map { (hash: $0.element, doc: UInt32($0.offset)) }
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
         out.begin(.uidHashes); out.append(contentsOf: uids) { $0.hash }
-        out.begin(.uidDocs); out.append(contentsOf: uids) { $0.doc }
-        out.begin(.uidEnds); out.append(values: contents.uidEnds)
+        out.packed(.uidDocs, width: docWidth(contents.documentCount), uids) { UInt64($0.doc) }
+        out.packed(.uidEnds, width: SegmentFormat.packedWidth(maximum: UInt64(contents.uidBytes.count)), contents.uidEnds) { UInt64($0) }
         out.begin(.uidBytes); out.append(values: contents.uidBytes)
     }
 

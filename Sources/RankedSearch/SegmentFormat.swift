@@ -3,23 +3,25 @@ import Foundation
 /// The byte layout of a ranked-index segment (see ``Segment``).
 ///
 /// Little-endian throughout. A 512-byte header, then sections, each
-/// starting on an 8-byte boundary, whose offsets the header lists:
+/// starting on an 8-byte boundary, whose offsets the header lists. A
+/// "packed" element is an unsigned integer in the section's width of bits
+/// (``packedSections``; the header's ``packedWidthsOffset``):
 ///
 /// | section | element | per |
 /// | --- | --- | --- |
-/// | `rowids` | Int64 | document (ascending doc id = build order) |
+/// | `rowids` | packed, above the header's ``rowidBaseOffset`` | document (ascending doc id = build order) |
 /// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document, or one for all (header bit) |
 /// | `documentBounds` | Float32 static factor at build time, rounded up, then UInt32 tokens in all columns | document |
-/// | `rowidOrder` | UInt32 doc ids sorted by rowid | document |
+/// | `rowidOrder` | packed doc ids sorted by rowid | document |
 /// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
 /// | `quality` (metadata factor), `impressions` | Float64 | document, or one for all (header bit) |
-/// | `termOffsets` | UInt32 (t + 1) into `termBytes`; UInt64 with the header's ``wideTermOffsets`` bit | term |
+/// | `termOffsets` | packed (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order, then the initials (``initialMarker``) | — |
-/// | `termFirstBlock`, `termDocs` | UInt32 | term |
+/// | `termFirstBlock`, `termDocs` | packed | term |
 /// | `termMaxG`, `termMaxGS`, `termMaxS` | ``Maximum``: 2 bytes, rounded up | term |
 /// | `termGroups` | 56 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded), Float32 maxGS and maxG without the exact-title share | 64 terms (``termGroupSize``) |
-/// | `blockOffsets` | UInt32 (b + 1) into `postingsData`; UInt64 with the header's ``wideBlockOffsets`` bit | block |
-/// | `blockLastDoc` | UInt32 | block |
+/// | `blockOffsets` | packed (b + 1) into `postingsData` | block |
+/// | `blockLastDoc` | packed | block |
 /// | `blockMaxGS`, `blockMaxS` | ``Maximum`` | block |
 /// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16 and column masks (or a palette of them and an index a posting); 8 zero bytes after | — |
 /// | `termMaxGSPart`, `termMaxGPart` | ``Maximum`` (maxGS, maxG without the exact-title share) | term |
@@ -28,10 +30,10 @@ import Foundation
 /// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
 /// | `numberNameStarts` | UInt64 (k + 1) into `numberValues` | typed attribute name |
 /// | `numberValues` | Float64, ascending within each name, but the first ``zeroValueCountOffset`` counts (0, not stored) | typed value |
-/// | `numberDocs` | UInt32 the doc of each of `numberValues` | typed value |
+/// | `numberDocs` | packed: the doc of each of `numberValues` | typed value |
 /// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
-/// | `uidDocs` | UInt32 the doc of each of `uidHashes` | document |
-/// | `uidEnds` | UInt32 where the document's identifier ends in `uidBytes` | document |
+/// | `uidDocs` | packed: the doc of each of `uidHashes` | document |
+/// | `uidEnds` | packed: where the document's identifier ends in `uidBytes` | document |
 /// | `uidBytes` | UTF-8 unique identifiers, in doc order | — |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
@@ -92,10 +94,13 @@ package enum SegmentFormat {
     ///    line, not two.
     /// 16: term and block maxima in 2 bytes (``Maximum``), term and block
     ///    offsets in 4 unless a section is past 4 GB
-    ///    (``wideOffsetsOffset``), the exact-value index's values (all 0)
-    ///    not stored (``zeroValueCountOffset``): the text index 17–23% smaller
-    ///    (10,000 to 1M items).
-    package static let version: UInt32 = 16
+    ///    (a header bit each switched one to 8), the exact-value index's values
+    ///    (all 0) not stored (``zeroValueCountOffset``): the text index
+    ///    17–23% smaller (10,000 to 1M items).
+    /// 17: integer tables bit-packed (``packedSections``): doc ids, offsets,
+    ///    counts and rowids in the bits their largest value needs, not 4 or
+    ///    8 bytes.
+    package static let version: UInt32 = 17
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -164,14 +169,6 @@ package enum SegmentFormat {
     /// UInt32: how many of the first typed values are the exact-value
     /// index's (``ExactValues``), each 0 and not stored in `numberValues`.
     static let zeroValueCountOffset = 496
-    /// UInt32: ``wideTermOffsets`` and ``wideBlockOffsets``.
-    static let wideOffsetsOffset = 500
-    /// `termOffsets` are UInt64 (`termBytes` is past 4 GB).
-    static let wideTermOffsets: UInt32 = 1
-    /// `blockOffsets` are UInt64 (`postingsData` is past 4 GB).
-    static let wideBlockOffsets: UInt32 = 2
-    /// The largest offset a 4-byte offset holds.
-    static let narrowOffsetLimit = Int(UInt32.max)
 
     static func sectionOffsetField(_ section: Section) -> Int { sectionTableOffset + 8 * section.rawValue }
 

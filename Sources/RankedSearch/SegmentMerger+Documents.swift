@@ -66,9 +66,16 @@ extension SegmentMerger {
             forEachKept { segment, doc in chunk.add(value(segment, doc), to: &out) }
             chunk.finish(into: &out)
         }
-        out.begin(.rowids)
-        var rowids = SegmentEncoder.Chunk<Int64>()
-        forEachKept { segment, doc in rowids.add(segment.rowid(doc), to: &out) }
+        // The smallest and largest rowid first: the rowids are packed above the smallest.
+        var smallest = Int64.max, largest = Int64.min
+        forEachKept { segment, doc in
+            let rowid = segment.rowid(doc)
+            (smallest, largest) = (min(smallest, rowid), max(largest, rowid))
+        }
+        if count == 0 { (smallest, largest) = (0, 0) }
+        out.rowidBase = smallest
+        var rowids = out.beginPacked(.rowids, width: SegmentFormat.packedWidth(maximum: UInt64(bitPattern: largest &- smallest)))
+        forEachKept { segment, doc in rowids.add(UInt64(bitPattern: segment.rowid(doc) &- smallest), to: &out) }
         rowids.finish(into: &out)
         column(.expires) { $0.expires($1) }
         column(.hints) { $0.hint($1) }
@@ -76,8 +83,7 @@ extension SegmentMerger {
         column(.engagement) { $0.engagement($1) }
         column(.engagedAt) { $0.engagedAt($1) }
         SegmentEncoder.writeDocumentBounds(lengths: lengths, bounds: bounds, into: &out)
-        out.begin(.rowidOrder)
-        try writeRowidOrder(inputs, docMaps: docMaps, into: &out)
+        try writeRowidOrder(inputs, docMaps: docMaps, documentCount: count, into: &out)
         out.begin(.titleLengths); out.append(values: titleLengths)
         column(.quality) { $0.quality($1) }
         column(.impressions) { $0.impressions($1) }
@@ -90,7 +96,7 @@ extension SegmentMerger {
     /// The kept documents' new doc ids in ascending rowid order: the
     /// inputs' rowid orders merged by rowid (rowids are unique across a
     /// store's segments).
-    private static func writeRowidOrder(_ inputs: [SegmentSnapshot], docMaps: [[Int32]],
+    private static func writeRowidOrder(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], documentCount: Int,
                                         into out: inout SegmentEncoder.SectionWriter) throws(SegmentError) {
         var positions = [Int](repeating: 0, count: inputs.count)
         var heads = [Int64?](repeating: nil, count: inputs.count)
@@ -106,7 +112,7 @@ extension SegmentMerger {
             heads[index] = positions[index] < segment.documentCount ? segment.rowid(segment.rowidOrder(positions[index])) : nil
         }
         for index in inputs.indices { try advance(index) }
-        var order = SegmentEncoder.Chunk<UInt32>()
+        var order = out.beginPacked(.rowidOrder, width: SegmentEncoder.docWidth(documentCount))
         while true {
             var best = -1
             for index in inputs.indices {
@@ -114,7 +120,7 @@ extension SegmentMerger {
                 if best < 0 || head < heads[best]! { best = index }
             }
             guard best >= 0 else { break }
-            order.add(UInt32(docMaps[best][inputs[best].segment.rowidOrder(positions[best])]), to: &out)
+            order.add(UInt64(docMaps[best][inputs[best].segment.rowidOrder(positions[best])]), to: &out)
             positions[best] += 1
             try advance(best)
         }

@@ -55,7 +55,7 @@ extension SegmentMerger {
         out.begin(.numberNameOffsets); out.append(values: nameOffsets)
         out.begin(.numberNameBytes); out.append(values: nameBytes)
         out.begin(.numberNameStarts); out.append(values: nameStarts)
-        var values = SegmentEncoder.Chunk<Double>(), docs = SegmentEncoder.Chunk<UInt32>()
+        var values = SegmentEncoder.Chunk<Double>()
         // The exact-value index's values (0) come first and are not stored.
         let zeros = SegmentEncoder.zeroValueCount(names: names, starts: nameStarts)
         out.begin(.numberValues)
@@ -68,13 +68,13 @@ extension SegmentMerger {
             release(holders, inputs)
         }
         values.finish(into: &out)
-        out.begin(.numberDocs)
+        var docs = out.beginPacked(.numberDocs, width: SegmentEncoder.docWidth(documents))
         for (name, holders) in zip(names, lists) {
             if ExactValues.isUncheckedName(name) {
                 if documents > 0 { docs.add(0, to: &out) }
                 continue
             }
-            forEachMergedValue(holders, inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
+            forEachMergedValue(holders, inputs, docMaps) { _, doc in docs.add(UInt64(doc), to: &out) }
             release(holders, inputs)
         }
         docs.finish(into: &out)
@@ -84,9 +84,9 @@ extension SegmentMerger {
         try forEachMergedIdentifier(inputs, docMaps) { hash, _ in hashes.add(hash, to: &out) }
         hashes.finish(into: &out)
         for input in inputs { input.segment.release([.uidHashes, .uidDocs]) }
-        out.begin(.uidDocs)
-        try forEachMergedIdentifier(inputs, docMaps) { _, doc in docs.add(doc, to: &out) }
-        docs.finish(into: &out)
+        var uidDocs = out.beginPacked(.uidDocs, width: SegmentEncoder.docWidth(documents))
+        try forEachMergedIdentifier(inputs, docMaps) { _, doc in uidDocs.add(UInt64(doc), to: &out) }
+        uidDocs.finish(into: &out)
         for input in inputs { input.segment.release([.uidHashes, .uidDocs]) }
         try writeIdentifiers(inputs, docMaps: docMaps, into: &out)
         // Read once: released, as the documents' sections were.
@@ -100,14 +100,20 @@ extension SegmentMerger {
     static func writeIdentifiers(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], into out: inout SegmentEncoder.SectionWriter)
         throws(SegmentError)
     {
-        var ends = SegmentEncoder.Chunk<UInt32>()
+        // Their length first: the ends are packed in the bits the last needs.
+        var total: UInt64 = 0
+        for (index, input) in inputs.enumerated() {
+            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
+                total += UInt64(try input.segment.identifierBytes(doc).count)
+            }
+        }
+        guard total <= UInt64(UInt32.max) else { throw .tooLarge("\(total) bytes of identifiers") }
+        var ends = out.beginPacked(.uidEnds, width: SegmentFormat.packedWidth(maximum: total))
         var end: UInt64 = 0
-        out.begin(.uidEnds)
         for (index, input) in inputs.enumerated() {
             for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
                 end += UInt64(try input.segment.identifierBytes(doc).count)
-                guard end <= UInt64(UInt32.max) else { throw .tooLarge("\(end) bytes of identifiers") }
-                ends.add(UInt32(end), to: &out)
+                ends.add(end, to: &out)
             }
             input.segment.release([.uidEnds, .uidBytes])
         }

@@ -52,7 +52,7 @@ package enum SegmentMerger {
 
     /// A merge's segment, encoded, and what installing it needs.
     package struct Merged: Sendable {
-        /// The segment's bytes (``SegmentEncoder/encode(_:scoring:buildTime:parallelPostings:offsetLimit:)``'s,
+        /// The segment's bytes (``SegmentEncoder/encode(_:scoring:buildTime:parallelPostings:)``'s,
         /// for the same documents); empty when they went to a sink.
         package var bytes: [UInt8]
         /// The segment's length.

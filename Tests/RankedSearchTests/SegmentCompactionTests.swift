@@ -1,9 +1,9 @@
 @_spi(Inspection) @testable import RankedSearch
 import Testing
 
-/// Format 16's compact tables: maxima in 2 bytes that never fall below
-/// what they bound, term and block offsets in 4 bytes unless their
-/// section is past the limit, and the exact-value index's values (all 0)
+/// The compact tables of formats 16 and 17: maxima in 2 bytes that never
+/// fall below what they bound, integer tables bit-packed in the bits
+/// their largest value needs, and the exact-value index's values (all 0)
 /// not stored.
 @Suite struct SegmentCompactionTests {
     static let scoring = RankedScoring(weights: RankingWeights())
@@ -54,8 +54,8 @@ import Testing
         }
     }
 
-    static func segment(_ documents: [RankedDocument], offsetLimit: Int = SegmentFormat.narrowOffsetLimit) throws -> Segment {
-        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents), scoring: scoring, buildTime: 0, offsetLimit: offsetLimit)
+    static func segment(_ documents: [RankedDocument]) throws -> Segment {
+        let bytes = SegmentEncoder.encode(SegmentContents(documents: documents), scoring: scoring, buildTime: 0)
         return try Segment(SegmentBytes(copying: bytes), verifyChecksum: true)
     }
 
@@ -86,26 +86,80 @@ import Testing
         return out
     }
 
-    /// Offsets take 4 bytes unless the section they point into is past
-    /// the limit; both widths read back the same dictionary and postings.
-    @Test func offsetsAreWideOnlyPastTheirLimit() throws {
-        let documents = Self.documents(400)
-        let narrow = try Self.segment(documents)
-        let wide = try Self.segment(documents, offsetLimit: 0)
-        #expect(Self.header(narrow, SegmentFormat.wideOffsetsOffset) == 0)
-        #expect(Self.header(wide, SegmentFormat.wideOffsetsOffset) == SegmentFormat.wideTermOffsets | SegmentFormat.wideBlockOffsets)
-        #expect(Self.sectionSize(narrow, .termOffsets) < Self.sectionSize(wide, .termOffsets))
-        #expect(Self.sectionSize(narrow, .blockOffsets) < Self.sectionSize(wide, .blockOffsets))
-        #expect(Self.sectionSize(narrow, .termOffsets) >= 4 * (narrow.termCount + 1))
-        #expect(Self.sectionSize(wide, .termOffsets) >= 8 * (wide.termCount + 1))
-        #expect(try Self.contents(narrow) == Self.contents(wide))
-        #expect(try narrow.terms(matching: Array("word1".utf8), prefix: true) == wide.terms(matching: Array("word1".utf8), prefix: true))
-        #expect(try narrow.terms(containing: Array("itle3".utf8)) == wide.terms(containing: Array("itle3".utf8)))
-        // A merge writes them narrow again.
-        let merged = try SegmentMerger.merge([SegmentSnapshot(segment: wide, deleted: DeletionSet(documentCount: 400, deleted: [UInt32]()))])
-        let rewritten = try Segment(SegmentBytes(copying: SegmentEncoder.encode(merged, scoring: Self.scoring, buildTime: 0)), verifyChecksum: true)
-        #expect(Self.header(rewritten, SegmentFormat.wideOffsetsOffset) == 0)
-        #expect(try Self.contents(rewritten) == Self.contents(narrow))
+    /// Each integer table is packed in the bits its largest value needs,
+    /// and reads back as written: doc ids, counts, offsets, and rowids
+    /// far apart (above the smallest), before and after a merge.
+    @Test func integerTablesArePackedInTheBitsTheyNeed() throws {
+        // Rowids 2⁴⁰ apart at most: 41 bits above the smallest, which is negative.
+        let documents = Self.documents(400).enumerated().map { index, document in
+            var document = document
+            document.rowid = index == 399 ? (1 << 40) - 3 : Int64(index) - 3
+            return document
+        }
+        let segment = try Self.segment(documents)
+        func width(_ section: SegmentFormat.Section) -> Int { Int(segment.bytes.buffer[SegmentFormat.packedWidthsOffset + section.rawValue]) }
+        let expected: [(SegmentFormat.Section, Int)] = [
+            (.rowids, 41), (.rowidOrder, 9), (.blockLastDoc, 9), (.numberDocs, 9), (.uidDocs, 9), (.termDocs, 9),
+            (.termFirstBlock, SegmentFormat.packedWidth(maximum: UInt64(segment.blockCount))),
+            (.termOffsets, SegmentFormat.packedWidth(maximum: UInt64(Self.sectionSize(segment, .termBytes)))),
+            (.uidEnds, SegmentFormat.packedWidth(maximum: UInt64(documents.reduce(0) { $0 + $1.uid.utf8.count }))),
+        ]
+        for (section, bits) in expected { #expect(width(section) == bits, "\(section)") }
+        for section in SegmentFormat.Section.allCases where !SegmentFormat.packedSections.contains(section) { #expect(width(section) == 0) }
+        #expect(Self.sectionSize(segment, .rowidOrder) == SegmentFormat.packedSize(count: 400, width: 9))
+        #expect(Self.sectionSize(segment, .termDocs) == SegmentFormat.packedSize(count: segment.termCount, width: 9))
+
+        for (doc, document) in documents.enumerated() {
+            #expect(segment.rowid(doc) == document.rowid)
+            #expect(segment.document(rowid: document.rowid) == doc)
+            #expect(try segment.identifier(doc) == document.uid)
+        }
+        #expect(segment.rowidRange?.lowerBound == -3)
+        #expect(segment.rowidRange?.upperBound == Int64(1 << 40) - 3)
+        #expect((0..<400).map(segment.rowidOrder) == Array(0..<400))
+        let word = try #require(try segment.terms(matching: Array("word123".utf8), prefix: false).first)
+        #expect(segment.termDocumentCount(word) == 1)
+        #expect(try segment.terms(matching: Array("common".utf8), prefix: false).map(segment.termDocumentCount) == [400])
+
+        // Merged without every 7th document: the same values for the others, in fewer bits where fewer are needed.
+        let deleted = Set(stride(from: 1, to: 400, by: 7))
+        let deletion = DeletionSet(documentCount: 400, deleted: deleted.map { UInt32($0) })
+        let snapshot = SegmentSnapshot(segment: segment, deleted: deletion)
+        let merged = try Segment(SegmentBytes(copying: SegmentMerger.mergeEncoded([snapshot], scoring: Self.scoring, buildTime: 0).bytes),
+                                 verifyChecksum: true)
+        let kept = documents.enumerated().filter { !deleted.contains($0.offset) }.map(\.element)
+        #expect(merged.documentCount == kept.count)
+        for (doc, document) in kept.enumerated() {
+            #expect(merged.rowid(doc) == document.rowid)
+            #expect(merged.document(rowid: document.rowid) == doc)
+            #expect(try merged.identifier(doc) == document.uid)
+        }
+        #expect(merged.bytes.buffer[SegmentFormat.packedWidthsOffset + SegmentFormat.Section.rowids.rawValue] == 41)
+        #expect(merged.bytes.buffer[SegmentFormat.packedWidthsOffset + SegmentFormat.Section.rowidOrder.rawValue] == 9)
+    }
+
+    /// Values of every width up to the widest round-trip, at the ends of
+    /// their range, whatever bit of a word they start at.
+    @Test(arguments: [0, 1, 3, 7, 8, 13, 16, 31, 32, 33, 47, 56])
+    func packedValuesRoundTrip(width: Int) {
+        let top: UInt64 = width == 0 ? 0 : (1 << UInt64(width)) - 1
+        let values: [UInt64] = (0..<300).map { index in
+            switch index % 4 {
+            case 0: top
+            case 1: 0
+            case 2: top / 3
+            default: UInt64(index) & top
+            }
+        }
+        var out = SegmentEncoder.SectionWriter()
+        out.packed(.termDocs, width: width, values) { $0 }
+        let start = SegmentFormat.headerSize
+        #expect(out.bytes.count == start + SegmentFormat.packedSize(count: values.count, width: width))
+        #expect(out.packedWidths[SegmentFormat.Section.termDocs.rawValue] == UInt8(width))
+        let table = PackedTable(start: start, width: width)
+        out.bytes.withUnsafeBytes { raw in
+            for (index, value) in values.enumerated() { #expect(table.value(index, in: raw) == value) }
+        }
     }
 
     /// The exact-value index's names come first among the typed values;
@@ -127,7 +181,8 @@ import Testing
         #expect(segment.zeroValueCount == 2 * kept.count)
         #expect(Int(Self.header(segment, SegmentFormat.zeroValueCountOffset)) == 2 * kept.count)
         #expect(Self.sectionSize(segment, .numberValues) == 8 * kept.count)
-        #expect(Self.sectionSize(segment, .numberDocs) >= 4 * 3 * kept.count)
+        #expect(Self.sectionSize(segment, .numberDocs)
+            == SegmentFormat.packedSize(count: 3 * kept.count, width: SegmentFormat.packedWidth(maximum: UInt64(kept.count - 1))))
         for index in 0..<segment.zeroValueCount { #expect(segment.numberValue(index) == 0) }
 
         func rowids(_ name: String, _ range: NumberRange) throws -> [Int64] {
@@ -142,9 +197,13 @@ import Testing
         #expect(try ExactValues.lists(attribute: "section", in: segment))
     }
 
-    /// A header naming more zero values than values, or offset widths it
-    /// does not know, is refused.
-    @Test(arguments: [(SegmentFormat.zeroValueCountOffset, UInt32(1_000_000)), (SegmentFormat.wideOffsetsOffset, UInt32(4))])
+    /// A header naming more zero values than values, a packed width past
+    /// the widest, or a width for a section that is not packed, is refused.
+    @Test(arguments: [
+        (SegmentFormat.zeroValueCountOffset, UInt32(1_000_000)),
+        (SegmentFormat.packedWidthsOffset + SegmentFormat.Section.rowids.rawValue, UInt32(SegmentFormat.maxPackedWidth + 1)),
+        (SegmentFormat.packedWidthsOffset + SegmentFormat.Section.expires.rawValue, UInt32(8)),
+    ])
     func damagedCompactHeadersAreRefused(offset: Int, value: UInt32) throws {
         let segment = try Self.segment(Self.documents(20))
         var bytes = Array(segment.bytes.buffer)

@@ -410,7 +410,7 @@ import TestSupport
                 try store.index((0..<300).map { index in
                     let n = batch * 300 + index
                     return item("d\(n)", title: "document \(n)",
-                                ["textContent": .string((0..<150).map { words[(n * 7 + $0 * 13) % words.count] }.joined(separator: " "))])
+                                ["textContent": .string((0..<200).map { words[(n * 7 + $0 * 13) % words.count] }.joined(separator: " "))])
                 })
             }
             try store.finishMerging()
@@ -459,7 +459,7 @@ extension RankedIndexStoreTests {
             for batch in 0..<8 {
                 try store.index((0..<300).map { index in
                     let n = batch * 300 + index
-                    return item("d\(n)", title: "document \(n)", ["textContent": .string((0..<150).map { "w\((n * 7 + $0 * 13) % 400)x" }.joined(separator: " "))])
+                    return item("d\(n)", title: "document \(n)", ["textContent": .string((0..<200).map { "w\((n * 7 + $0 * 13) % 400)x" }.joined(separator: " "))])
                 })
             }
             try store.finishMerging()
