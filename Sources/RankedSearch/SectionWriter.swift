@@ -41,6 +41,8 @@ extension SegmentEncoder {
         var packedWidths = [UInt8](repeating: 0, count: SegmentFormat.Section.allCases.count)
         /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
         var rowidBase: Int64 = 0
+        /// Each Float64 section's ``FloatTable/Mode`` (``SegmentFormat/floatModesOffset``), set as it begins.
+        var floatModes = [UInt8](repeating: 0, count: SegmentFormat.Section.allCases.count)
         /// Bytes handed to the sink (a multiple of 8).
         private(set) var flushed = 0
         /// The checksum of the handed bytes past the header.
@@ -89,21 +91,10 @@ extension SegmentEncoder {
         }
 
         /// Writes the section just begun as collapsed to `value` (every
-        /// document has it), as ``collapsible(_:_:)`` writes one.
+        /// document has it): ``SegmentFormat/FloatEncoding/collapsed(_:)``.
         mutating func collapsed(_ section: SegmentFormat.Section, to value: Double) {
             constantSections |= 1 << UInt32(section.rawValue)
             writer.append(value)
-        }
-
-        /// A section of one value per document, stored once when every document has the same.
-        mutating func collapsible(_ section: SegmentFormat.Section, _ values: [Double]) {
-            begin(section)
-            if let first = values.first, values.allSatisfy({ $0.bitPattern == first.bitPattern }) {
-                constantSections |= 1 << UInt32(section.rawValue)
-                writer.append(first)
-            } else {
-                append(values: values)
-            }
         }
 
         /// Appends `values`' bytes (the host is little-endian, as the
@@ -212,6 +203,7 @@ extension SegmentEncoder {
             out.set(UInt32(header.zeroValues), at: SegmentFormat.zeroValueCountOffset)
             for (index, width) in packedWidths.enumerated() { out.bytes[SegmentFormat.packedWidthsOffset + index] = width }
             out.set(UInt64(bitPattern: rowidBase), at: SegmentFormat.rowidBaseOffset)
+            for (index, mode) in floatModes.enumerated() { out.bytes[SegmentFormat.floatModesOffset + index] = mode }
             out.set(header.fingerprint, at: SegmentFormat.weightsHashOffset)
             out.set(header.buildTime.bitPattern, at: SegmentFormat.buildTimeOffset)
             out.set(header.avgLength.bitPattern, at: SegmentFormat.avgLengthOffset)

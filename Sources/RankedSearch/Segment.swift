@@ -28,7 +28,7 @@ package struct Segment: @unchecked Sendable {
     /// typo walk or a prefix search passes.
     private let termBytesAt: Int, termBytesSize: Int
     /// The same for the arrays a search reads per document and per block.
-    private let expiresAt: Int, expiresStride: Int, documentBoundsAt: Int, titleLengthsAt: Int
+    private let documentBoundsAt: Int, titleLengthsAt: Int
     private let blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
     /// The bit-packed tables (``SegmentFormat/packedSections``).
     private let rowids: PackedTable, rowidOrderTable: PackedTable, termOffsets: PackedTable, termFirstBlock: PackedTable,
@@ -36,10 +36,12 @@ package struct Segment: @unchecked Sendable {
                 uidDocs: PackedTable, uidEnds: PackedTable
     /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
     private let rowidBase: Int64
+    /// The Float64 tables (``SegmentFormat/floatSections``).
+    private let expiresValues: FloatTable, hintValues: FloatTable, recencyValues: FloatTable, engagementValues: FloatTable,
+                engagedAtValues: FloatTable, qualityValues: FloatTable, impressionValues: FloatTable, typedValues: FloatTable
     /// Per section: 1, or 0 for a collapsed section (one value for every document).
-    private var strides: [Int] { shared.strides }
     private let base: UnsafeRawBufferPointer
-    /// Its bytes, section offsets and strides, and what searches and
+    /// Its bytes, section offsets, and what searches and
     /// writers keep of it, shared by its copies: one reference, so that
     /// copying a segment (a merge's inner loop copies its inputs' for each
     /// call, a search its segments') retains one object, not eight.
@@ -58,17 +60,15 @@ package struct Segment: @unchecked Sendable {
     private final class Shared: Sendable {
         let bytes: SegmentBytes
         let offsets: [Int]
-        let strides: [Int]
         let typo = TypoMemo()
         let prefix = PrefixMemo()
         let scratchTails = ScratchTails()
         let rowidOrder = RowidOrderMemo()
         let uidFilter = UIDFilterMemo()
 
-        init(bytes: SegmentBytes, offsets: [Int], strides: [Int]) {
+        init(bytes: SegmentBytes, offsets: [Int]) {
             self.bytes = bytes
             self.offsets = offsets
-            self.strides = strides
         }
     }
 
@@ -109,12 +109,17 @@ package struct Segment: @unchecked Sendable {
         zeroValueCount = zeros
         guard zeros <= numberValueCount else { throw .corrupt("more zero typed values than typed values") }
         rowidBase = Int64(bitPattern: u64(SegmentFormat.rowidBaseOffset))
-        var widths: [Int] = []
+        var widths: [Int] = [], modes: [FloatTable.Mode] = []
         for section in SegmentFormat.Section.allCases {
             let width = Int(base[SegmentFormat.packedWidthsOffset + section.rawValue])
-            let packed = SegmentFormat.packedSections.contains(section)
+            let code = base[SegmentFormat.floatModesOffset + section.rawValue]
+            guard let mode = FloatTable.Mode(rawValue: code), mode == .raw || SegmentFormat.floatSections.contains(section) else {
+                throw .corrupt("bad mode for section \(section)")
+            }
+            let packed = SegmentFormat.packedSections.contains(section) || mode != .raw
             guard packed ? width <= SegmentFormat.maxPackedWidth : width == 0 else { throw .corrupt("bad width for section \(section)") }
             widths.append(width)
+            modes.append(mode)
         }
         fingerprint = u64(SegmentFormat.weightsHashOffset)
         buildTime = Double(bitPattern: u64(SegmentFormat.buildTimeOffset))
@@ -129,6 +134,9 @@ package struct Segment: @unchecked Sendable {
         let collapsible = SegmentFormat.collapsibleSections.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) }
         guard constant & ~collapsible == 0 else { throw .corrupt("bad collapsed-section bits") }
         let strides = SegmentFormat.Section.allCases.map { constant & (1 << UInt32($0.rawValue)) != 0 ? 0 : 1 }
+        for section in SegmentFormat.floatSections where strides[section.rawValue] == 0 && modes[section.rawValue] != .raw {
+            throw .corrupt("section \(section) both collapsed and encoded")
+        }
         let n = documentCount, t = termCount, b = blockCount, k = numberNameCount, m = numberValueCount
         func packed(_ count: Int, _ section: SegmentFormat.Section) -> Int { SegmentFormat.packedSize(count: count, width: widths[section.rawValue]) }
         // A switch, not a dictionary: built for every segment a process
@@ -156,11 +164,25 @@ package struct Segment: @unchecked Sendable {
             guard start >= SegmentFormat.headerSize, start % 8 == 0, start <= end, end <= base.count else {
                 throw .corrupt("section \(section) out of place")
             }
-            if let size = fixedSize(section), end - start < (strides[section.rawValue] == 0 ? 8 : size) {
+            // An encoded Float64 table checks its own length (``FloatTable``).
+            if modes[section.rawValue] == .raw, let size = fixedSize(section), end - start < (strides[section.rawValue] == 0 ? 8 : size) {
                 throw .corrupt("section \(section) too short")
             }
         }
-        shared = Shared(bytes: bytes, offsets: offsets, strides: strides)
+        shared = Shared(bytes: bytes, offsets: offsets)
+        func floats(_ section: SegmentFormat.Section, count: Int) throws(SegmentError) -> FloatTable {
+            let range = offsets[section.rawValue]..<offsets[section.rawValue + 1]
+            guard modes[section.rawValue] != .raw else { return FloatTable(raw: range.lowerBound, stride: 8 * strides[section.rawValue]) }
+            return try FloatTable(modes[section.rawValue], section: range, width: widths[section.rawValue], count: count, in: base)
+        }
+        expiresValues = try floats(.expires, count: n)
+        hintValues = try floats(.hints, count: n)
+        recencyValues = try floats(.recency, count: n)
+        engagementValues = try floats(.engagement, count: n)
+        engagedAtValues = try floats(.engagedAt, count: n)
+        qualityValues = try floats(.quality, count: n)
+        impressionValues = try floats(.impressions, count: n)
+        typedValues = try floats(.numberValues, count: m - zeros)
         func table(_ section: SegmentFormat.Section) -> PackedTable { PackedTable(start: offsets[section.rawValue], width: widths[section.rawValue]) }
         rowids = table(.rowids)
         rowidOrderTable = table(.rowidOrder)
@@ -174,8 +196,6 @@ package struct Segment: @unchecked Sendable {
         uidEnds = table(.uidEnds)
         termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
-        expiresAt = offsets[SegmentFormat.Section.expires.rawValue]
-        expiresStride = 8 * strides[SegmentFormat.Section.expires.rawValue]
         documentBoundsAt = offsets[SegmentFormat.Section.documentBounds.rawValue]
         titleLengthsAt = offsets[SegmentFormat.Section.titleLengths.rawValue]
         blockMaxGSAt = offsets[SegmentFormat.Section.blockMaxGS.rawValue]
@@ -197,10 +217,6 @@ package struct Segment: @unchecked Sendable {
 
     @inline(__always) private func at(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue] }
     @inline(__always) private func sectionEnd(_ section: SegmentFormat.Section) -> Int { offsets[section.rawValue + 1] }
-    @inline(__always) private func f64(_ section: SegmentFormat.Section, _ index: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index * strides[section.rawValue],
-                                                                   as: UInt64.self)))
-    }
     @inline(__always) private func u64(_ section: SegmentFormat.Section, _ index: Int) -> UInt64 {
         UInt64(littleEndian: base.loadUnaligned(fromByteOffset: at(section) + 8 * index, as: UInt64.self))
     }
@@ -218,20 +234,20 @@ package struct Segment: @unchecked Sendable {
 
     package func rowid(_ doc: Int) -> Int64 { rowidBase &+ Int64(bitPattern: rowids.value(doc, in: base)) }
     @_spi(Inspection) public func expires(_ doc: Int) -> Double {
-        Double(bitPattern: UInt64(littleEndian: base.loadUnaligned(fromByteOffset: expiresAt + expiresStride * doc, as: UInt64.self)))
+        expiresValues.value(doc, in: base)
     }
-    @_spi(Inspection) public func hint(_ doc: Int) -> Double { f64(.hints, doc) }
+    @_spi(Inspection) public func hint(_ doc: Int) -> Double { hintValues.value(doc, in: base) }
     /// The document at `index` in rowid order.
     @_spi(Inspection) public func rowidOrder(_ index: Int) -> Int { Int(rowidOrderTable.value(index, in: base)) }
-    @_spi(Inspection) public func recency(_ doc: Int) -> Double? { let value = f64(.recency, doc); return value.isNaN ? nil : value }
-    @_spi(Inspection) public func engagement(_ doc: Int) -> Double { f64(.engagement, doc) }
-    @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { f64(.engagedAt, doc) }
+    @_spi(Inspection) public func recency(_ doc: Int) -> Double? { let value = recencyValues.value(doc, in: base); return value.isNaN ? nil : value }
+    @_spi(Inspection) public func engagement(_ doc: Int) -> Double { engagementValues.value(doc, in: base) }
+    @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { engagedAtValues.value(doc, in: base) }
     /// Words of the document's title (at most 255).
     @_spi(Inspection) public func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
-    func quality(_ doc: Int) -> Double { f64(.quality, doc) }
+    func quality(_ doc: Int) -> Double { qualityValues.value(doc, in: base) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
-    func impressions(_ doc: Int) -> Double { f64(.impressions, doc) }
+    func impressions(_ doc: Int) -> Double { impressionValues.value(doc, in: base) }
     @_spi(Inspection) public func length(_ doc: Int) -> Double {
         Double(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: documentBoundsAt + 8 * doc + 4, as: UInt32.self)))
     }
@@ -444,7 +460,7 @@ package struct Segment: @unchecked Sendable {
     }
 
     @_spi(Inspection) public func numberValue(_ index: Int) -> Double {
-        index < zeroValueCount ? 0 : f64(.numberValues, index - zeroValueCount)
+        index < zeroValueCount ? 0 : typedValues.value(index - zeroValueCount, in: base)
     }
     @_spi(Inspection) public func numberDoc(_ index: Int) -> UInt32 { UInt32(truncatingIfNeeded: numberDocs.value(index, in: base)) }
 
@@ -486,7 +502,7 @@ package struct Segment: @unchecked Sendable {
     /// a merge, with a page as `minimum`) read them all.
     func releaseNumbers(_ values: Range<Int>, minimum: Int = SegmentBytes.releaseMinimum) {
         let stored = max(0, values.lowerBound - zeroValueCount)..<max(0, values.upperBound - zeroValueCount)
-        bytes.release((at(.numberValues) + 8 * stored.lowerBound)..<(at(.numberValues) + 8 * stored.upperBound), minimum: minimum)
+        bytes.release(typedValues.byteRange(stored), minimum: minimum)
         bytes.release(numberDocs.byteRange(values), minimum: minimum)
     }
 

@@ -133,16 +133,16 @@ package enum SegmentEncoder {
     /// The per-document sections: rowids, signals, lengths, static bounds.
     static func writeDocuments(_ contents: SegmentContents, bounds: [Double], into out: inout SectionWriter) {
         writeRowids(contents.rowids, into: &out)
-        out.collapsible(.expires, contents.expires)
-        out.collapsible(.hints, contents.hints)
-        out.collapsible(.recency, contents.recency)
-        out.collapsible(.engagement, contents.engagement)
-        out.collapsible(.engagedAt, contents.engagedAt)
+        out.floats(.expires, contents.expires)
+        out.floats(.hints, contents.hints)
+        out.floats(.recency, contents.recency)
+        out.floats(.engagement, contents.engagement)
+        out.floats(.engagedAt, contents.engagedAt)
         writeDocumentBounds(lengths: contents.lengths, bounds: bounds, into: &out)
         out.packed(.rowidOrder, width: docWidth(contents.documentCount), Self.rowidOrder(contents.rowids)) { UInt64($0) }
         out.begin(.titleLengths); out.append(values: contents.titleLengths)
-        out.collapsible(.quality, contents.quality)
-        out.collapsible(.impressions, contents.impressions)
+        out.floats(.quality, contents.quality)
+        out.floats(.impressions, contents.impressions)
     }
 
     /// The rowids of the documents in doc order, packed above the smallest
@@ -282,7 +282,7 @@ package enum SegmentEncoder {
         out.begin(.numberNameStarts); out.append(values: nameStarts)
         let zeros = zeroValueCount(names: contents.numberNames.map(\.utf8), starts: nameStarts)
         assert(entries[..<zeros].allSatisfy { $0.value == 0 }, "the exact-value index's values are 0")
-        out.begin(.numberValues); out.append(contentsOf: entries[zeros...]) { $0.value }
+        out.floats(.numberValues, entries[zeros...].lazy.map(\.value))
         out.packed(.numberDocs, width: docWidth(contents.documentCount), entries) { UInt64($0.doc) }
         return Lookups(names: contents.numberNames.count, values: entries.count, zeroValues: zeros)
     }

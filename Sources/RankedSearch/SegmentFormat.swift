@@ -10,11 +10,11 @@ import Foundation
 /// | section | element | per |
 /// | --- | --- | --- |
 /// | `rowids` | packed, above the header's ``rowidBaseOffset`` | document (ascending doc id = build order) |
-/// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64 | document, or one for all (header bit) |
+/// | `expires`, `hints`, `recency` (NaN: none), `engagement`, `engagedAt` | Float64, or one for all (header bit), or encoded (``floatSections``) | document |
 /// | `documentBounds` | Float32 static factor at build time, rounded up, then UInt32 tokens in all columns | document |
 /// | `rowidOrder` | packed doc ids sorted by rowid | document |
 /// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
-/// | `quality` (metadata factor), `impressions` | Float64 | document, or one for all (header bit) |
+/// | `quality` (metadata factor), `impressions` | as `expires` | document |
 /// | `termOffsets` | packed (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order, then the initials (``initialMarker``) | — |
 /// | `termFirstBlock`, `termDocs` | packed | term |
@@ -29,7 +29,7 @@ import Foundation
 /// | `numberNameOffsets` | UInt64 (k + 1) into `numberNameBytes` | typed attribute name |
 /// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
 /// | `numberNameStarts` | UInt64 (k + 1) into `numberValues` | typed attribute name |
-/// | `numberValues` | Float64, ascending within each name, but the first ``zeroValueCountOffset`` counts (0, not stored) | typed value |
+/// | `numberValues` | Float64 or encoded (``floatSections``), ascending within each name, but the first ``zeroValueCountOffset`` counts (0, not stored) | typed value |
 /// | `numberDocs` | packed: the doc of each of `numberValues` | typed value |
 /// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
 /// | `uidDocs` | packed: the doc of each of `uidHashes` | document |
@@ -100,7 +100,10 @@ package enum SegmentFormat {
     /// 17: integer tables bit-packed (``packedSections``): doc ids, offsets,
     ///    counts and rowids in the bits their largest value needs, not 4 or
     ///    8 bytes.
-    package static let version: UInt32 = 17
+    /// 18: Float64 tables (each document's signals, the typed values) as
+    ///    whole numbers packed above a base, or a palette and an index a
+    ///    value, where smaller (``floatSections``).
+    package static let version: UInt32 = 18
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,

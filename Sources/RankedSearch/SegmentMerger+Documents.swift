@@ -53,18 +53,13 @@ extension SegmentMerger {
                                               quality: segment.quality(doc), at: buildTime))
         }
 
+        // Each column read twice: what its values are (its encoding), then the values.
         func column(_ section: SegmentFormat.Section, _ value: (Segment, Int) -> Double) {
-            var first: Double?, constant = true
-            forEachKept { segment, doc in
-                guard constant else { return }
-                let current = value(segment, doc)
-                if let first { constant = first.bitPattern == current.bitPattern } else { first = current }
-            }
-            out.begin(section)
-            if let first, constant { return out.collapsed(section, to: first) }
-            var chunk = SegmentEncoder.Chunk<Double>()
-            forEachKept { segment, doc in chunk.add(value(segment, doc), to: &out) }
-            chunk.finish(into: &out)
+            var stats = SegmentFormat.FloatStats()
+            forEachKept { segment, doc in stats.add(value(segment, doc)) }
+            var writer = out.beginFloats(section, stats.encoding(collapsible: true))
+            forEachKept { segment, doc in writer.add(value(segment, doc), to: &out) }
+            writer.finish(into: &out)
         }
         // The smallest and largest rowid first: the rowids are packed above the smallest.
         var smallest = Int64.max, largest = Int64.min

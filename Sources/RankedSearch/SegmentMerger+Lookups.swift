@@ -55,10 +55,21 @@ extension SegmentMerger {
         out.begin(.numberNameOffsets); out.append(values: nameOffsets)
         out.begin(.numberNameBytes); out.append(values: nameBytes)
         out.begin(.numberNameStarts); out.append(values: nameStarts)
-        var values = SegmentEncoder.Chunk<Double>()
         // The exact-value index's values (0) come first and are not stored.
         let zeros = SegmentEncoder.zeroValueCount(names: names, starts: nameStarts)
-        out.begin(.numberValues)
+        // What the stored values are (their encoding), input by input, then the values in order.
+        var stats = SegmentFormat.FloatStats()
+        for (index, (name, holders)) in zip(names, lists).enumerated() where nameStarts[index + 1] > zeros {
+            if ExactValues.isUncheckedName(name) {
+                if documents > 0 { stats.add(0) }
+                continue
+            }
+            for list in holders {
+                let segment = inputs[list.input].segment, map = docMaps[list.input]
+                for value in list.values where map[Int(segment.numberDoc(value))] >= 0 { stats.add(segment.numberValue(value)) }
+            }
+        }
+        var values = out.beginFloats(.numberValues, stats.encoding(collapsible: false))
         for (index, (name, holders)) in zip(names, lists).enumerated() where nameStarts[index + 1] > zeros {
             if ExactValues.isUncheckedName(name) {
                 if documents > 0 { values.add(0, to: &out) }
