@@ -28,6 +28,12 @@ package struct DocumentTokens: Sendable {
     @_spi(Inspection) public private(set) var titleLength: UInt32 = 0
     /// The metadata factor: complete metadata lifts, stuffed keywords demote.
     private(set) var quality: Double = 1
+    /// The columns (bits of ``TextColumns/bit(of:)``) whose text is one
+    /// attribute's, the column's own (``TextColumns/primaryAttributes``),
+    /// and ASCII: where a token containing a fragment of letters and
+    /// digits means the attribute contains it, whatever its case
+    /// (``Segment/plainColumns(_:)``).
+    package private(set) var plainColumns: UInt8 = 0
 
     package struct Token: Sendable {
         var hash: UInt64
@@ -155,6 +161,8 @@ package struct DocumentTokens: Sendable {
         @exclusivity(unchecked) private var occurrences: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
         @exclusivity(unchecked) private var titleLength: UInt32 = 0
         @exclusivity(unchecked) private var hasThumbnail = false
+        /// Columns given their own attribute's ASCII text, and those given anything else.
+        @exclusivity(unchecked) private var plain: UInt8 = 0, impure: UInt8 = 0
 
         package init(weights: ColumnWeights) {
             self.weights = weights
@@ -188,12 +196,14 @@ package struct DocumentTokens: Sendable {
         /// Adds the tokens of one text of an attribute in `column` (0
         /// title, 1 keywords, 2 description, 3 other; ``TextColumns/column(of:)``);
         /// `countsTitleWords`: the text is a title whose words set the
-        /// title's length (a URL in the title column is not).
-        package func add(_ text: String, column: Int, countsTitleWords: Bool = true) {
+        /// title's length (a URL in the title column is not); `primary`:
+        /// it is the column's own attribute's (``TextColumns/primaryAttributes``).
+        package func add(_ text: String, column: Int, countsTitleWords: Bool = true, primary: Bool = false) {
             var sink = self
             if self.column != column { self.column = column }
             let before = length
-            TextTokenizer.forEachIndexToken(of: text, into: &sink)
+            let isASCII = TextTokenizer.forEachIndexToken(of: text, into: &sink)
+            if primary && isASCII { plain |= bit } else { impure |= bit }
             let added = length &- before
             switch column {
             case 0:
@@ -310,6 +320,8 @@ package struct DocumentTokens: Sendable {
             out.length = length
             out.titleLength = titleLength
             out.quality = weights.quality(occurrences: occurrences, hasThumbnail: hasThumbnail)
+            out.plainColumns = plain & ~impure
+            (plain, impure) = (0, 0)
             byteCount = 0
             tokenCount = 0
             length = 0

@@ -27,9 +27,9 @@ extension SegmentFormat {
     /// ```
     static let floatSections: [Section] = collapsibleSections + [.numberValues]
 
-    /// One byte a section (in ``Section`` order, 36 bytes): a Float64
+    /// One byte a section (in ``Section`` order, 37 bytes): a Float64
     /// section's ``FloatTable/Mode``, 0 for every other section.
-    static let floatModesOffset = 416
+    static let floatModesOffset = 424
     /// The most distinct values a palette holds.
     static let paletteLimit = 256
 

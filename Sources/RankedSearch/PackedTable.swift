@@ -19,14 +19,15 @@ extension SegmentFormat {
     /// SegmentFormat.packedSize(count: 63_666, width: 16)   // 127,344 bytes
     /// ```
     static let packedSections: [Section] = [
-        .rowids, .rowidOrder, .termOffsets, .termFirstBlock, .termDocs, .blockOffsets, .blockLastDoc, .numberDocs, .uidDocs, .uidEnds,
+        .rowids, .rowidOrder, .plainColumns, .termOffsets, .termFirstBlock, .termDocs, .blockOffsets, .blockLastDoc, .numberDocs, .uidDocs,
+        .uidEnds,
     ]
 
-    /// One byte a section (in ``Section`` order, 36 bytes): a packed
+    /// One byte a section (in ``Section`` order, 37 bytes): a packed
     /// section's width in bits, 0 for every other section.
-    static let packedWidthsOffset = 368
+    static let packedWidthsOffset = 376
     /// Int64: what every stored rowid is above (the segment's smallest).
-    static let rowidBaseOffset = 408
+    static let rowidBaseOffset = 416
     /// The widest packed value: with the shift of its first bit within
     /// its byte, it fits the 8 bytes one load reads.
     static let maxPackedWidth = 56

@@ -62,21 +62,54 @@ extension RankedDictionary {
     /// term (its postings whose column bits meet `columns`), and'ed, less
     /// its deleted documents. Expiry is not checked here.
     package static func rowids(matching terms: [TextTerm], columns: UInt8, in segments: [SegmentSnapshot]) throws -> [Int64] {
-        var out: [Int64] = []
+        try rowids(matching: terms, columns: columns, certainColumns: 0, in: segments).rowids
+    }
+
+    /// ``rowids(matching:columns:in:)``, and among them the certain: those
+    /// holding the one term in one of `certainColumns` where the column is
+    /// plain (``Segment/plainColumns(_:)``), both ascending. The caller
+    /// asks for certain columns only where a token there containing the
+    /// term means the attribute matches (``TextColumns/primaryAttributes``;
+    /// a `*fragment*` of ASCII letters and digits compared with `c`).
+    ///
+    /// ```swift
+    /// let (rowids, certain) = try RankedDictionary.rowids(matching: [.anyOf(words)], columns: 1, certainColumns: 1, in: segments)
+    /// ```
+    package static func rowids(matching terms: [TextTerm], columns: UInt8, certainColumns: UInt8,
+                               in segments: [SegmentSnapshot]) throws -> (rowids: [Int64], certain: [Int64]) {
+        var out: [Int64] = [], certain: [Int64] = []
         for snapshot in segments {
             let all = 0..<snapshot.segment.documentCount
-            guard let result = try documents(matching: terms, columns: columns, in: snapshot, docs: all) else { continue }
-            snapshot.appendLiveRowids(of: result, to: &out)
+            guard let result = try documents(matching: terms, columns: columns, certainColumns: certainColumns, in: snapshot, docs: all) else { continue }
+            snapshot.appendLiveRowids(of: result.bits, to: &out)
+            if let sure = result.certain { snapshot.appendLiveRowids(of: sure, to: &certain) }
         }
         out.sort()
-        return out
+        certain.sort()
+        return (out, certain)
+    }
+
+    /// A segment's documents holding a query's terms, and the certain among them.
+    struct Found {
+        var bits: DocumentBitmap
+        /// Nil unless certain columns were asked for, with one term.
+        var certain: DocumentBitmap?
     }
 
     /// The documents of one segment, among `window`, holding every term in
     /// one of `columns`, deleted ones included; nil when none can. Blocks
     /// wholly outside the window are not read.
     static func documents(matching terms: [TextTerm], columns: UInt8, in snapshot: SegmentSnapshot, docs window: Range<Int>) throws -> DocumentBitmap? {
+        try documents(matching: terms, columns: columns, certainColumns: 0, in: snapshot, docs: window)?.bits
+    }
+
+    /// ``documents(matching:columns:in:docs:)``, and with one term and
+    /// `certainColumns`, the documents holding it in one of those columns
+    /// where the column is plain (``Segment/plainColumns(_:)``).
+    static func documents(matching terms: [TextTerm], columns: UInt8, certainColumns: UInt8, in snapshot: SegmentSnapshot,
+                          docs window: Range<Int>) throws -> Found? {
         let segment = snapshot.segment
+        let certainColumns = terms.count == 1 ? certainColumns & columns : 0
         var docs: [UInt32] = [], frequencies: [UInt32] = [], bits: [UInt8] = []
         // The rarest terms first: the conjunction empties soonest.
         var resolved: [(ids: [Range<Int>], postings: Int)] = []
@@ -96,6 +129,7 @@ extension RankedDictionary {
         var result: DocumentBitmap?
         // Sized to the window's end: the first windows of a large segment stay small.
         var termBits = DocumentBitmap(documentCount: whole ? segment.documentCount : min(window.upperBound, segment.documentCount))
+        var certain = certainColumns == 0 ? nil : Optional(termBits)
         for (ids, _) in resolved {
             for index in termBits.words.indices { termBits.words[index] = 0 }
             for range in ids {
@@ -112,7 +146,9 @@ extension RankedDictionary {
                         try segment.decodeBlock(block, docs: &docs, frequencies: &frequencies, columns: &bits)
                         for index in docs.indices where bits[index] & columns != 0 {
                             let doc = Int(docs[index])
-                            if whole || window.contains(doc) { termBits.insert(doc) }
+                            guard whole || window.contains(doc) else { continue }
+                            termBits.insert(doc)
+                            if certainColumns != 0, bits[index] & certainColumns & segment.plainColumns(doc) != 0 { certain?.insert(doc) }
                         }
                     }
                 }
@@ -126,6 +162,6 @@ extension RankedDictionary {
                 result = termBits
             }
         }
-        return result
+        return result.map { Found(bits: $0, certain: certain) }
     }
 }

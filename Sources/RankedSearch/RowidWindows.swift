@@ -50,10 +50,20 @@ extension RankedDictionary {
     /// let first = try RankedDictionary.rowids(matching: [.word("libs")], columns: bit, in: snapshot, docs: 0..<256)
     /// ```
     package static func rowids(matching terms: [TextTerm], columns: UInt8, in snapshot: SegmentSnapshot, docs: Range<Int>) throws -> [Int64] {
-        var out: [Int64] = []
-        guard let found = try documents(matching: terms, columns: columns, in: snapshot, docs: docs) else { return out }
-        snapshot.appendLiveRowids(of: SegmentDocuments(bits: found), docs: docs, to: &out)
-        return out
+        try rowids(matching: terms, columns: columns, certainColumns: 0, in: snapshot, docs: docs).rowids
+    }
+
+    /// ``rowids(matching:columns:in:docs:)``, and the certain among them,
+    /// as the same over every segment finds them.
+    package static func rowids(matching terms: [TextTerm], columns: UInt8, certainColumns: UInt8, in snapshot: SegmentSnapshot,
+                               docs: Range<Int>) throws -> (rowids: [Int64], certain: [Int64]) {
+        var out: [Int64] = [], certain: [Int64] = []
+        guard let found = try documents(matching: terms, columns: columns, certainColumns: certainColumns, in: snapshot, docs: docs) else {
+            return (out, certain)
+        }
+        snapshot.appendLiveRowids(of: SegmentDocuments(bits: found.bits), docs: docs, to: &out)
+        if let sure = found.certain { snapshot.appendLiveRowids(of: SegmentDocuments(bits: sure), docs: docs, to: &certain) }
+        return (out, certain)
     }
 }
 

@@ -31,7 +31,7 @@ package struct Segment: @unchecked Sendable {
     private let documentBoundsAt: Int, titleLengthsAt: Int
     private let blockMaxGSAt: Int, blockMaxSAt: Int, blockMaxGSPartAt: Int
     /// The bit-packed tables (``SegmentFormat/packedSections``).
-    private let rowids: PackedTable, rowidOrderTable: PackedTable, termOffsets: PackedTable, termFirstBlock: PackedTable,
+    private let rowids: PackedTable, rowidOrderTable: PackedTable, plainColumnsTable: PackedTable, termOffsets: PackedTable, termFirstBlock: PackedTable,
                 termDocs: PackedTable, blockOffsets: PackedTable, blockLastDocs: PackedTable, numberDocs: PackedTable,
                 uidDocs: PackedTable, uidEnds: PackedTable
     /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
@@ -146,6 +146,7 @@ package struct Segment: @unchecked Sendable {
             case .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
             case .rowids, .rowidOrder, .uidDocs, .uidEnds: packed(n, section)
             case .titleLengths: n
+            case .plainColumns: packed(n, section)
             case .termFirstBlock, .termDocs: packed(t, section)
             case .termMaxGSPart, .termMaxGPart, .termMaxG, .termMaxGS, .termMaxS: 2 * t
             case .termOffsets: packed(t + 1, section)
@@ -186,6 +187,7 @@ package struct Segment: @unchecked Sendable {
         func table(_ section: SegmentFormat.Section) -> PackedTable { PackedTable(start: offsets[section.rawValue], width: widths[section.rawValue]) }
         rowids = table(.rowids)
         rowidOrderTable = table(.rowidOrder)
+        plainColumnsTable = table(.plainColumns)
         termOffsets = table(.termOffsets)
         termFirstBlock = table(.termFirstBlock)
         termDocs = table(.termDocs)
@@ -244,6 +246,9 @@ package struct Segment: @unchecked Sendable {
     @_spi(Inspection) public func engagedAt(_ doc: Int) -> Double { engagedAtValues.value(doc, in: base) }
     /// Words of the document's title (at most 255).
     @_spi(Inspection) public func titleLength(_ doc: Int) -> Double { Double(base.load(fromByteOffset: titleLengthsAt + doc, as: UInt8.self)) }
+    /// The columns (bits of ``TextColumns/bit(of:)``) whose text is their
+    /// own attribute's and ASCII (``DocumentTokens/plainColumns``).
+    @_spi(Inspection) public func plainColumns(_ doc: Int) -> UInt8 { UInt8(truncatingIfNeeded: plainColumnsTable.value(doc, in: base)) & 0x0F }
     /// The metadata factor (``DocumentTokens/ColumnWeights/quality(occurrences:hasThumbnail:)``).
     func quality(_ doc: Int) -> Double { qualityValues.value(doc, in: base) }
     /// Impressions, decayed to ``engagedAt(_:)`` as engagement is.
@@ -494,7 +499,7 @@ package struct Segment: @unchecked Sendable {
     /// identifiers and typed values, which a merge reads once.
     func releaseDocuments() {
         release([.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .documentBounds, .rowidOrder,
-                 .titleLengths, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs])
+                 .titleLengths, .plainColumns, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs])
     }
 
     /// Drops from resident memory the typed values and docs of indexes

@@ -64,6 +64,8 @@ package struct SegmentContents {
     var lengths: [UInt32] = []
     /// Words of each document's title, at most 255.
     var titleLengths: [UInt8] = []
+    /// Each document's plain columns (``DocumentTokens/plainColumns``).
+    var plainColumns: [UInt8] = []
     /// Each document's metadata factor.
     var quality: [Double] = []
     var impressions: [Double] = []
@@ -160,6 +162,7 @@ package struct SegmentContents {
         out.engagedAt = a.engagedAt + b.engagedAt
         out.lengths = a.lengths + b.lengths
         out.titleLengths = a.titleLengths + b.titleLengths
+        out.plainColumns = a.plainColumns + b.plainColumns
         out.quality = a.quality + b.quality
         out.impressions = a.impressions + b.impressions
         out.uidHashes = a.uidHashes + b.uidHashes
@@ -343,6 +346,7 @@ package struct SegmentContents {
             contents.engagedAt.append(document.engagedAt)
             contents.lengths.append(tokens.length)
             contents.titleLengths.append(UInt8(min(255, tokens.titleLength)))
+            contents.plainColumns.append(tokens.plainColumns)
             contents.quality.append(tokens.quality)
             contents.impressions.append(document.impressions)
         }

@@ -141,6 +141,7 @@ package enum SegmentEncoder {
         writeDocumentBounds(lengths: contents.lengths, bounds: bounds, into: &out)
         out.packed(.rowidOrder, width: docWidth(contents.documentCount), Self.rowidOrder(contents.rowids)) { UInt64($0) }
         out.begin(.titleLengths); out.append(values: contents.titleLengths)
+        out.packed(.plainColumns, width: 4, contents.plainColumns) { UInt64($0) }
         out.floats(.quality, contents.quality)
         out.floats(.impressions, contents.impressions)
     }

@@ -14,6 +14,7 @@ import Foundation
 /// | `documentBounds` | Float32 static factor at build time, rounded up, then UInt32 tokens in all columns | document |
 /// | `rowidOrder` | packed doc ids sorted by rowid | document |
 /// | `titleLengths` | UInt8 (the title's words, at most 255) | document |
+/// | `plainColumns` | packed in 4 bits: ``DocumentTokens/plainColumns`` | document |
 /// | `quality` (metadata factor), `impressions` | as `expires` | document |
 /// | `termOffsets` | packed (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order, then the initials (``initialMarker``) | — |
@@ -103,7 +104,10 @@ package enum SegmentFormat {
     /// 18: Float64 tables (each document's signals, the typed values) as
     ///    whole numbers packed above a base, or a palette and an index a
     ///    value, where smaller (``floatSections``).
-    package static let version: UInt32 = 18
+    /// 19: per document, the columns whose text is their own attribute's
+    ///    and ASCII (`plainColumns`), so that a `*fragment*`c comparison's
+    ///    candidates there are certain, not checked against their rows.
+    package static let version: UInt32 = 19
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -137,7 +141,10 @@ package enum SegmentFormat {
         /// Per document, 8 bytes: the static bound (Float32) then the length (UInt32).
         case documentBounds
         case rowidOrder
-        case titleLengths, quality, impressions
+        case titleLengths
+        /// Per document, 4 bits: ``DocumentTokens/plainColumns``.
+        case plainColumns
+        case quality, impressions
         case termOffsets, termBytes, termFirstBlock, termDocs, termMaxG, termMaxGS, termMaxS, termGroups
         case blockOffsets, blockLastDoc, blockMaxGS, blockMaxS, postingsData
         /// Maxima without the exact-title share, for a prefix's completions
@@ -167,7 +174,7 @@ package enum SegmentFormat {
     /// UInt32: typed attribute names, and typed values.
     static let numberNameCountOffset = 72
     static let numberValueCountOffset = 76
-    /// The sections' UInt64 offsets, in ``Section`` order: 36 of them end at byte 368, inside the header.
+    /// The sections' UInt64 offsets, in ``Section`` order: 37 of them end at byte 376, inside the header.
     static let sectionTableOffset = 80
     /// UInt32: how many of the first typed values are the exact-value
     /// index's (``ExactValues``), each 0 and not stored in `numberValues`.

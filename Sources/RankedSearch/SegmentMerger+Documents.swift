@@ -80,6 +80,9 @@ extension SegmentMerger {
         SegmentEncoder.writeDocumentBounds(lengths: lengths, bounds: bounds, into: &out)
         try writeRowidOrder(inputs, docMaps: docMaps, documentCount: count, into: &out)
         out.begin(.titleLengths); out.append(values: titleLengths)
+        var plain = out.beginPacked(.plainColumns, width: 4)
+        forEachKept { segment, doc in plain.add(UInt64(segment.plainColumns(doc)), to: &out) }
+        plain.finish(into: &out)
         column(.quality) { $0.quality($1) }
         column(.impressions) { $0.impressions($1) }
         // Read: released, as the merge goes on (the lookups read their own sections again).

@@ -158,6 +158,7 @@ package enum SegmentMerger {
         }
         out.lengths.reserveCapacity(documents)
         out.titleLengths.reserveCapacity(documents)
+        out.plainColumns.reserveCapacity(documents)
         if lookups { out.numberEntries.reserveCapacity(inputs.reduce(0) { $0 + $1.segment.numberValueCount }) }
         for input in inputs {
             let segment = input.segment
@@ -172,6 +173,7 @@ package enum SegmentMerger {
                 out.engagedAt.append(segment.engagedAt(doc))
                 out.lengths.append(UInt32(segment.length(doc)))
                 out.titleLengths.append(UInt8(segment.titleLength(doc)))
+                out.plainColumns.append(segment.plainColumns(doc))
                 out.quality.append(segment.quality(doc))
                 out.impressions.append(segment.impressions(doc))
             }

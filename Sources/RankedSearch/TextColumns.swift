@@ -20,6 +20,17 @@ package enum TextColumns {
         }
     }
 
+    /// Each named column's own attribute (title, keywords, description):
+    /// a column holding only its text, in ASCII, is plain
+    /// (``DocumentTokens/plainColumns``), so a query on that attribute can
+    /// trust the column's tokens.
+    package static let primaryAttributes = ["title", "keywords", "contentDescription"]
+
+    /// Whether `name` is the own attribute of `column` (0 title, 1 keywords, 2 description).
+    package static func isPrimary(_ name: String, column: Int) -> Bool {
+        column < primaryAttributes.count && primaryAttributes[column] == name
+    }
+
     /// The attributes ``bit(of:)`` puts in a column of their own (not the last, 8).
     package static let namedColumnAttributes = ["title", "displayName", "keywords", "alternateNames", "contentDescription"]
 

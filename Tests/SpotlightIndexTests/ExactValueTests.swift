@@ -50,15 +50,11 @@ import Testing
 
     @Test(arguments: cases)
     func answersAsTheEvaluatorDoes(query: String, expected: [String], fromIndex: Bool) throws {
-        let store = try Self.store()
-        let evaluator = QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!)
-        let expression = try QueryParser.parse(query)
-        let reference = try store.allItems().map(\.item).filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
-        #expect(reference == expected, "the evaluator")
-        #expect(try store.items(matching: query).map(\.uniqueIdentifier) == expected, "rows read and checked")
-        let (identifiers, outcome) = try store.queryIdentifiers(expression, limit: 20, firstWindow: 1_024)
-        #expect(identifiers == expected)
-        #expect((outcome.candidatesChecked == 0) == fromIndex, "rows read: \(outcome.candidatesChecked)")
+        let answers = try QueryAnswers(query, in: try Self.store())
+        #expect(answers.reference == expected, "the evaluator")
+        #expect(answers.rowsChecked == expected, "rows read and checked")
+        #expect(answers.identifiers == expected)
+        #expect((answers.rowsRead == 0) == fromIndex, "rows read: \(answers.rowsRead)")
     }
 
     /// The item's own fields: its identifier (by hash, then its bytes),

@@ -51,7 +51,7 @@ import TestSupport
         var lookups: [UInt8] = []
         let planner = QueryPlanner(evaluator: QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!),
                                    wordsContaining: { fragment in fragments.append(fragment); return [fragment + "s"] },
-                                   rowidsMatching: { _, columns in lookups.append(columns); return [Int64(columns)] })
+                                   rowidsMatching: { _, columns, _ in lookups.append(columns); return ([Int64(columns)], []) })
         let title = TextColumns.bit(of: "title"), summary = TextColumns.bit(of: "contentDescription")
         let cases: [(String, [String], [UInt8])] = [
             (#"title == "*ste*"c || contentDescription == "*ste*"c"#, ["ste"], [title | summary]),

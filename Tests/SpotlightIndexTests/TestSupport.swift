@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import Corpora
+import SpotlightQuery
 import TestSupport
 @testable import SpotlightIndex
 
@@ -106,5 +107,26 @@ final class HelperProcess: @unchecked Sendable { // @unchecked: `lines` is guard
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+}
+
+/// A query's answers three ways, which must agree: the evaluator over
+/// every item, the rows read and checked (`items(matching:)`), and the
+/// identifiers, from the index where it can (`queryIdentifiers`), with
+/// how many rows that last read.
+struct QueryAnswers {
+    let reference: [String]
+    let rowsChecked: [String]
+    let identifiers: [String]
+    let rowsRead: Int
+
+    init(_ query: String, in store: SpotlightStore) throws {
+        let evaluator = QueryEvaluator(now: Date(), timeZone: TimeZone(identifier: "UTC")!)
+        let expression = try QueryParser.parse(query)
+        reference = try store.allItems().map(\.item).filter { evaluator.matches(expression, QueryItem(item: $0)) }.map(\.uniqueIdentifier)
+        rowsChecked = try store.items(matching: query).map(\.uniqueIdentifier)
+        let (identifiers, outcome) = try store.queryIdentifiers(expression, limit: 20, firstWindow: 1_024)
+        self.identifiers = identifiers
+        rowsRead = outcome.candidatesChecked
     }
 }

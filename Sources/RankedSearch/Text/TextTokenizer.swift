@@ -51,13 +51,15 @@ package enum TextTokenizer {
     /// bytes (valid only during the call): the one definition of what is
     /// indexed, for the ranked index (``DocumentTokens``) and the
     /// space-joined text of the reference table (``appendIndexTokens(of:to:)``).
-    static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) {
+    /// Returns whether every byte of `text` is ASCII.
+    @discardableResult
+    static func forEachIndexToken<Sink: IndexTokenSink>(of text: String, into sink: inout Sink) -> Bool {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes in
             // The common case, byte by byte, when every byte is ASCII.
             if Self.isASCII(bytes) {
                 asciiTokens(bytes, into: &sink)
-                return
+                return true
             }
             // Otherwise run by run between ASCII spaces, which end every
             // word, fold nothing and split no normalization sequence:
@@ -78,6 +80,7 @@ package enum TextTokenizer {
                 }
                 start = end
             }
+            return false
         }
     }
 

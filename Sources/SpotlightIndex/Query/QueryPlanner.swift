@@ -35,15 +35,22 @@ import SpotlightQuery
 /// number compared with a named attribute (the typed values hold every
 /// number, date and bool, as the evaluator compares them), a string the
 /// exact-value index lists for every candidate document, an identifier,
-/// and `&&` and `||` of exact sides. Expiry is the caller's.
+/// and `&&` and `||` of exact sides. Some are ``Candidates/certain``
+/// where the rest are not: `title == "*fragment*"c` (the fragment ASCII
+/// letters and digits, `c` with or without `d`) in documents whose title
+/// column holds only their title, in ASCII (``Segment/plainColumns(_:)``):
+/// a word there containing the fragment means the title contains it,
+/// whatever its case. Expiry is the caller's.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
     /// are more than ``maxInfixWords``.
     let wordsContaining: (String) throws -> [String]?
     /// The rowids of the items holding every term in one of the columns
-    /// (bits of ``TextColumns/bit(of:)``), ascending; nil when the index cannot say.
-    let rowidsMatching: ([TextTerm], UInt8) throws -> [Int64]?
+    /// (bits of ``TextColumns/bit(of:)``), ascending, and those certain in
+    /// the second columns (``RankedDictionary/rowids(matching:columns:certainColumns:in:)``);
+    /// nil when the index cannot say.
+    let rowidsMatching: ([TextTerm], UInt8, UInt8) throws -> (rowids: [Int64], certain: [Int64])?
     /// The rowids of the items with a value of the attribute in the range,
     /// ascending; nil when the index cannot say.
     let rowidsInRange: (String, NumberRange) throws -> [Int64]?
@@ -59,7 +66,7 @@ struct QueryPlanner {
     static let maxInfixWords = 1_024
 
     init(evaluator: QueryEvaluator, wordsContaining: @escaping (String) throws -> [String]? = { _ in nil },
-         rowidsMatching: @escaping ([TextTerm], UInt8) throws -> [Int64]? = { _, _ in nil },
+         rowidsMatching: @escaping ([TextTerm], UInt8, UInt8) throws -> (rowids: [Int64], certain: [Int64])? = { _, _, _ in nil },
          rowidsWithIdentifier: @escaping (String) throws -> [Int64]? = { _ in nil },
          listsExactValues: @escaping (String) throws -> Bool = { _ in false },
          rowidsInRange: @escaping (String, NumberRange) throws -> [Int64]? = { _, _ in nil }) {
@@ -75,47 +82,85 @@ struct QueryPlanner {
     typealias TextTerm = RankedSearch.TextTerm
 
     /// A candidate set: rowids, ascending and distinct, and whether they
-    /// are exactly the items the expression matches (expiry aside).
+    /// are exactly the items the expression matches (expiry aside), or
+    /// which of them are.
     struct Candidates: Equatable {
         var rowids: [Int64]
         var exact: Bool
+        /// Candidates that match (expiry aside), ascending: a subset of
+        /// ``rowids``, empty when ``exact`` (then all of them match).
+        var certain: [Int64]
 
-        init(_ rowids: [Int64], exact: Bool = false) {
+        init(_ rowids: [Int64], exact: Bool = false, certain: [Int64] = []) {
             self.rowids = rowids
             self.exact = exact
+            self.certain = exact ? [] : certain
         }
+
+        /// The candidates known to match: all when exact, else the certain.
+        var sure: [Int64] { exact ? rowids : certain }
     }
 
+    /// The candidates of `expression`, nil for "every item".
+    ///
+    /// Recursive over `&&` and `||`, so its own frame holds only the
+    /// recursion: each case's work is a function of its own. A chain of
+    /// 5,000 conjunctions (`QueryBudgetTests`) recurses 5,000 deep, on a
+    /// thread's 8 MB stack in a debug build too.
     func candidates(_ expression: QueryExpression) throws -> Candidates? {
         switch expression {
         case .and(let left, let right):
-            switch (try candidates(left), try candidates(right)) {
-            case (let l?, let r?): return Candidates(Self.intersection(l.rowids, r.rowids), exact: l.exact && r.exact)
-            case (let l?, nil): return Candidates(l.rowids)
-            case (nil, let r?): return Candidates(r.rowids)
-            case (nil, nil): return nil
-            }
+            return Self.both(try candidates(left), try candidates(right))
         case .or(let left, let right):
-            // One pattern in two text attributes (`title == "*ste*"c ||
-            // contentDescription == "*ste*"c`): its terms are read once, in
-            // both columns. Items holding each term in either column are a
-            // superset of those holding all of them in one.
-            if let l = textComparison(left), let r = textComparison(right), l.pattern == r.pattern {
-                return try textCandidates(l.pattern, columns: l.columns | r.columns).map { Candidates($0) }
-            }
-            guard let l = try candidates(left), let r = try candidates(right) else { return nil }
-            return Candidates(Self.union(l.rowids, r.rowids), exact: l.exact && r.exact)
+            if case .some(let shared) = try sharedPattern(left, right) { return shared }
+            return Self.either(try candidates(left), try candidates(right))
         case .not:
             return nil
         case .inRange(let range):
-            guard case .named(let name) = range.attribute,
-                  let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
-            // Numbers as bounds compare with numbers and dates alike; a `$time` bound only with dates.
-            let numeric = Self.isNumber(range.lower) && Self.isNumber(range.upper)
-            return try rowidsInRange(name, NumberRange(lower: lower, upper: upper)).map { Candidates($0, exact: numeric && Self.isTypedExactly(name)) }
+            return try inRange(range)
         case .comparison(let comparison):
             return try candidates(comparison)
         }
+    }
+
+    /// `&&`: the candidates of both sides, certain where both are sure.
+    @inline(never)
+    private static func both(_ left: Candidates?, _ right: Candidates?) -> Candidates? {
+        switch (left, right) {
+        case (let l?, let r?):
+            return Candidates(intersection(l.rowids, r.rowids), exact: l.exact && r.exact, certain: intersection(l.sure, r.sure))
+        case (let l?, nil): return Candidates(l.rowids)
+        case (nil, let r?): return Candidates(r.rowids)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// `||`: the candidates of either side (every item when a side has no
+    /// index), certain where either is sure.
+    @inline(never)
+    private static func either(_ left: Candidates?, _ right: Candidates?) -> Candidates? {
+        guard let l = left, let r = right else { return nil }
+        return Candidates(union(l.rowids, r.rowids), exact: l.exact && r.exact, certain: union(l.sure, r.sure))
+    }
+
+    /// One pattern in two text attributes (`title == "*ste*"c ||
+    /// contentDescription == "*ste*"c`): its terms are read once, in both
+    /// columns. Items holding each term in either column are a superset of
+    /// those holding all of them in one. `.none` for any other `||`.
+    @inline(never)
+    private func sharedPattern(_ left: QueryExpression, _ right: QueryExpression) throws -> Candidates?? {
+        guard let l = textComparison(left), let r = textComparison(right), l.pattern == r.pattern else { return nil }
+        return .some(try textCandidates(l.pattern, columns: l.columns | r.columns, certainColumns: l.certainColumns | r.certainColumns))
+    }
+
+    /// `InRange` of a named attribute, through its typed values.
+    @inline(never)
+    private func inRange(_ range: InRange) throws -> Candidates? {
+        guard case .named(let name) = range.attribute,
+              let lower = instant(range.lower), let upper = instant(range.upper) else { return nil }
+        // Numbers as bounds compare with numbers and dates alike; a `$time` bound only with dates.
+        let numeric = Self.isNumber(range.lower) && Self.isNumber(range.upper)
+        return try rowidsInRange(name, NumberRange(lower: lower, upper: upper)).map { Candidates($0, exact: numeric && Self.isTypedExactly(name)) }
     }
 
     private func candidates(_ comparison: Comparison) throws -> Candidates? {
@@ -144,8 +189,10 @@ struct QueryPlanner {
                 candidates = exactValue
             } else {
                 guard let columns = Self.textColumns(of: comparison.attribute),
-                      let text = try textCandidates(pattern, columns: columns) else { return nil }
-                candidates = Candidates(text)
+                      let text = try textCandidates(pattern, columns: columns,
+                                                    certainColumns: Self.certainColumns(comparison.attribute, pattern, comparison.modifiers))
+                else { return nil }
+                candidates = text
             }
             // A quoted number or ISO date also matches numeric and date values
             // (one without a digit is neither, or not finite: `inf`, `nan`).
@@ -156,7 +203,7 @@ struct QueryPlanner {
                 if let date = TimeExpression.parseISO8601(literal) { values.append(date.timeIntervalSinceReferenceDate) }
                 for value in values {
                     guard let rows = try rowidsInRange(name, .equal(value)) else { return nil }
-                    candidates = Candidates(Self.union(candidates.rowids, rows))
+                    candidates = Candidates(Self.union(candidates.rowids, rows), certain: candidates.sure)
                 }
             }
             return candidates
@@ -189,21 +236,42 @@ struct QueryPlanner {
 
     /// The items whose text in `columns` may match `pattern`, from the
     /// ranked index; nil when it cannot say.
-    private func textCandidates(_ pattern: QueryPattern, columns: UInt8) throws -> [Int64]? {
+    private func textCandidates(_ pattern: QueryPattern, columns: UInt8, certainColumns: UInt8 = 0) throws -> Candidates? {
         switch try QueryPlanner.textMatch(pattern, wordsContaining: wordsContaining) {
         case .unconstrained: return nil
-        case .impossible: return []
-        case .match(let terms): return try rowidsMatching(terms, columns)
+        case .impossible: return Candidates([])
+        case .match(let terms): return try rowidsMatching(terms, columns, certainColumns).map { Candidates($0.rowids, certain: $0.certain) }
         }
+    }
+
+    /// The columns where a document holding a word that contains the
+    /// pattern's fragment surely matches `attribute == pattern` with
+    /// `modifiers` (where the column is plain: ``Segment/plainColumns(_:)``):
+    /// the attribute's column when it is the column's own attribute
+    /// (``TextColumns/primaryAttributes``), the pattern is `*fragment*`
+    /// of ASCII letters and digits, and the comparison ignores case (`c`,
+    /// with or without `d`; `w` and `t` match words, not substrings); else 0.
+    ///
+    /// ```swift
+    /// QueryPlanner.certainColumns(.named("title"), pattern, [.caseInsensitive])   // 1, for "*brar*"
+    /// ```
+    static func certainColumns(_ attribute: QueryAttribute, _ pattern: QueryPattern, _ modifiers: QueryModifiers) -> UInt8 {
+        guard modifiers.contains(.caseInsensitive), modifiers.subtracting([.caseInsensitive, .diacriticInsensitive]).isEmpty,
+              case .named(let name) = attribute, let column = TextColumns.column(of: name), TextColumns.isPrimary(name, column: column),
+              pattern.elements.count == 3, pattern.elements[0] == .anyRun, pattern.elements[2] == .anyRun,
+              case .literal(let fragment) = pattern.elements[1], !fragment.isEmpty,
+              fragment.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) })
+        else { return 0 }
+        return TextColumns.bit(of: name)
     }
 
     /// A comparison answered by text alone (`==` a pattern with a wildcard,
     /// in a searched attribute): its pattern and columns; nil for any other.
-    private func textComparison(_ expression: QueryExpression) -> (pattern: QueryPattern, columns: UInt8)? {
+    private func textComparison(_ expression: QueryExpression) -> (pattern: QueryPattern, columns: UInt8, certainColumns: UInt8)? {
         guard case .comparison(let comparison) = expression, comparison.op == .equal,
               case .pattern(let pattern) = comparison.value, !pattern.isPresenceTest,
               QueryPlanner.literalText(pattern) == nil, let columns = Self.textColumns(of: comparison.attribute) else { return nil }
-        return (pattern, columns)
+        return (pattern, columns, Self.certainColumns(comparison.attribute, pattern, comparison.modifiers))
     }
 
     /// The ranked index's columns holding an attribute's text (all of them

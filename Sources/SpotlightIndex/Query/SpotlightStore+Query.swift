@@ -188,12 +188,17 @@ extension SpotlightStore {
                     wordsOfFragment[fragment] = .some(words)
                     return words
                 } catch is SegmentError { return nil }
-            }, rowidsMatching: { terms, columns in
+            }, rowidsMatching: { terms, columns, certainColumns in
                 if budget.isExhausted { throw tooExpensive() }
                 guard let segments = try snapshot() else { return nil }
+                // Certain candidates matter only where they are answered from the index.
+                let certainColumns = fromIndex == nil ? 0 : certainColumns
                 do {
-                    guard let scope else { return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments) }
-                    return try RankedDictionary.rowids(matching: terms, columns: columns, in: segments[scope.segment], docs: scope.docs)
+                    guard let scope else {
+                        return try RankedDictionary.rowids(matching: terms, columns: columns, certainColumns: certainColumns, in: segments)
+                    }
+                    return try RankedDictionary.rowids(matching: terms, columns: columns, certainColumns: certainColumns,
+                                                       in: segments[scope.segment], docs: scope.docs)
                 } catch is SegmentError { return nil }
             }, rowidsWithIdentifier: { identifier in
                 guard let segments = try snapshot() else { return nil }
@@ -257,7 +262,19 @@ extension SpotlightStore {
             /// Reads and checks candidates, ascending; false once the query
             /// must stop. Exact candidates, when answering identifiers, are
             /// answered from the index (the expired left out): no row is read.
+            /// Certain ones among others are too, in their place: the rows
+            /// before each are read and checked first.
             func read(_ plan: QueryPlanner.Candidates) throws -> Bool {
+                if !plan.exact, !plan.certain.isEmpty, fromIndex != nil {
+                    var start = 0
+                    for rowid in plan.certain {
+                        guard let end = plan.rowids[start...].firstIndex(of: rowid) else { continue }
+                        guard try read(QueryPlanner.Candidates(Array(plan.rowids[start..<end]))),
+                              try read(QueryPlanner.Candidates([rowid], exact: true)) else { return false }
+                        start = end + 1
+                    }
+                    return try read(QueryPlanner.Candidates(Array(plan.rowids[start...])))
+                }
                 var candidates = plan.rowids
                 if plan.exact, let fromIndex, let segments = try snapshot() {
                     let holders = scoped(segments)

@@ -23,9 +23,10 @@ extension DocumentTokens.Builder {
         for (name, value) in attributes {
             if name == "thumbnailURL" || name == "thumbnailData" { noteThumbnail() }
             guard let column = TextColumns.column(of: name) else { continue }
+            let primary = TextColumns.isPrimary(name, column: column)
             switch value {
-            case .string(let text): add(text, column: column)
-            case .strings(let texts): for text in texts { add(text, column: column) }
+            case .string(let text): add(text, column: column, primary: primary)
+            case .strings(let texts): for text in texts { add(text, column: column, primary: primary) }
             case .url(let url): add(url.absoluteString, column: column, countsTitleWords: false)
             default: continue
             }
