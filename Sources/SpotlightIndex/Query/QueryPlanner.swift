@@ -40,7 +40,8 @@ import SpotlightQuery
 /// letters and digits, `c` with or without `d`) in documents whose title
 /// column holds only their title, in ASCII (``Segment/plainColumns(_:)``):
 /// a word there containing the fragment means the title contains it,
-/// whatever its case. Expiry is the caller's.
+/// whatever its case; `*` and `**` likewise in any such column. Expiry
+/// is the caller's.
 struct QueryPlanner {
     let evaluator: QueryEvaluator
     /// The indexed words containing a folded fragment, or nil when there
@@ -248,21 +249,28 @@ struct QueryPlanner {
     /// pattern's fragment surely matches `attribute == pattern` with
     /// `modifiers` (where the column is plain: ``Segment/plainColumns(_:)``):
     /// the attribute's column when it is the column's own attribute
-    /// (``TextColumns/primaryAttributes``), the pattern is `*fragment*`
-    /// of ASCII letters and digits, and the comparison ignores case (`c`,
-    /// with or without `d`; `w` and `t` match words, not substrings); else 0.
+    /// (``TextColumns/primaryAttributes``), or all three such columns for
+    /// `*` and `**` (each of those attributes is one they look at), when
+    /// the pattern is `*fragment*` of ASCII letters and digits and the
+    /// comparison ignores case (`c`, with or without `d`; `w` and `t`
+    /// match words, not substrings); else 0.
     ///
     /// ```swift
     /// QueryPlanner.certainColumns(.named("title"), pattern, [.caseInsensitive])   // 1, for "*brar*"
     /// ```
     static func certainColumns(_ attribute: QueryAttribute, _ pattern: QueryPattern, _ modifiers: QueryModifiers) -> UInt8 {
         guard modifiers.contains(.caseInsensitive), modifiers.subtracting([.caseInsensitive, .diacriticInsensitive]).isEmpty,
-              case .named(let name) = attribute, let column = TextColumns.column(of: name), TextColumns.isPrimary(name, column: column),
               pattern.elements.count == 3, pattern.elements[0] == .anyRun, pattern.elements[2] == .anyRun,
               case .literal(let fragment) = pattern.elements[1], !fragment.isEmpty,
               fragment.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) })
         else { return 0 }
-        return TextColumns.bit(of: name)
+        switch attribute {
+        case .anyAttribute, .anyAttributeOrContent:
+            return TextColumns.primaryAttributes.reduce(0) { $0 | TextColumns.bit(of: $1) }
+        case .named(let name):
+            guard let column = TextColumns.column(of: name), TextColumns.isPrimary(name, column: column) else { return 0 }
+            return TextColumns.bit(of: name)
+        }
     }
 
     /// A comparison answered by text alone (`==` a pattern with a wildcard,
