@@ -93,6 +93,13 @@ extension SegmentEncoder {
             if words.count == 4_096 { hand(to: &out) }
         }
 
+        /// Appends every value of `values`, each plus `base`, page by page.
+        mutating func add<T: BinaryInteger>(_ values: PagedArray<T>, plus base: UInt64 = 0, to out: inout SectionWriter) {
+            values.forEachPage { page in
+                for value in page { add(UInt64(value) + base, to: &out) }
+            }
+        }
+
         /// The last word and the zero word after it.
         mutating func finish(into out: inout SectionWriter) {
             if used > 0 { words.append(word) }

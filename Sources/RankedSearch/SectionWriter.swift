@@ -82,6 +82,16 @@ extension SegmentEncoder {
             return PackedBits(width: width)
         }
 
+        /// Begins the rowids, packed above the smallest of `range` (the
+        /// documents' smallest and largest; nil without documents): the
+        /// header's ``SegmentFormat/rowidBaseOffset``, which each rowid
+        /// added less ``rowidBase`` is.
+        mutating func beginRowids(_ range: ClosedRange<Int64>?) -> PackedBits {
+            rowidBase = range?.lowerBound ?? 0
+            let span = range.map { UInt64(bitPattern: $0.upperBound &- $0.lowerBound) } ?? 0
+            return beginPacked(.rowids, width: SegmentFormat.packedWidth(maximum: span))
+        }
+
         /// Packed section `section` of `transform` of each of `values`, each below `1 << width`.
         mutating func packed<Source: Sequence>(_ section: SegmentFormat.Section, width: Int, _ values: Source,
                                                _ transform: (Source.Element) -> UInt64) {

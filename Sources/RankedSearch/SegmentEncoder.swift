@@ -149,9 +149,10 @@ package enum SegmentEncoder {
     /// The rowids of the documents in doc order, packed above the smallest
     /// (``SegmentFormat/rowidBaseOffset``).
     static func writeRowids(_ rowids: some Collection<Int64>, into out: inout SectionWriter) {
-        let base = rowids.min() ?? 0, top = rowids.max() ?? 0
-        out.rowidBase = base
-        out.packed(.rowids, width: SegmentFormat.packedWidth(maximum: UInt64(bitPattern: top &- base)), rowids) { UInt64(bitPattern: $0 &- base) }
+        var packed = out.beginRowids(rowids.min().map { $0...rowids.max()! })
+        let base = out.rowidBase
+        for rowid in rowids { packed.add(UInt64(bitPattern: rowid &- base), to: &out) }
+        packed.finish(into: &out)
     }
 
     /// The postings' sections and the term groups, from `parts` in term
@@ -165,14 +166,12 @@ package enum SegmentEncoder {
         var firstBlocks = out.beginPacked(.termFirstBlock, width: SegmentFormat.packedWidth(maximum: UInt64(blockCount)))
         var blockBase: UInt64 = 0
         for part in parts {
-            part.termFirstBlock.forEachPage { page in
-                for first in page { firstBlocks.add(UInt64(first) + blockBase, to: &out) }
-            }
+            firstBlocks.add(part.termFirstBlock, plus: blockBase, to: &out)
             blockBase += UInt64(part.blockLastDoc.count)
         }
         firstBlocks.finish(into: &out)
         var termDocs = out.beginPacked(.termDocs, width: SegmentFormat.packedWidth(maximum: UInt64(documentCount)))
-        for part in parts { part.termDocs.forEachPage { page in for docs in page { termDocs.add(UInt64(docs), to: &out) } } }
+        for part in parts { termDocs.add(part.termDocs, to: &out) }
         termDocs.finish(into: &out)
         out.begin(.termMaxG); for part in parts { out.append(values: part.termMaxG) }
         out.begin(.termMaxGS); for part in parts { out.append(values: part.termMaxGS) }
@@ -192,13 +191,13 @@ package enum SegmentEncoder {
         var offsets = out.beginPacked(.blockOffsets, width: SegmentFormat.packedWidth(maximum: UInt64(byteCount)))
         var byteBase: UInt64 = 0
         for part in parts {
-            part.blockOffsets.forEachPage { page in for offset in page { offsets.add(offset + byteBase, to: &out) } }
+            offsets.add(part.blockOffsets, plus: byteBase, to: &out)
             byteBase += UInt64(part.byteCount)
         }
         offsets.add(byteBase, to: &out)
         offsets.finish(into: &out)
         var lastDocs = out.beginPacked(.blockLastDoc, width: docWidth(documentCount))
-        for part in parts { part.blockLastDoc.forEachPage { page in for doc in page { lastDocs.add(UInt64(doc), to: &out) } } }
+        for part in parts { lastDocs.add(part.blockLastDoc, to: &out) }
         lastDocs.finish(into: &out)
         out.begin(.blockMaxGS); for part in parts { out.append(values: part.blockMaxGS) }
         out.begin(.blockMaxS); for part in parts { out.append(values: part.blockMaxS) }

@@ -67,9 +67,7 @@ extension SegmentMerger {
             let rowid = segment.rowid(doc)
             (smallest, largest) = (min(smallest, rowid), max(largest, rowid))
         }
-        if count == 0 { (smallest, largest) = (0, 0) }
-        out.rowidBase = smallest
-        var rowids = out.beginPacked(.rowids, width: SegmentFormat.packedWidth(maximum: UInt64(bitPattern: largest &- smallest)))
+        var rowids = out.beginRowids(count == 0 ? nil : smallest...largest)
         forEachKept { segment, doc in rowids.add(UInt64(bitPattern: segment.rowid(doc) &- smallest), to: &out) }
         rowids.finish(into: &out)
         column(.expires) { $0.expires($1) }
