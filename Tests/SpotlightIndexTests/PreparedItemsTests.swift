@@ -100,6 +100,10 @@ import Testing
         let store = try memoryStore()
         let items = ContentsPipelineTests.items(0..<(ItemPreparation.firstChunkSize + ItemPreparation.chunkSize * 19))
         let pipeline = ItemPreparation.Pipeline(items, validator: store.validator)
+        // Its workers start on their own: waited for up to 5 s (a loaded
+        // machine's test run started them later than a fixed 0.3 s once).
+        let deadline = Date().addingTimeInterval(5)
+        while pipeline.takenAhead == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         Thread.sleep(forTimeInterval: 0.3)
         #expect(pipeline.takenAhead > 0)
         #expect(pipeline.takenAhead <= ItemPreparation.Pipeline.lookahead)
