@@ -12,7 +12,7 @@ extension PostingBlock {
     /// reported, never read past.
     ///
     /// ```swift
-    /// var probe = try #require(PostingBlock.Probe(bytes, length: length, documentCount: 1_000))
+    /// var probe = try #require(PostingBlock.Probe(bytes, length: length, documentCount: 1_000, lastDoc: 42))
     /// if let index = try probe.seek(42) { print(probe.frequency(at: index)) }
     /// ```
     struct Probe {
@@ -27,11 +27,22 @@ extension PostingBlock {
         private var index = 0, doc: UInt64, bit = 0
 
         /// Nil when the header is damaged (``PostingBlock/header(_:length:)``).
-        init?(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64) {
-            guard let header = PostingBlock.header(bytes, length: length) else { return nil }
-            (count, gapBits, frequencyBits, paletteSize) = header
+        /// `lastDoc`: the block's last doc id as its table holds it (the
+        /// doc id of a block in the compact form, whose frequency is read
+        /// as a run of one value after its first byte).
+        init?(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64, lastDoc: UInt32) {
             self.bytes = bytes
             self.documentCount = documentCount
+            if PostingBlock.isCompact(bytes) {
+                guard PostingBlock.compact(bytes, length: length) != nil else { return nil }
+                (count, gapBits, frequencyBits, paletteSize) = (1, 0, (length - 1) * 8, 0)
+                doc = UInt64(lastDoc)
+                valuesAt = 1
+                (indicesAt, indexBits) = (valuesAt, 0)
+                return
+            }
+            guard let header = PostingBlock.header(bytes, length: length) else { return nil }
+            (count, gapBits, frequencyBits, paletteSize) = header
             doc = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             valuesAt = headerSize + packedSize(count - 1, bits: gapBits)
             indicesAt = valuesAt + packedSize(paletteSize, bits: frequencyBits) + packedSize(paletteSize, bits: Int(SegmentFormat.columnBits))

@@ -12,6 +12,12 @@
 ///   pairs, in order of first use) and `count` indices into them, each
 ///   `width(k − 1)` bits (none when `k` is 1).
 ///
+/// A block of one posting (a word in one document: half a segment's
+/// terms) is instead ``compactFlag`` with its column mask in one byte,
+/// then its frequency's bytes (as few as it needs, at most 4): its doc id
+/// is its last, which the block table holds (`blockLastDoc`), so 2–3
+/// bytes where the general form took 10–11.
+///
 /// A block's (frequency, columns) pairs are few: a token once in the
 /// description, once in the title… In the shared corpus a block holds
 /// one pair in 60% of blocks and rarely more than 16, so the palette
@@ -30,6 +36,9 @@
 /// ```
 @_spi(Inspection) public enum PostingBlock {
     static let headerSize = 8
+    /// Set in a block's first byte (which otherwise holds `count − 1`,
+    /// at most 127): a block of one posting in the compact form.
+    static let compactFlag: UInt8 = 0x80
     /// Zero bytes after the last block, so the last value's 8-byte load stays inside.
     package static let padding = 8
 
@@ -52,7 +61,7 @@
         let count = docs.count
         precondition(count > 0 && count <= SegmentFormat.blockSize && frequencies.count == count && columns.count == count)
         if count == 1 {
-            appendOne(doc: docs[0], frequency: frequencies[0], columns: columns[0], to: &out)
+            appendOne(frequency: frequencies[0], columns: columns[0], to: &out)
             return
         }
         var largestGap: UInt32 = 0, largestFrequency: UInt32 = 0
@@ -98,30 +107,34 @@
     }
 
     /// A block of one posting (a small segment's rarest terms: a word in
-    /// one document), written as the general path writes it (no gaps, no
-    /// palette) in one append of at most 13 bytes, without the general
-    /// path's scratch tables, palette and per-run packing (callgrind,
-    /// `spotlight import` of 20,000 items: encoding 18.2k → 17.4k
-    /// instructions an item).
+    /// one document) in the compact form: ``compactFlag`` and the column
+    /// mask, then the frequency's little-endian bytes, as many as its
+    /// width needs (none for 0). Its doc id is not written: a reader has
+    /// it from the block table (the block's last doc).
     @inline(__always)
-    private static func appendOne(doc: UInt32, frequency: UInt32, columns: UInt8, to out: inout [UInt8]) {
-        let frequencyBits = width(frequency)
-        let frequencyBytes = packedSize(1, bits: frequencyBits)
-        // Header (count − 1 = 0, no gap bits, the frequency's width, no
-        // palette), the doc id, the frequency's bytes, the columns' nibble.
-        var bytes: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &bytes) { raw in
-            raw[2] = UInt8(frequencyBits)
-            raw.storeBytes(of: doc.littleEndian, toByteOffset: 4, as: UInt32.self)
-            var value = UInt64(frequency)
-            for index in 0..<frequencyBytes {
-                raw[headerSize + index] = UInt8(truncatingIfNeeded: value)
-                value >>= 8
-            }
-            raw[headerSize + frequencyBytes] = columns & 0x0F
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(headerSize + frequencyBytes + 1)]))
+    private static func appendOne(frequency: UInt32, columns: UInt8, to out: inout [UInt8]) {
+        let frequencyBytes = packedSize(1, bits: width(frequency))
+        let bytes = (UInt64(compactFlag | columns & 0x0F) | UInt64(frequency) << 8).littleEndian
+        withUnsafeBytes(of: bytes) { raw in
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[..<(1 + frequencyBytes)]))
         }
     }
+
+    /// The frequency and column mask of a block in the compact form
+    /// (``appendOne(frequency:columns:)``: `length` bytes at `bytes`, with
+    /// ``padding`` readable after); nil when its length cannot be one.
+    @inline(__always)
+    static func compact(_ bytes: UnsafeRawPointer, length: Int) -> (frequency: UInt32, columns: UInt8)? {
+        guard length >= 1, length <= 5 else { return nil }
+        let word = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+        let frequencyBits = UInt64(truncatingIfNeeded: (length - 1) * 8)
+        let frequency = UInt32(truncatingIfNeeded: (word >> 8) & (UInt64(1) &<< frequencyBits &- 1))
+        return (frequency, UInt8(truncatingIfNeeded: word) & 0x0F)
+    }
+
+    /// Whether the block at `bytes` is in the compact form of one posting.
+    @inline(__always)
+    static func isCompact(_ bytes: UnsafeRawPointer) -> Bool { bytes.load(as: UInt8.self) & compactFlag != 0 }
 
     /// The block's distinct (frequency, columns) pairs: each posting's
     /// index among them into `indices`, where each is first used into
@@ -229,10 +242,19 @@
     /// not add up, a doc id not below `documentCount`).
     /// Without `frequencies` (nor `columns`), only the doc ids are unpacked
     /// (a bitmap of a term's documents needs no more).
+    /// `lastDoc`: the block's last doc id as its table holds it, the doc
+    /// id of a block in the compact form (``appendOne(frequency:columns:)``).
     @inline(__always)
-    package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64,
+    package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64, lastDoc: UInt32,
                        docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                        columns: UnsafeMutablePointer<UInt8>?) -> Int? {
+        if isCompact(bytes) {
+            guard UInt64(lastDoc) < documentCount, let (frequency, mask) = compact(bytes, length: length) else { return nil }
+            docs[0] = lastDoc
+            frequencies?[0] = frequency
+            columns?[0] = mask
+            return 1
+        }
         guard let (count, gapBits, frequencyBits, paletteSize) = header(bytes, length: length) else { return nil }
         var doc = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
         docs[0] = UInt32(truncatingIfNeeded: doc)

@@ -830,12 +830,15 @@ package struct Segment: @unchecked Sendable {
         return !candidates.isEmpty(from: first, through: Int(blockLastDoc(block)))
     }
 
-    /// The first doc id block `block`'s header holds; nil when the block
-    /// lies outside its section (its decoding then reports the damage).
+    /// The first doc id block `block`'s header holds (a block of one
+    /// posting in the compact form: its last, the table's); nil when the
+    /// block lies outside its section (its decoding then reports the damage).
     @inline(__always)
     private func storedFirstDoc(_ block: Int) -> Int? {
-        let start = blockOffset(block)
-        guard start >= 0, start + PostingBlock.headerSize <= sectionEnd(.postingsData) - at(.postingsData) else { return nil }
+        let start = blockOffset(block), size = sectionEnd(.postingsData) - at(.postingsData)
+        guard start >= 0, start < size else { return nil }
+        if PostingBlock.isCompact(base.baseAddress! + at(.postingsData) + start) { return Int(blockLastDoc(block)) }
+        guard start + PostingBlock.headerSize <= size else { return nil }
         return Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at(.postingsData) + start + 4, as: UInt32.self)))
     }
     @_spi(Inspection) public func blockMaxS(_ block: Int) -> Double { maximum(at: blockMaxSAt, block) }
@@ -868,8 +871,8 @@ package struct Segment: @unchecked Sendable {
     func unpackBlock(_ block: Int, docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
                      columns: UnsafeMutablePointer<UInt8>?) throws(SegmentError) -> Int {
         let (bytes, length) = try blockBytes(block)
-        guard let count = PostingBlock.unpack(bytes, length: length,
-                                              documentCount: UInt64(documentCount), docs: docs, frequencies: frequencies, columns: columns) else {
+        guard let count = PostingBlock.unpack(bytes, length: length, documentCount: UInt64(documentCount), lastDoc: blockLastDoc(block),
+                                              docs: docs, frequencies: frequencies, columns: columns) else {
             throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
         }
         return count
@@ -878,7 +881,7 @@ package struct Segment: @unchecked Sendable {
     /// A probe of block `block` (``PostingBlock/Probe``): read only as far as asked.
     func probe(_ block: Int) throws(SegmentError) -> PostingBlock.Probe {
         let (bytes, length) = try blockBytes(block)
-        guard let probe = PostingBlock.Probe(bytes, length: length, documentCount: UInt64(documentCount)) else {
+        guard let probe = PostingBlock.Probe(bytes, length: length, documentCount: UInt64(documentCount), lastDoc: blockLastDoc(block)) else {
             throw .corrupt("block \(block) does not decode (its widths, length or doc ids are out of range)")
         }
         return probe
@@ -890,7 +893,7 @@ package struct Segment: @unchecked Sendable {
     private func decodeBlock(_ block: Int, docs: inout [UInt32], frequencies: inout [UInt32], columns: inout [UInt8],
                              keepColumns: Bool) throws(SegmentError) {
         let (bytes, length) = try blockBytes(block)
-        let documentCount = UInt64(self.documentCount)
+        let documentCount = UInt64(self.documentCount), lastDoc = blockLastDoc(block)
         let capacity = SegmentFormat.blockSize
         // Straight into the arrays' storage, sized to a full block first
         // and cut to what the block holds.
@@ -902,11 +905,11 @@ package struct Segment: @unchecked Sendable {
             frequencies.withUnsafeMutableBufferPointer { frequencies in
                 if keepColumns {
                     columns.withUnsafeMutableBufferPointer { columns in
-                        PostingBlock.unpack(bytes, length: length, documentCount: documentCount, docs: docs.baseAddress!,
+                        PostingBlock.unpack(bytes, length: length, documentCount: documentCount, lastDoc: lastDoc, docs: docs.baseAddress!,
                                             frequencies: frequencies.baseAddress!, columns: columns.baseAddress!)
                     }
                 } else {
-                    PostingBlock.unpack(bytes, length: length, documentCount: documentCount, docs: docs.baseAddress!,
+                    PostingBlock.unpack(bytes, length: length, documentCount: documentCount, lastDoc: lastDoc, docs: docs.baseAddress!,
                                         frequencies: frequencies.baseAddress!, columns: nil)
                 }
             }

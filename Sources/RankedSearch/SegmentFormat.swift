@@ -107,7 +107,9 @@ package enum SegmentFormat {
     /// 19: per document, the columns whose text is their own attribute's
     ///    and ASCII (`plainColumns`), so that a `*fragment*`c comparison's
     ///    candidates there are certain, not checked against their rows.
-    package static let version: UInt32 = 19
+    /// 20: a block of one posting is 2–3 bytes (``PostingBlock/compactFlag``):
+    ///    its doc id is the block table's last doc, not in its bytes.
+    package static let version: UInt32 = 20
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,

@@ -5,11 +5,13 @@ import Testing
 /// the whole block unpacked answers, for every form a block is written in,
 /// and damaged bytes are refused or read in bounds, never past.
 @Suite struct PostingBlockProbeTests {
-    /// Runs `body` with a probe of `bytes` (padded as a segment pads its postings).
-    static func withProbe<T>(_ bytes: [UInt8], documentCount: UInt64, _ body: (inout PostingBlock.Probe?) throws -> T) rethrows -> T {
+    /// Runs `body` with a probe of `bytes` (padded as a segment pads its
+    /// postings), whose last doc id the block table says is `lastDoc`.
+    static func withProbe<T>(_ bytes: [UInt8], documentCount: UInt64, lastDoc: UInt32,
+                             _ body: (inout PostingBlock.Probe?) throws -> T) rethrows -> T {
         let padded = bytes + Array(repeating: 0, count: PostingBlock.padding)
         return try padded.withUnsafeBytes { raw in
-            var probe = PostingBlock.Probe(raw.baseAddress!, length: bytes.count, documentCount: documentCount)
+            var probe = PostingBlock.Probe(raw.baseAddress!, length: bytes.count, documentCount: documentCount, lastDoc: lastDoc)
             return try body(&probe)
         }
     }
@@ -21,7 +23,7 @@ import Testing
         var bytes: [UInt8] = []
         PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
         let documentCount = UInt64(UInt32.max)
-        let decoded = try #require(PostingBlockTests.decode(bytes, documentCount: documentCount))
+        let decoded = try #require(PostingBlockTests.decode(bytes, documentCount: documentCount, lastDoc: block.docs.last!))
         let docs = decoded.docs
         let walks: [(String, [UInt32])] = [
             ("every doc", docs),
@@ -30,7 +32,7 @@ import Testing
             ("past the last", docs.last.map { $0 < UInt32.max - 1 ? [$0 + 1] : [] } ?? []),
         ]
         for (name, targets) in walks {
-            try Self.withProbe(bytes, documentCount: documentCount) { probe in
+            try Self.withProbe(bytes, documentCount: documentCount, lastDoc: block.docs.last!) { probe in
                 #expect(probe != nil)
                 for target in targets {
                     let reached = try probe?.seek(target)
@@ -58,7 +60,7 @@ import Testing
             for value: UInt8 in [0, 1, 0x7F, 0xFF] {
                 var damaged = bytes
                 damaged[index] = value
-                Self.withProbe(damaged, documentCount: documentCount) { probe in
+                Self.withProbe(damaged, documentCount: documentCount, lastDoc: block.docs.last!) { probe in
                     guard probe != nil else { return }
                     var target: UInt32 = 0
                     while let reached = try? probe?.seek(target) {
@@ -69,7 +71,7 @@ import Testing
             }
         }
         if let last = block.docs.last, last > 0 {
-            try Self.withProbe(bytes, documentCount: UInt64(last)) { probe in
+            try Self.withProbe(bytes, documentCount: UInt64(last), lastDoc: last) { probe in
                 #expect(throws: SegmentError.self) { try probe?.seek(last) }
             }
         }

@@ -49,13 +49,14 @@ import Testing
         return cases
     }()
 
-    static func decode(_ bytes: [UInt8], documentCount: UInt64) -> (docs: [UInt32], frequencies: [UInt32], columns: [UInt8])? {
+    /// `bytes` unpacked as a segment's block whose table says its last doc id is `lastDoc`.
+    static func decode(_ bytes: [UInt8], documentCount: UInt64, lastDoc: UInt32) -> (docs: [UInt32], frequencies: [UInt32], columns: [UInt8])? {
         let padded = bytes + Array(repeating: 0, count: PostingBlock.padding)
         var docs = [UInt32](repeating: 0, count: SegmentFormat.blockSize)
         var frequencies = docs
         var columns = [UInt8](repeating: 0, count: SegmentFormat.blockSize)
         let count = padded.withUnsafeBytes { raw in
-            PostingBlock.unpack(raw.baseAddress!, length: bytes.count, documentCount: documentCount,
+            PostingBlock.unpack(raw.baseAddress!, length: bytes.count, documentCount: documentCount, lastDoc: lastDoc,
                                 docs: &docs, frequencies: &frequencies, columns: &columns)
         }
         guard let count else { return nil }
@@ -63,12 +64,12 @@ import Testing
     }
 
     /// Any single byte of `bytes` changed: refused, or decoded in bounds.
-    static func expectAnyByteChangedRefusedOrInBounds(_ bytes: [UInt8]) {
+    static func expectAnyByteChangedRefusedOrInBounds(_ bytes: [UInt8], lastDoc: UInt32) {
         for index in bytes.indices {
-            for value: UInt8 in [0, 1, 0x7F, 0xFF] {
+            for value: UInt8 in [0, 1, 0x7F, 0x80, 0xFF] {
                 var damaged = bytes
                 damaged[index] = value
-                if let decoded = decode(damaged, documentCount: 1 << 20) {
+                if let decoded = decode(damaged, documentCount: 1 << 20, lastDoc: lastDoc) {
                     #expect(decoded.docs.count <= SegmentFormat.blockSize)
                     #expect(decoded.docs.allSatisfy { $0 < 1 << 20 })
                 }
@@ -76,41 +77,47 @@ import Testing
         }
     }
 
-    /// A block of one posting, byte for byte: count − 1, no gap bits, the
-    /// frequency's width, no palette, the doc id, the frequency in as many
-    /// bytes as its width needs (least-significant first), the column mask.
+    /// A block of one posting, byte for byte, in the compact form: the
+    /// flag and the column mask, then the frequency in as many bytes as
+    /// its width needs (least-significant first), and no doc id: it
+    /// decodes to the last doc id the block table gives.
     @Test(arguments: [
-        (UInt32(7), UInt32(16), UInt8(1), [UInt8](arrayLiteral: 0, 0, 5, 0, 7, 0, 0, 0, 16, 1)),
-        (0, 0, 0, [0, 0, 0, 0, 0, 0, 0, 0, 0]),
-        (0x0102_0304, 255, 0x1F, [0, 0, 8, 0, 4, 3, 2, 1, 255, 15]),
-        (1, 256, 8, [0, 0, 9, 0, 1, 0, 0, 0, 0, 1, 8]),
-        (UInt32.max, 0x00AB_CDEF, 12, [0, 0, 24, 0, 255, 255, 255, 255, 0xEF, 0xCD, 0xAB, 12]),
-        (2, UInt32.max, 3, [0, 0, 32, 0, 2, 0, 0, 0, 255, 255, 255, 255, 3]),
+        (UInt32(7), UInt32(16), UInt8(1), [UInt8](arrayLiteral: 0x81, 16)),
+        (0, 0, 0, [0x80]),
+        (0x0102_0304, 255, 0x1F, [0x8F, 255]),
+        (1, 256, 8, [0x88, 0, 1]),
+        (UInt32.max - 1, 0x00AB_CDEF, 12, [0x8C, 0xEF, 0xCD, 0xAB]),
+        (2, UInt32.max, 3, [0x83, 255, 255, 255, 255]),
     ])
     func aBlockOfOnePosting(doc: UInt32, frequency: UInt32, columns: UInt8, expected: [UInt8]) throws {
         var bytes: [UInt8] = [9]   // appended after what is there
         PostingBlock.append(docs: [doc][...], frequencies: [frequency][...], columns: [columns][...], to: &bytes)
         #expect(bytes == [9] + expected)
-        #expect(bytes.count - 1 == PostingBlock.size(count: 1, gapBits: 0, frequencyBits: PostingBlock.width(frequency), paletteSize: 0))
-        let decoded = try #require(Self.decode(Array(bytes.dropFirst()), documentCount: UInt64(doc) + 1))
+        let block = Array(bytes.dropFirst())
+        let decoded = try #require(Self.decode(block, documentCount: UInt64(doc) + 1, lastDoc: doc))
         #expect(decoded.docs == [doc] && decoded.frequencies == [frequency] && decoded.columns == [columns & 0x0F])
+        // The table's doc id at the segment's count is damage; so is a
+        // length no compact block has.
+        #expect(Self.decode(block, documentCount: UInt64(doc), lastDoc: doc) == nil)
+        #expect(Self.decode(block + [0, 0, 0, 0, 0], documentCount: .max, lastDoc: doc) == nil)
+        Self.expectAnyByteChangedRefusedOrInBounds(block, lastDoc: doc % (1 << 20))
     }
 
     @Test(arguments: cases)
     func blocksComeBackExactly(_ block: Case) throws {
         var bytes: [UInt8] = []
         PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
-        let decoded = try #require(Self.decode(bytes, documentCount: UInt64(UInt32.max)))
+        let decoded = try #require(Self.decode(bytes, documentCount: UInt64(UInt32.max), lastDoc: block.docs.last!))
         #expect(decoded.docs == block.docs)
         #expect(decoded.frequencies == block.frequencies)
         #expect(decoded.columns == block.columns)
         // A doc id at the segment's count is damage.
-        #expect(Self.decode(bytes, documentCount: UInt64(block.docs.last!)) == nil)
+        #expect(Self.decode(bytes, documentCount: UInt64(block.docs.last!), lastDoc: block.docs.last!) == nil)
     }
 
     /// The form written: a palette when it is smaller, its size in byte 3.
     @Test(arguments: [
-        ("one posting", 0), ("consecutive docs (0-bit gaps)", 1), ("a palette of one pair (no index bits)", 1),
+        ("consecutive docs (0-bit gaps)", 1), ("a palette of one pair (no index bits)", 1),
         ("a palette of two pairs", 2), ("a palette of seven pairs", 7), ("a palette, the same frequency in two columns", 6),
         ("128 distinct pairs (no palette)", 0), ("24-bit values", 0),
     ])
@@ -137,13 +144,13 @@ import Testing
         var pastPalette = bytes
         // The last index is the block's top 3 bits (128 × 3 bits): make it 7, past the palette's 0...6.
         pastPalette[pastPalette.count - 1] |= 0xE0
-        let decoded = try #require(Self.decode(pastPalette, documentCount: .max))
+        let decoded = try #require(Self.decode(pastPalette, documentCount: .max, lastDoc: 0))
         #expect(decoded.frequencies.last == 0 && decoded.columns.last == 0)
         #expect(Array(decoded.frequencies.dropLast()) == Array(block.frequencies.dropLast()))
         var oversized = bytes
         oversized[3] = 200
-        #expect(Self.decode(oversized, documentCount: .max) == nil)
-        Self.expectAnyByteChangedRefusedOrInBounds(bytes)
+        #expect(Self.decode(oversized, documentCount: .max, lastDoc: 0) == nil)
+        Self.expectAnyByteChangedRefusedOrInBounds(bytes, lastDoc: block.docs.last!)
     }
 
     @Test func damagedBlocksAreRefused() throws {
@@ -152,12 +159,12 @@ import Testing
         PostingBlock.append(docs: block.docs[...], frequencies: block.frequencies[...], columns: block.columns[...], to: &bytes)
         var width = bytes
         width[1] = 33
-        #expect(Self.decode(width, documentCount: .max) == nil)                  // a width over 32
-        #expect(Self.decode(Array(bytes.dropLast()), documentCount: .max) == nil) // a length that does not add up
-        #expect(Self.decode(Array(bytes.prefix(5)), documentCount: .max) == nil)  // shorter than the header
+        #expect(Self.decode(width, documentCount: .max, lastDoc: 0) == nil)      // a width over 32
+        #expect(Self.decode(Array(bytes.dropLast()), documentCount: .max, lastDoc: 0) == nil) // a length that does not add up
+        #expect(Self.decode(Array(bytes.prefix(5)), documentCount: .max, lastDoc: 0) == nil)  // shorter than the header
         var count = bytes
         count[0] = 200
-        #expect(Self.decode(count, documentCount: .max) == nil)                  // more than a block holds
-        Self.expectAnyByteChangedRefusedOrInBounds(bytes)
+        #expect(Self.decode(count, documentCount: .max, lastDoc: 0) == nil)      // more than a block holds
+        Self.expectAnyByteChangedRefusedOrInBounds(bytes, lastDoc: block.docs.last!)
     }
 }
