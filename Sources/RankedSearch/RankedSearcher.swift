@@ -471,6 +471,7 @@ package struct RankedSearcher {
                 others += scales.idf[term] * RankedScoring.rescaled(maxGS: entry.maxG[term], maxS: 1, ratio: ratio, growth: scales.growths[entry.index])
             }
             lists.reserveCapacity(lists.count + entry.ranges[driver].reduce(0) { $0 + min($1.count, 2 * SegmentFormat.termGroupSize) })
+            var maxima = TermMaxima(segment)
             for range in entry.ranges[driver] {
                 var id = range.lowerBound
                 while id < range.upperBound {
@@ -482,8 +483,8 @@ package struct RankedSearcher {
                         lists.append(DriverList(bound: bound, resolved: position, term: id, span: SegmentFormat.termGroupSize, others: others))
                         id += SegmentFormat.termGroupSize
                     } else {
-                        let maxGS = segment.termMaxGS(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
-                        let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: segment.termMaxS(id), others: others, scales: scales)
+                        let (maxGS, maxS) = maxima.bounds(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
+                        let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: maxS, others: others, scales: scales)
                         lists.append(DriverList(bound: bound, resolved: position, term: id, span: 1, others: others))
                         id += 1
                     }
@@ -570,10 +571,10 @@ package struct RankedSearcher {
             let entry = resolved[list.resolved]
             let driver = plan.drivers[list.resolved]
             if list.span > 1 {
-                let segment = segments[entry.index].segment
+                var maxima = TermMaxima(segments[entry.index].segment)
                 for id in list.term..<(list.term + list.span) {
-                    let maxGS = segment.termMaxGS(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
-                    let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: segment.termMaxS(id), others: list.others, scales: scales)
+                    let (maxGS, maxS) = maxima.bounds(id, wholeWord: RankedScoring.isWholeWord(id, wholeWord: entry.wholeWord[driver]))
+                    let bound = listBound(entry, driver: driver, maxGS: maxGS, maxS: maxS, others: list.others, scales: scales)
                     heap.push(bound, index: lists.count)
                     lists.append(DriverList(bound: bound, resolved: list.resolved, term: id, span: 1, others: list.others))
                 }

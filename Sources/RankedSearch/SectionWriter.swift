@@ -211,6 +211,7 @@ extension SegmentEncoder {
             out.set(UInt32(header.numberNames), at: SegmentFormat.numberNameCountOffset)
             out.set(UInt32(header.numberValues), at: SegmentFormat.numberValueCountOffset)
             out.set(UInt32(header.zeroValues), at: SegmentFormat.zeroValueCountOffset)
+            out.set(UInt32(header.multiBlockTerms), at: SegmentFormat.multiBlockTermCountOffset)
             for (index, width) in packedWidths.enumerated() { out.bytes[SegmentFormat.packedWidthsOffset + index] = width }
             out.set(UInt64(bitPattern: rowidBase), at: SegmentFormat.rowidBaseOffset)
             for (index, mode) in floatModes.enumerated() { out.bytes[SegmentFormat.floatModesOffset + index] = mode }
@@ -253,6 +254,8 @@ extension SegmentEncoder {
         var numberValues: Int
         /// The first typed values, the exact-value index's, not stored.
         var zeroValues: Int
+        /// Terms of more than one block (``SegmentFormat/multiBlockTermCountOffset``).
+        var multiBlockTerms: Int
         var fingerprint: UInt64
         var buildTime: Double
         var avgLength: Double

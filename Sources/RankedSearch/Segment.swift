@@ -15,6 +15,9 @@ package struct Segment: @unchecked Sendable {
     /// (``SegmentInitials``). Lookups of words never reach past it.
     @_spi(Inspection) public private(set) var wordCount: Int
     let blockCount: Int
+    /// Terms of more than one block: those with maxima of their own
+    /// (``SegmentFormat/multiBlockTermCountOffset``).
+    let multiBlockTermCount: Int
     /// Typed attribute names, and typed values of all of them.
     @_spi(Inspection) public let numberNameCount: Int
     let numberValueCount: Int
@@ -103,6 +106,9 @@ package struct Segment: @unchecked Sendable {
         termCount = Int(u32(SegmentFormat.termCountOffset))
         wordCount = termCount
         blockCount = Int(u32(SegmentFormat.blockCountOffset))
+        let multiBlock = Int(u32(SegmentFormat.multiBlockTermCountOffset))
+        multiBlockTermCount = multiBlock
+        guard multiBlock <= termCount else { throw .corrupt("more terms of several blocks than terms") }
         numberNameCount = Int(u32(SegmentFormat.numberNameCountOffset))
         numberValueCount = Int(u32(SegmentFormat.numberValueCountOffset))
         let zeros = Int(u32(SegmentFormat.zeroValueCountOffset))
@@ -148,7 +154,8 @@ package struct Segment: @unchecked Sendable {
             case .titleLengths: n
             case .plainColumns: packed(n, section)
             case .termFirstBlock, .termDocs: packed(t, section)
-            case .termMaxGSPart, .termMaxGPart, .termMaxG, .termMaxGS, .termMaxS: 2 * t
+            case .termMaxGPart, .termMaxG: 2 * t
+            case .termMaxGSPart, .termMaxGS, .termMaxS: 2 * multiBlock
             case .termOffsets: packed(t + 1, section)
             case .termGroups: SegmentFormat.termGroupStride * Self.groupCount(terms: t)
             case .blockLastDoc: packed(b, section)
@@ -298,13 +305,59 @@ package struct Segment: @unchecked Sendable {
 
     @_spi(Inspection) public func termDocumentCount(_ term: Int) -> Int { Int(termDocs.value(term, in: base)) }
     @_spi(Inspection) public func termMaxG(_ term: Int) -> Double { maximum(.termMaxG, term) }
-    @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { maximum(.termMaxGS, term) }
+    @_spi(Inspection) public func termMaxGS(_ term: Int) -> Double { termMaximum(.termMaxGS, block: blockMaxGSAt, term) }
     /// ``termMaxGS(_:)`` without the exact-title share: a prefix's completions' bound.
-    @_spi(Inspection) public func termMaxGSPart(_ term: Int) -> Double { maximum(.termMaxGSPart, term) }
+    @_spi(Inspection) public func termMaxGSPart(_ term: Int) -> Double { termMaximum(.termMaxGSPart, block: blockMaxGSPartAt, term) }
     /// The bound of a term's list: with the exact-title share for a whole word typed.
     @inline(__always)
     func termMaxGS(_ term: Int, wholeWord: Bool) -> Double { wholeWord ? termMaxGS(term) : termMaxGSPart(term) }
-    @_spi(Inspection) public func termMaxS(_ term: Int) -> Double { maximum(.termMaxS, term) }
+    @_spi(Inspection) public func termMaxS(_ term: Int) -> Double { termMaximum(.termMaxS, block: blockMaxSAt, term) }
+
+    /// A term's maximum of `section` (G×S, S or G×S without the share): a
+    /// term of one block has its block's (the block table at `block`), one
+    /// of more has an entry of its own, at its rank among those
+    /// (``multiBlockCount(before:)``). Damaged tables give +∞ (a bound
+    /// that prunes nothing) or 0 (a term without postings), never a read
+    /// outside them. Terms read in order of id: ``TermMaxima``.
+    @inline(__always)
+    private func termMaximum(_ section: SegmentFormat.Section, block blockTable: Int, _ term: Int) -> Double {
+        let documents = termDocumentCount(term)
+        if documents <= SegmentFormat.blockSize { return singleBlockMaximum(at: blockTable, term, documents: documents) }
+        return ownMaximum(section, rank: multiBlockCount(before: term))
+    }
+
+    /// The maximum a term of one block (`documents` postings) has in the
+    /// block table at `blockTable`: its block's; 0 without postings.
+    @inline(__always)
+    private func singleBlockMaximum(at blockTable: Int, _ term: Int, documents: Int) -> Double {
+        let block = firstBlock(of: term)
+        guard documents > 0, block < blockCount else { return 0 }
+        return maximum(at: blockTable, block)
+    }
+
+    /// Entry `rank` of `section`, one of the maxima only terms of more than
+    /// one block have; +∞ past their count (damaged tables).
+    @inline(__always)
+    func ownMaximum(_ section: SegmentFormat.Section, rank: Int) -> Double {
+        rank < multiBlockTermCount ? maximum(section, rank) : .infinity
+    }
+
+    /// The terms of more than one block before term `term`: its group's
+    /// count before the group (``SegmentFormat/termGroupMultiBlockOffset``),
+    /// plus those of its group before it. A term of more than one block
+    /// has its maxima at this rank.
+    func multiBlockCount(before term: Int) -> Int {
+        let group = term / SegmentFormat.termGroupSize
+        let entry = at(.termGroups) + SegmentFormat.termGroupStride * group + SegmentFormat.termGroupMultiBlockOffset
+        var count = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: entry, as: UInt32.self)))
+        for other in (group * SegmentFormat.termGroupSize)..<term where termDocumentCount(other) > SegmentFormat.blockSize { count += 1 }
+        return count
+    }
+
+    /// The first block of term `term` (unchecked: ``blocks(of:)`` checks it).
+    @inline(__always)
+    func firstBlock(of term: Int) -> Int { Int(termFirstBlock.value(term, in: base)) }
+
     /// ``termMaxG(_:)`` without the exact-title share.
     func termMaxGPart(_ term: Int) -> Double { maximum(.termMaxGPart, term) }
     @inline(__always)

@@ -53,12 +53,12 @@ package enum SegmentEncoder {
     ) throws(Failure) -> Header {
         out.packed(.termOffsets, width: SegmentFormat.packedWidth(maximum: UInt64(contents.termBytes.count)), contents.termStart) { UInt64($0) }
         out.begin(.termBytes); out.append(values: contents.termBytes)
-        let blockCount = writePostings(parts, contents: contents, documentCount: documentCount, into: &out)
+        let (blockCount, multiBlockTerms) = writePostings(parts, contents: contents, documentCount: documentCount, into: &out)
         let lookups = try lookups(&out)
         out.writer.align8()
         return Header(documents: documentCount, terms: contents.termCount, blocks: blockCount, numberNames: lookups.names,
-                      numberValues: lookups.values, zeroValues: lookups.zeroValues, fingerprint: scoring.fingerprint,
-                      buildTime: buildTime, avgLength: avgLength)
+                      numberValues: lookups.values, zeroValues: lookups.zeroValues, multiBlockTerms: multiBlockTerms,
+                      fingerprint: scoring.fingerprint, buildTime: buildTime, avgLength: avgLength)
     }
 
     /// The width of a packed table of doc ids among `documentCount` documents.
@@ -158,8 +158,10 @@ package enum SegmentEncoder {
     /// The postings' sections and the term groups, from `parts` in term
     /// order: each part's tables rebased by the blocks and bytes of the
     /// parts before it, and its postings' bytes copied (from its spill
-    /// too), never joined first. Returns the block count.
-    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, documentCount: Int, into out: inout SectionWriter) -> Int {
+    /// too), never joined first. Returns the block count and the count of
+    /// terms of more than one block.
+    static func writePostings(_ parts: [PostingsPart], contents: SegmentContents, documentCount: Int,
+                              into out: inout SectionWriter) -> (blocks: Int, multiBlockTerms: Int) {
         let t = contents.termCount
         assert(parts.reduce(0) { $0 + $1.termDocs.count } == t)
         let blockCount = parts.reduce(0) { $0 + $1.blockLastDoc.count }, byteCount = parts.reduce(0) { $0 + $1.byteCount }
@@ -174,17 +176,18 @@ package enum SegmentEncoder {
         for part in parts { termDocs.add(part.termDocs, to: &out) }
         termDocs.finish(into: &out)
         out.begin(.termMaxG); for part in parts { out.append(values: part.termMaxG) }
-        out.begin(.termMaxGS); for part in parts { out.append(values: part.termMaxGS) }
-        out.begin(.termMaxS); for part in parts { out.append(values: part.termMaxS) }
+        out.begin(.termMaxGS); appendMultiBlock(\.termMaxGS, of: parts, into: &out)
+        out.begin(.termMaxS); appendMultiBlock(\.termMaxS, of: parts, into: &out)
         out.begin(.termGroups)
-        var group = TermGroup(), term = 0
+        var group = TermGroup(), term = 0, multiBlockTerms = 0
         for part in parts {
             for local in 0..<part.termDocs.count {
                 group.add(part, local)
                 term += 1
+                if part.termDocs[local] > UInt32(SegmentFormat.blockSize) { multiBlockTerms += 1 }
                 if term % SegmentFormat.termGroupSize == 0 || term == t {
                     group.write(firstTerm: (term - 1) / SegmentFormat.termGroupSize * SegmentFormat.termGroupSize, contents, into: &out)
-                    group = TermGroup()
+                    group = TermGroup(multiBlockBefore: multiBlockTerms)
                 }
             }
         }
@@ -205,14 +208,30 @@ package enum SegmentEncoder {
         for part in parts { part.forEachChunk { out.append(large: $0) } }
         // The padding a block decoder reads past the last block.
         out.bytes.append(contentsOf: repeatElement(0, count: PostingBlock.padding))
-        out.begin(.termMaxGSPart); for part in parts { out.append(values: part.termMaxGSPart) }
+        out.begin(.termMaxGSPart); appendMultiBlock(\.termMaxGSPart, of: parts, into: &out)
         out.begin(.blockMaxGSPart); for part in parts { out.append(values: part.blockMaxGSPart) }
         out.begin(.termMaxGPart); for part in parts { out.append(values: part.termMaxGPart) }
-        return blockCount
+        return (blockCount, multiBlockTerms)
+    }
+
+    /// Appends the maxima `values` of the terms of more than one block
+    /// (a term of one block has its block's: ``SegmentFormat``).
+    static func appendMultiBlock(_ values: KeyPath<PostingsPart, PagedArray<SegmentFormat.Maximum>>, of parts: [PostingsPart],
+                                 into out: inout SectionWriter) {
+        var chunk = Chunk<SegmentFormat.Maximum>()
+        for part in parts {
+            let maxima = part[keyPath: values]
+            for term in 0..<part.termDocs.count where part.termDocs[term] > UInt32(SegmentFormat.blockSize) {
+                chunk.add(maxima[term], to: &out)
+            }
+        }
+        chunk.finish(into: &out)
     }
 
     /// One entry of `termGroups`, summed and maximised over its terms as they come.
     struct TermGroup {
+        /// Terms of more than one block before the group's first.
+        var multiBlockBefore = 0
         var postings: UInt64 = 0, mostPostings: UInt32 = 0
         var maxG: Float = 0, maxGS: Float = 0, maxS: Float = 0, maxGSPart: Float = 0, maxGPart: Float = 0
 
@@ -237,7 +256,7 @@ package enum SegmentEncoder {
             // The group's first term: its length, then its first 16 bytes (zero-padded).
             let first = contents.termStart[firstTerm]..<contents.termStart[firstTerm + 1]
             out.writer.append(UInt32(first.count))
-            out.writer.append(UInt32(0))
+            out.writer.append(UInt32(multiBlockBefore))
             let key = contents.termBytes[first.lowerBound..<min(first.upperBound, first.lowerBound + SegmentFormat.termGroupKeySize)]
             out.bytes.append(contentsOf: key)
             out.bytes.append(contentsOf: repeatElement(0, count: SegmentFormat.termGroupKeySize - key.count))

@@ -19,13 +19,15 @@ import Foundation
 /// | `termOffsets` | packed (t + 1) into `termBytes` | term |
 /// | `termBytes` | UTF-8 tokens in byte order, then the initials (``initialMarker``) | — |
 /// | `termFirstBlock`, `termDocs` | packed | term |
-/// | `termMaxG`, `termMaxGS`, `termMaxS` | ``Maximum``: 2 bytes, rounded up | term |
-/// | `termGroups` | 56 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, 4 zero bytes, its first 16 bytes (zero-padded), Float32 maxGS and maxG without the exact-title share | 64 terms (``termGroupSize``) |
+/// | `termMaxG` | ``Maximum``: 2 bytes, rounded up | term |
+/// | `termMaxGS`, `termMaxS` | ``Maximum`` | term of more than one block (``multiBlockTermCountOffset``) |
+/// | `termGroups` | 56 bytes: UInt64 postings, UInt32 most postings, Float32 maxG, maxGS, maxS, UInt32 first term's length, UInt32 terms of more than one block before the group's, its first 16 bytes (zero-padded), Float32 maxGS and maxG without the exact-title share | 64 terms (``termGroupSize``) |
 /// | `blockOffsets` | packed (b + 1) into `postingsData` | block |
 /// | `blockLastDoc` | packed | block |
 /// | `blockMaxGS`, `blockMaxS` | ``Maximum`` | block |
 /// | `postingsData` | bit-packed blocks (``PostingBlock``): doc id gaps, weighted tf × 16 and column masks (or a palette of them and an index a posting); 8 zero bytes after | — |
-/// | `termMaxGSPart`, `termMaxGPart` | ``Maximum`` (maxGS, maxG without the exact-title share) | term |
+/// | `termMaxGSPart` | ``Maximum`` (maxGS without the exact-title share) | term of more than one block |
+/// | `termMaxGPart` | ``Maximum`` (maxG without the exact-title share) | term |
 /// | `blockMaxGSPart` | ``Maximum`` (maxGS without the exact-title share) | block |
 /// | `numberNameOffsets` | UInt64 (k + 1) into `numberNameBytes` | typed attribute name |
 /// | `numberNameBytes` | UTF-8 attribute names in byte order | — |
@@ -38,7 +40,11 @@ import Foundation
 /// | `uidBytes` | UTF-8 unique identifiers, in doc order | — |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
-/// `termFirstBlock`. G is the BM25 term-frequency factor
+/// `termFirstBlock`. A term of one block (~97% of them) has its maxima
+/// G×S, S and G×S without the share in its block's entries; only a term
+/// of more than one has entries of its own, found by its rank among
+/// those (its term group's count before it, then its group's terms
+/// before it). G is the BM25 term-frequency factor
 /// `tf·(k1+1) / (tf + k1·(1 − b + b·len/avgLength))` and S the document's
 /// static bound; `maxGS` is the largest G×S in a term or block, `maxS` the
 /// largest S. A term group sums or maximises these over 64 consecutive
@@ -109,7 +115,10 @@ package enum SegmentFormat {
     ///    candidates there are certain, not checked against their rows.
     /// 20: a block of one posting is 2–3 bytes (``PostingBlock/compactFlag``):
     ///    its doc id is the block table's last doc, not in its bytes.
-    package static let version: UInt32 = 20
+    /// 21: a term of one block has no `termMaxGS`, `termMaxS` and
+    ///    `termMaxGSPart` of its own (its block's are its;
+    ///    ``multiBlockTermCountOffset``).
+    package static let version: UInt32 = 21
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -128,6 +137,8 @@ package enum SegmentFormat {
     static let termGroupKeySize = 16
     /// Where in a group entry the first term's length and bytes are.
     static let termGroupKeyLengthOffset = 24
+    /// Where in a group entry the count of terms of more than one block before the group's first term is (UInt32).
+    static let termGroupMultiBlockOffset = 28
     static let termGroupKeyOffset = 32
     /// Weighted term frequencies are stored as integers of 1/16, shifted
     /// left by one: the low bit says whether the title holds the token
@@ -178,6 +189,10 @@ package enum SegmentFormat {
     static let numberValueCountOffset = 76
     /// The sections' UInt64 offsets, in ``Section`` order: 37 of them end at byte 376, inside the header.
     static let sectionTableOffset = 80
+    /// UInt32: terms of more than one block (more than ``blockSize``
+    /// postings), which alone have entries in `termMaxGS`, `termMaxS` and
+    /// `termMaxGSPart`.
+    static let multiBlockTermCountOffset = 488
     /// UInt32: how many of the first typed values are the exact-value
     /// index's (``ExactValues``), each 0 and not stored in `numberValues`.
     static let zeroValueCountOffset = 496

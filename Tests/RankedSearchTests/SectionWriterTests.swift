@@ -10,7 +10,7 @@ import Testing
         out.begin(.rowids)
         out.append(values: [Int64](1...4_096))
         let written = out.bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        let header = SegmentEncoder.Header(documents: 4_096, terms: 0, blocks: 0, numberNames: 0, numberValues: 0, zeroValues: 0,
+        let header = SegmentEncoder.Header(documents: 4_096, terms: 0, blocks: 0, numberNames: 0, numberValues: 0, zeroValues: 0, multiBlockTerms: 0,
                                            fingerprint: 7,
                                            buildTime: 0, avgLength: 1)
 

@@ -1,10 +1,10 @@
 @_spi(Inspection) @testable import RankedSearch
 import Testing
 
-/// The compact tables of formats 16 and 17: maxima in 2 bytes that never
-/// fall below what they bound, integer tables bit-packed in the bits
-/// their largest value needs, and the exact-value index's values (all 0)
-/// not stored.
+/// The compact tables of formats 16, 17 and 20: maxima in 2 bytes that
+/// never fall below what they bound, integer tables bit-packed in the
+/// bits their largest value needs, the exact-value index's values (all
+/// 0) not stored, and a term of one block without maxima of its own.
 @Suite struct SegmentCompactionTests {
     static let scoring = RankedScoring(weights: RankingWeights())
 
@@ -200,12 +200,62 @@ import Testing
         #expect(try ExactValues.lists(attribute: "section", in: segment))
     }
 
+    /// A term of one block has no maxima of its own: it reads its block's.
+    /// A term of more has them, at its rank among such terms, which its
+    /// term group's count before it and its group's terms before it give.
+    /// A block of one posting decodes to its table's doc id. The same
+    /// after a streamed merge that drops documents.
+    @Test(arguments: [false, true])
+    func termsOfOneBlockReadTheirBlocksMaxima(merged: Bool) throws {
+        // `common` in every document, `shared`, `description` and the
+        // digits 0–4 in 400 or more: several blocks each, in the first
+        // group and among the initials, in the last.
+        var segment = try Self.segment(Self.documents(2_000))
+        if merged {
+            let deletion = DeletionSet(documentCount: 2_000, deleted: stride(from: 3, to: 2_000, by: 11).map { UInt32($0) })
+            let bytes = try SegmentMerger.mergeEncoded([SegmentSnapshot(segment: segment, deleted: deletion)], scoring: Self.scoring, buildTime: 0).bytes
+            segment = try Segment(SegmentBytes(copying: bytes), verifyChecksum: true)
+        }
+        var multiBlock = 0, groupsWithSome = Set<Int>()
+        var docs: [UInt32] = [], frequencies: [UInt32] = []
+        for term in 0..<segment.termCount {
+            if term % SegmentFormat.termGroupSize == 0 {
+                let entry = SegmentFormat.termGroupStride * (term / SegmentFormat.termGroupSize) + SegmentFormat.termGroupMultiBlockOffset
+                let raw = segment.bytes.buffer
+                let start = Int(raw.loadUnaligned(fromByteOffset: SegmentFormat.sectionOffsetField(.termGroups), as: UInt64.self))
+                #expect(Int(raw.loadUnaligned(fromByteOffset: start + entry, as: UInt32.self)) == multiBlock, "group of term \(term)")
+            }
+            let blocks = try segment.blocks(of: term)
+            #expect(segment.termMaxGS(term) == blocks.map(segment.blockMaxGS).max(), "term \(term)")
+            #expect(segment.termMaxS(term) == blocks.map(segment.blockMaxS).max(), "term \(term)")
+            #expect(segment.termMaxGSPart(term) == blocks.map(segment.blockMaxGSPart).max(), "term \(term)")
+            if blocks.count > 1 {
+                multiBlock += 1
+                groupsWithSome.insert(term / SegmentFormat.termGroupSize)
+            }
+            if segment.termDocumentCount(term) == 1 {
+                try segment.decodeBlock(blocks.lowerBound, docs: &docs, frequencies: &frequencies)
+                #expect(docs == [segment.blockLastDoc(blocks.lowerBound)] && frequencies.count == 1, "term \(term)")
+            }
+        }
+        #expect(multiBlock >= 10 && groupsWithSome.count >= 2)
+        #expect(segment.multiBlockTermCount == multiBlock)
+        #expect(Int(Self.header(segment, SegmentFormat.multiBlockTermCountOffset)) == multiBlock)
+        for section in [SegmentFormat.Section.termMaxGS, .termMaxS, .termMaxGSPart] {
+            #expect(Self.sectionSize(segment, section) == (2 * multiBlock + 7) / 8 * 8, "\(section)")
+        }
+    }
+
     /// A header naming more zero values than values, a packed width past
-    /// the widest, or a width for a section that is not packed, is refused.
+    /// the widest, a width for a section that is not packed, or more terms
+    /// of several blocks than there are (or than the tables hold), is refused.
     @Test(arguments: [
         (SegmentFormat.zeroValueCountOffset, UInt32(1_000_000)),
         (SegmentFormat.packedWidthsOffset + SegmentFormat.Section.rowids.rawValue, UInt32(SegmentFormat.maxPackedWidth + 1)),
         (SegmentFormat.packedWidthsOffset + SegmentFormat.Section.expires.rawValue, UInt32(8)),
+        // More terms of several blocks than terms, and more than the tables hold.
+        (SegmentFormat.multiBlockTermCountOffset, UInt32(1_000_000)),
+        (SegmentFormat.multiBlockTermCountOffset, UInt32(5)),
     ])
     func damagedCompactHeadersAreRefused(offset: Int, value: UInt32) throws {
         let segment = try Self.segment(Self.documents(20))
