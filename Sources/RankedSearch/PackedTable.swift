@@ -20,7 +20,7 @@ extension SegmentFormat {
     /// ```
     static let packedSections: [Section] = [
         .rowids, .rowidOrder, .plainColumns, .termOffsets, .termFirstBlock, .termDocs, .blockOffsets, .blockLastDoc, .numberDocs, .uidDocs,
-        .uidEnds,
+        .uidRuns,
     ]
 
     /// One byte a section (in ``Section`` order, 37 bytes): a packed

@@ -55,10 +55,11 @@ package enum RankedLookups {
     package static func rowids(identifier uid: String, in segments: [SegmentSnapshot], docs: Range<Int>? = nil) throws(SegmentError) -> [Int64] {
         let hash = RankedDocument.uidHash(uid)
         let bytes = Array(uid.utf8)
-        var out: [Int64] = []
+        var out: [Int64] = [], stored: [UInt8] = []
         for snapshot in segments {
             for doc in snapshot.segment.documents(uidHash: hash) where docs?.contains(doc) != false && !snapshot.deleted.contains(doc) {
-                if try snapshot.segment.identifierBytes(doc).elementsEqual(bytes) { out.append(snapshot.segment.rowid(doc)) }
+                try snapshot.segment.identifierBytes(doc, into: &stored)
+                if stored == bytes { out.append(snapshot.segment.rowid(doc)) }
             }
         }
         out.sort()

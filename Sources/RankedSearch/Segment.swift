@@ -36,7 +36,7 @@ package struct Segment: @unchecked Sendable {
     /// The bit-packed tables (``SegmentFormat/packedSections``).
     private let rowids: PackedTable, rowidOrderTable: PackedTable, plainColumnsTable: PackedTable, termOffsets: PackedTable, termFirstBlock: PackedTable,
                 termDocs: PackedTable, blockOffsets: PackedTable, blockLastDocs: PackedTable, numberDocs: PackedTable,
-                uidDocs: PackedTable, uidEnds: PackedTable
+                uidDocs: PackedTable, uidRuns: PackedTable
     /// What every stored rowid is above (``SegmentFormat/rowidBaseOffset``).
     private let rowidBase: Int64
     /// The Float64 tables (``SegmentFormat/floatSections``).
@@ -150,7 +150,8 @@ package struct Segment: @unchecked Sendable {
         func fixedSize(_ section: SegmentFormat.Section) -> Int? {
             switch section {
             case .expires, .hints, .recency, .engagement, .engagedAt, .quality, .impressions, .uidHashes, .documentBounds: 8 * n
-            case .rowids, .rowidOrder, .uidDocs, .uidEnds: packed(n, section)
+            case .rowids, .rowidOrder, .uidDocs: packed(n, section)
+            case .uidRuns: packed(IdentifierRuns.runCount(documents: n) + 1, section)
             case .titleLengths: n
             case .plainColumns: packed(n, section)
             case .termFirstBlock, .termDocs: packed(t, section)
@@ -202,7 +203,7 @@ package struct Segment: @unchecked Sendable {
         blockLastDocs = table(.blockLastDoc)
         numberDocs = table(.numberDocs)
         uidDocs = table(.uidDocs)
-        uidEnds = table(.uidEnds)
+        uidRuns = table(.uidRuns)
         termBytesAt = offsets[SegmentFormat.Section.termBytes.rawValue]
         termBytesSize = offsets[SegmentFormat.Section.termBytes.rawValue + 1] - termBytesAt
         documentBoundsAt = offsets[SegmentFormat.Section.documentBounds.rawValue]
@@ -475,17 +476,43 @@ package struct Segment: @unchecked Sendable {
     /// let identifier = try segment.identifier(segment.document(rowid: rowid)!)
     /// ```
     package func identifier(_ doc: Int) throws(SegmentError) -> String {
-        String(decoding: try identifierBytes(doc), as: UTF8.self)
+        var bytes: [UInt8] = []
+        try identifierBytes(doc, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The UTF-8 bytes of `doc`'s unique identifier, in place (valid while
-    /// the segment is).
-    package func identifierBytes(_ doc: Int) throws(SegmentError) -> UnsafeBufferPointer<UInt8> {
+    /// The UTF-8 bytes of `doc`'s unique identifier, into `bytes`
+    /// (replacing what it held): decoded from the start of its run
+    /// (``IdentifierRuns``), at most 16 identifiers.
+    package func identifierBytes(_ doc: Int, into bytes: inout [UInt8]) throws(SegmentError) {
         guard doc >= 0, doc < documentCount else { throw .corrupt("no document \(doc) to name") }
-        let start = doc == 0 ? 0 : Int(uidEnds.value(doc - 1, in: base)), end = Int(uidEnds.value(doc, in: base))
-        let bytesAt = at(.uidBytes)
-        guard start <= end, end <= sectionEnd(.uidBytes) - bytesAt else { throw .corrupt("identifier of document \(doc) out of place") }
-        return UnsafeBufferPointer(start: base.baseAddress!.assumingMemoryBound(to: UInt8.self) + bytesAt + start, count: end - start)
+        try IdentifierRuns.decode(identifierSection, from: identifierRunStart(doc / IdentifierRuns.runLength),
+                                  skipping: doc % IdentifierRuns.runLength, into: &bytes)
+    }
+
+    /// Every document's identifier in doc order, each decoded over the one
+    /// before: `body` gets the doc and its identifier's bytes (valid
+    /// during the call). A merge reads them so, once.
+    func forEachIdentifier(_ body: (Int, [UInt8]) throws(SegmentError) -> Void) throws(SegmentError) {
+        var bytes: [UInt8] = []
+        var reader = IdentifierRuns.Reader(identifierSection, at: 0)
+        for doc in 0..<documentCount {
+            if doc % IdentifierRuns.runLength == 0 { reader = IdentifierRuns.Reader(identifierSection, at: try identifierRunStart(doc / IdentifierRuns.runLength)) }
+            try reader.next(into: &bytes, first: doc % IdentifierRuns.runLength == 0)
+            try body(doc, bytes)
+        }
+    }
+
+    /// The `uidBytes` section.
+    private var identifierSection: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: base[at(.uidBytes)..<sectionEnd(.uidBytes)])
+    }
+
+    /// Where run `run` of identifiers starts in `uidBytes`, checked to lie inside it.
+    private func identifierRunStart(_ run: Int) throws(SegmentError) -> Int {
+        let start = Int(uidRuns.value(run, in: base))
+        guard start <= sectionEnd(.uidBytes) - at(.uidBytes) else { throw .corrupt("identifiers of run \(run) out of place") }
+        return start
     }
 
     /// The `index`th identifier hash in ascending order, and its document.
@@ -552,7 +579,7 @@ package struct Segment: @unchecked Sendable {
     /// identifiers and typed values, which a merge reads once.
     func releaseDocuments() {
         release([.rowids, .expires, .hints, .recency, .engagement, .engagedAt, .documentBounds, .rowidOrder,
-                 .titleLengths, .plainColumns, .quality, .impressions, .uidHashes, .uidDocs, .uidEnds, .uidBytes, .numberValues, .numberDocs])
+                 .titleLengths, .plainColumns, .quality, .impressions, .uidHashes, .uidDocs, .uidBytes, .uidRuns, .numberValues, .numberDocs])
     }
 
     /// Drops from resident memory the typed values and docs of indexes

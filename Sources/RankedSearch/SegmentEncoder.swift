@@ -313,8 +313,26 @@ package enum SegmentEncoder {
         uids.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.doc < $1.doc }
         out.begin(.uidHashes); out.append(contentsOf: uids) { $0.hash }
         out.packed(.uidDocs, width: docWidth(contents.documentCount), uids) { UInt64($0.doc) }
-        out.packed(.uidEnds, width: SegmentFormat.packedWidth(maximum: UInt64(contents.uidBytes.count)), contents.uidEnds) { UInt64($0) }
-        out.begin(.uidBytes); out.append(values: contents.uidBytes)
+        var writer = IdentifierRuns.Writer(), bytes: [UInt8] = []
+        bytes.reserveCapacity(contents.uidBytes.count + contents.documentCount)
+        contents.uidBytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for end in contents.uidEnds {
+                writer.append(UnsafeBufferPointer(rebasing: all[start..<Int(end)]), to: &bytes)
+                start = Int(end)
+            }
+        }
+        out.begin(.uidBytes); out.append(values: bytes)
+        writeIdentifierRuns(writer, into: &out)
+    }
+
+    /// The `uidRuns` table of identifiers `writer` wrote (``IdentifierRuns``):
+    /// each run's start, then the section's length.
+    static func writeIdentifierRuns(_ writer: IdentifierRuns.Writer, into out: inout SectionWriter) {
+        var runs = out.beginPacked(.uidRuns, width: SegmentFormat.packedWidth(maximum: writer.written))
+        for start in writer.runStarts { runs.add(start, to: &out) }
+        runs.add(writer.written, to: &out)
+        runs.finish(into: &out)
     }
 
     /// The postings of a range of terms, encoded: block offsets relative

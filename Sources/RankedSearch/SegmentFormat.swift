@@ -36,8 +36,8 @@ import Foundation
 /// | `numberDocs` | packed: the doc of each of `numberValues` | typed value |
 /// | `uidHashes` | UInt64 ``TokenHash`` of a unique identifier, ascending | document |
 /// | `uidDocs` | packed: the doc of each of `uidHashes` | document |
-/// | `uidEnds` | packed: where the document's identifier ends in `uidBytes` | document |
-/// | `uidBytes` | UTF-8 unique identifiers, in doc order | — |
+/// | `uidBytes` | UTF-8 unique identifiers, in doc order, front-coded in runs of 16 (``IdentifierRuns``) | — |
+/// | `uidRuns` | packed: where each run of identifiers starts in `uidBytes`, then its length | 16 documents |
 ///
 /// A term's postings are `ceil(docs / 128)` consecutive blocks from
 /// `termFirstBlock`. A term of one block (~97% of them) has its maxima
@@ -118,7 +118,9 @@ package enum SegmentFormat {
     /// 21: a term of one block has no `termMaxGS`, `termMaxS` and
     ///    `termMaxGSPart` of its own (its block's are its;
     ///    ``multiBlockTermCountOffset``).
-    package static let version: UInt32 = 21
+    /// 22: identifiers front-coded in runs of 16 (``IdentifierRuns``),
+    ///    `uidRuns` (a start a run, after `uidBytes`) for `uidEnds`.
+    package static let version: UInt32 = 22
     /// The first byte of an initial's term (never in UTF-8, so initials sort
     /// after every word and no lookup of UTF-8 bytes reaches them): `0xFF`
     /// then the first character's bytes. Its postings hold, per document,
@@ -167,7 +169,7 @@ package enum SegmentFormat {
         /// Last: only writers read them (a store's queries map what they touch by 2 MB).
         case uidHashes, uidDocs
         /// Each document's identifier, for searches that answer identifiers only.
-        case uidEnds, uidBytes
+        case uidBytes, uidRuns
     }
 
     // Header fields (byte offsets).

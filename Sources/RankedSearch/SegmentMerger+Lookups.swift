@@ -106,45 +106,32 @@ extension SegmentMerger {
     }
 
     /// The kept documents' identifiers in the merged doc order (input by
-    /// input, each input's kept documents ascending): their ends, then
-    /// their bytes, copied from the inputs.
+    /// input, each input's kept documents ascending), front-coded again
+    /// (``IdentifierRuns``: a dropped document breaks its run), then
+    /// where each run starts.
     static func writeIdentifiers(_ inputs: [SegmentSnapshot], docMaps: [[Int32]], into out: inout SegmentEncoder.SectionWriter)
         throws(SegmentError)
     {
-        // Their length first: the ends are packed in the bits the last needs.
-        var total: UInt64 = 0
-        for (index, input) in inputs.enumerated() {
-            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
-                total += UInt64(try input.segment.identifierBytes(doc).count)
-            }
-        }
-        guard total <= UInt64(UInt32.max) else { throw .tooLarge("\(total) bytes of identifiers") }
-        var ends = out.beginPacked(.uidEnds, width: SegmentFormat.packedWidth(maximum: total))
-        var end: UInt64 = 0
-        for (index, input) in inputs.enumerated() {
-            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
-                end += UInt64(try input.segment.identifierBytes(doc).count)
-                ends.add(end, to: &out)
-            }
-            input.segment.release([.uidEnds, .uidBytes])
-        }
-        ends.finish(into: &out)
         // Gathered a buffer at a time: handed over one by one, each
         // identifier would be a write of its own to a streamed merge's file.
         out.begin(.uidBytes)
-        var buffer: [UInt8] = []
+        var writer = IdentifierRuns.Writer(), buffer: [UInt8] = []
         buffer.reserveCapacity(Self.identifierBuffer)
         for (index, input) in inputs.enumerated() {
-            for doc in 0..<input.segment.documentCount where docMaps[index][doc] >= 0 {
-                buffer.append(contentsOf: try input.segment.identifierBytes(doc))
+            let map = docMaps[index]
+            try input.segment.forEachIdentifier { doc, bytes throws(SegmentError) in
+                guard map[doc] >= 0 else { return }
+                writer.append(bytes, to: &buffer)
                 if buffer.count >= Self.identifierBuffer {
                     out.append(large: buffer)
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            input.segment.release([.uidEnds, .uidBytes])
+            input.segment.release([.uidBytes, .uidRuns])
         }
         out.append(large: buffer)
+        guard writer.written <= UInt64(UInt32.max) else { throw .tooLarge("\(writer.written) bytes of identifiers") }
+        SegmentEncoder.writeIdentifierRuns(writer, into: &out)
     }
 
     /// Bytes of identifiers gathered before they are written.

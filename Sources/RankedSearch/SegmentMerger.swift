@@ -193,8 +193,8 @@ package enum SegmentMerger {
                 out.uidHashes[Int(map[doc])] = hash
             }
             // Kept documents are in input order: their identifiers append.
-            for doc in 0..<segment.documentCount where map[doc] >= 0 {
-                out.appendIdentifier(try segment.identifierBytes(doc))
+            try segment.forEachIdentifier { doc, bytes throws(SegmentError) in
+                if map[doc] >= 0 { out.appendIdentifier(bytes) }
             }
             for name in 0..<segment.numberNameCount {
                 let text = String(decoding: try segment.numberName(name), as: UTF8.self)

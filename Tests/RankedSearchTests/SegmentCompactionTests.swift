@@ -102,7 +102,7 @@ import Testing
             (.rowids, 41), (.rowidOrder, 9), (.blockLastDoc, 9), (.numberDocs, 9), (.uidDocs, 9), (.termDocs, 9),
             (.termFirstBlock, SegmentFormat.packedWidth(maximum: UInt64(segment.blockCount))),
             (.termOffsets, SegmentFormat.packedWidth(maximum: UInt64(Self.sectionSize(segment, .termBytes)))),
-            (.uidEnds, SegmentFormat.packedWidth(maximum: UInt64(documents.reduce(0) { $0 + $1.uid.utf8.count }))),
+            (.uidRuns, SegmentFormat.packedWidth(maximum: UInt64(Self.sectionSize(segment, .uidBytes)))),
         ]
         for (section, bits) in expected { #expect(width(section) == bits, "\(section)") }
         for section in SegmentFormat.Section.allCases where !SegmentFormat.packedSections.contains(section) && section != .numberValues {
