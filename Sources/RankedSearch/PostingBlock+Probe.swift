@@ -27,9 +27,9 @@ extension PostingBlock {
         private var index = 0, doc: UInt64, bit = 0
 
         /// Nil when the header is damaged (``PostingBlock/header(_:length:)``).
-        /// `lastDoc`: the block's last doc id as its table holds it (the
-        /// doc id of a block in the compact form, whose frequency is read
-        /// as a run of one value after its first byte).
+        /// `lastDoc`: the doc id of a block in the compact form (its
+        /// table's last doc; its frequency is read as a run of one value
+        /// after its first byte); unread for another block.
         init?(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64, lastDoc: UInt32) {
             self.bytes = bytes
             self.documentCount = documentCount

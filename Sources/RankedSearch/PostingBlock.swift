@@ -242,8 +242,9 @@
     /// not add up, a doc id not below `documentCount`).
     /// Without `frequencies` (nor `columns`), only the doc ids are unpacked
     /// (a bitmap of a term's documents needs no more).
-    /// `lastDoc`: the block's last doc id as its table holds it, the doc
-    /// id of a block in the compact form (``appendOne(frequency:columns:)``).
+    /// `lastDoc`: the doc id of a block in the compact form
+    /// (``appendOne(frequency:columns:)``), its table's last doc; unread
+    /// for another block, whose header holds its own.
     @inline(__always)
     package static func unpack(_ bytes: UnsafeRawPointer, length: Int, documentCount: UInt64, lastDoc: UInt32,
                        docs: UnsafeMutablePointer<UInt32>, frequencies: UnsafeMutablePointer<UInt32>?,
