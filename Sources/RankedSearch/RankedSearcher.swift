@@ -931,6 +931,11 @@ struct PostingCursor {
     /// The largest G×S of the blocks that may hold documents in
     /// `first...last`; nil when none can (no intersection there).
     /// Moves the cursor forward to the first such block.
+    ///
+    /// A run of ``maximumRun`` blocks wholly inside the span is read from
+    /// ``runMaxima``: a rare driver's block can span most of a segment,
+    /// thousands of this list's blocks (`from media` at 10M items: ~10%
+    /// of its time was this loop).
     mutating func maxGS(from first: UInt32, through last: UInt32) -> Double? {
         if first < self.last { rewind() }
         if block < blocks.upperBound, segment.blockLastDoc(block) < first {
@@ -939,12 +944,40 @@ struct PostingCursor {
         self.last = first
         var index = block
         var best: Double?
+        let whole = flag != 0, run = Self.maximumRun
         while index < blocks.upperBound {
             if segment.blockFirstDoc(index, of: blocks) > last { break }
-            best = max(best ?? 0, segment.blockMaxGS(index, wholeWord: flag != 0))
+            let offset = index - blocks.lowerBound
+            if offset % run == 0, index + run <= blocks.upperBound, segment.blockLastDoc(index + run - 1) <= last {
+                if runMaxima.isEmpty { runMaxima = Self.runMaxima(of: blocks, in: segment, wholeWord: whole) }
+                best = max(best ?? 0, runMaxima[offset / run])
+                index += run
+                continue
+            }
+            best = max(best ?? 0, segment.blockMaxGS(index, wholeWord: whole))
             index += 1
         }
         return best
+    }
+
+    /// Blocks a maximum of ``runMaxima`` covers.
+    static let maximumRun = 32
+    /// The largest G×S of each whole run of ``maximumRun`` blocks, from
+    /// the list's first: read once a span covers a run.
+    private var runMaxima: [Double] = []
+
+    /// The largest G×S of each whole run of ``maximumRun`` of `blocks`.
+    static func runMaxima(of blocks: Range<Int>, in segment: Segment, wholeWord: Bool) -> [Double] {
+        var maxima: [Double] = []
+        maxima.reserveCapacity(blocks.count / maximumRun)
+        var start = blocks.lowerBound
+        while start + maximumRun <= blocks.upperBound {
+            var most = 0.0
+            for block in start..<(start + maximumRun) { most = max(most, segment.blockMaxGS(block, wholeWord: wholeWord)) }
+            maxima.append(most)
+            start += maximumRun
+        }
+        return maxima
     }
 
     /// Back to the start, for a new ascending walk.
