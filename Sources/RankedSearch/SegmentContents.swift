@@ -351,6 +351,24 @@ package struct SegmentContents {
             contents.impressions.append(document.impressions)
         }
 
+        /// The contents of every document added, each document's rowid and
+        /// expiry those given here rather than those it was added with: a
+        /// writer adds a chunk's documents before inserting their rows,
+        /// and learns their rowids as it inserts them.
+        ///
+        /// ```swift
+        /// var builder = SegmentContents.Builder()
+        /// for document in chunk { builder.add(document) }     // rowids not known yet
+        /// let contents = builder.finish(rowids: inserted, expires: expiries)
+        /// ```
+        package consuming func finish(rowids: [Int64], expires: [Double]) -> SegmentContents {
+            precondition(rowids.count == documentCount && expires.count == documentCount, "one rowid and expiry a document")
+            precondition(zip(rowids, rowids.dropFirst()).allSatisfy { $0 < $1 }, "rowids ascend")
+            contents.rowids = rowids
+            contents.expires = expires
+            return finish()
+        }
+
         /// The contents of every document added.
         package consuming func finish() -> SegmentContents {
             var out = contents

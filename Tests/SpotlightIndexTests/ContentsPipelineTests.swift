@@ -25,17 +25,28 @@ import TestSupport
     /// The writes of one case, each a transaction: inserts alone (handed to
     /// the pipeline chunk by chunk), inserts with a replacement of an item
     /// of the same call, and a replacement of an item already stored.
+    /// Each chunk (64 items first, then 256) is handed to the pipeline
+    /// before its rows are inserted; an update in a chunk keeps it from
+    /// being handed ahead.
     static let writes: [[[SearchableItem]]] = [
         [items(0..<700)],
         [items(0..<300) + [replaced(5)]],
         [items(0..<100), [replaced(50)] + items(100..<400)],
         [items(0..<1)],
+        [items(0..<100), items(100..<500) + [updated(20)]],
+        [items(0..<100), [updated(20)] + items(100..<200)],
+        [items(0..<100), items(100..<200) + [updated(999)]],
     ]
     /// How many of each case's transactions the pipeline builds.
-    static let pipelined = [1, 0, 1, 1]
+    static let pipelined = [1, 0, 1, 1, 1, 1, 2]
 
     static func replaced(_ number: Int) -> SearchableItem {
         item("p\(number)", title: "entry \(number) replaced")
+    }
+
+    /// An update of item `number`'s keywords (dropped if it is not stored).
+    static func updated(_ number: Int) -> SearchableItem {
+        SearchableItem(uniqueIdentifier: "p\(number)", attributes: ["keywords": .strings(["updated"])], isUpdate: true)
     }
 
     @Test(arguments: writes.indices)
@@ -53,10 +64,30 @@ import TestSupport
         let bytes = try Self.segmentBytes(pipelined)
         #expect(!bytes.isEmpty)
         #expect(bytes == (try Self.segmentBytes(flushed)))
-        let expected = Set(Self.writes[index].flatMap { $0.map(\.uniqueIdentifier) })
+        let expected = Set(Self.writes[index].flatMap { $0.filter { !$0.isUpdate }.map(\.uniqueIdentifier) })
         #expect(Set(try pipelined.search("entry", limit: 1_000).map(\.item.uniqueIdentifier)) == expected)
         let replacements = Set(Self.writes[index].flatMap { $0.filter { $0.attributes["keywords"] == nil }.map(\.uniqueIdentifier) })
         #expect(Set(try pipelined.search("replaced", limit: 1_000).map(\.item.uniqueIdentifier)) == replacements)
+    }
+
+    /// Items refused as their rows would be inserted (the store full)
+    /// leave documents handed ahead that no row matched: the flush builds
+    /// that transaction's segment, the same one, of the items stored.
+    @Test(arguments: [(150, 0), (64 + 256, 0), (1_000, 1)])
+    func itemsRefusedAtTheirInsertLeaveTheSegmentToTheFlush(_ limit: Int, _ expectedPipelined: Int) throws {
+        let clock = TestClock()
+        let pipelined = try memoryStore(clock: clock) { $0.limits.maxItemsPerStore = limit }
+        let flushed = try memoryStore(clock: clock) {
+            $0.limits.maxItemsPerStore = limit
+            $0.rankedPipelinesContents = false
+        }
+        let items = Self.items(0..<400)
+        let report = try pipelined.index(items)
+        #expect(report.refused.count == max(0, 400 - limit))
+        #expect(try flushed.index(items) == report)
+        #expect(pipelined.ranked.pipelinedFlushes.load(ordering: .relaxed) == expectedPipelined)
+        #expect(try Self.segmentBytes(pipelined) == (try Self.segmentBytes(flushed)))
+        #expect(try pipelined.search("entry", limit: 1_000).count == min(400, limit))
     }
 
     /// A transaction rolled back leaves nothing of its pipeline to the next.

@@ -144,9 +144,22 @@ extension SpotlightStore {
         var report = IndexReport()
         while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
             report.refused += refused
+            ranked.handAhead(Self.newDocuments(prepared))
             report.add(try applyChunk(.index(prepared), db))
         }
         return report
+    }
+
+    /// The documents a chunk's items make if each is new: what the
+    /// contents pipeline adds while their rows are inserted
+    /// (``RankedIndex/handAhead(_:)``), their rowids and expiries to come.
+    /// None for a chunk with an update, which merges into a stored item.
+    static func newDocuments(_ items: [PreparedItem]) -> [RankedDocument] {
+        guard !items.contains(where: \.isUpdate) else { return [] }
+        return items.map { item in
+            RankedDocument(rowid: 0, expires: 0, hint: item.hint, recency: item.recency, engagement: 0, engagedAt: 0,
+                           tokens: item.tokens, uid: item.uid, uidHash: item.uidHash, numbers: item.numbers)
+        }
     }
 
     /// Applies one chunk of a transaction's writes: its segment's contents
