@@ -5,7 +5,7 @@ import Synchronization
 /// signals of its static factor, its identifier's hash and its typed values.
 package struct RankedDocument: Sendable {
     package var rowid: Int64
-    @_spi(Inspection) public var expires: Double
+    package var expires: Double
     @_spi(Inspection) public var hint: Double
     @_spi(Inspection) public var recency: Double?
     @_spi(Inspection) public var engagement: Double

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Inspection) import RankedSearch
+import RankedSearch
 import Synchronization
 
 /// A write transaction's new segment, built while the transaction goes on.
