@@ -264,9 +264,11 @@ struct CrawlerTests {
     }
 
     @Test func anUnreachableSiteIsNotCrawledAndSaysWhy() async throws {
-        let server = try await TestWebServer([:])
-        let address = server.url("/")
-        await server.stop()  // the port is closed now: connections are refused
+        // A port bound and not listening: connections are refused. (A server
+        // stopped to free its port let a parallel test's server take it.)
+        let port = try RefusingPort()
+        defer { port.close() }
+        let address = try #require(URL(string: "http://127.0.0.1:\(port.number)/"))
         // A refused connection is an answer, not retried until the timeout:
         // with a 60 s timeout, even a loaded machine answers in well under 30 s.
         var configuration = Self.configuration()
