@@ -8,18 +8,16 @@ import Synchronization
 /// commits: interning every token of every document into the segment's
 /// dictionary (``SegmentContents/Builder``) was a fifth of the writer's time
 /// at 1,000 items a transaction, with the other core idle once the items
-/// were prepared. So each chunk of items, once written
-/// (``RankedIndex/handOff()``, called by ``SpotlightStore/index(_:)`` after
-/// each chunk), goes to this builder, which adds them on a queue of its own
-/// while the writer writes the next chunk; the flush hands over the last
-/// chunk and finishes the contents.
+/// were prepared. So each chunk of new items goes to this builder, which
+/// adds them on a queue of its own, and the flush finishes the contents.
 ///
-/// Each chunk is handed over before its rows are inserted
+/// A chunk is handed over before its rows are inserted
 /// (``RankedIndex/handAhead(_:)``), so the builder adds it while the
 /// writer inserts it, and the flush waits only for what is left of the
 /// last chunk: its documents' rowids and expiries are filled in as the
-/// writer inserts them (``confirm(_:rowid:expires:)``). Handed over after
-/// its rows (``RankedIndex/handOff()`` alone), the last chunk of each
+/// writer inserts them (``confirm(_:rowid:expires:)``). A chunk that could
+/// not be handed ahead (one with an update) goes over once written
+/// (``RankedIndex/handOff()``, after each chunk): so the last chunk of each
 /// 1,000-item transaction was ~4 ms of the writer's wait at its flush.
 ///
 /// Only a transaction that inserts new items and nothing else is built
