@@ -23,6 +23,13 @@ struct PreparedItem: Sendable {
     var recency: Double?
     var isUpdate: Bool
     var removedAttributes: Set<String>
+
+    /// What the ranked index holds of the item stored as the new row
+    /// `rowid`: no engagement yet.
+    func document(rowid: Int64, expires: Double) -> RankedDocument {
+        RankedDocument(rowid: rowid, expires: expires, hint: hint, recency: recency, engagement: 0, engagedAt: 0,
+                       tokens: tokens, uid: uid, uidHash: uidHash, numbers: numbers)
+    }
 }
 
 /// Checks items against ``StoreLimits`` and Apple's attribute types.

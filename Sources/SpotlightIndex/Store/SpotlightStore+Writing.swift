@@ -156,10 +156,7 @@ extension SpotlightStore {
     /// None for a chunk with an update, which merges into a stored item.
     static func newDocuments(_ items: [PreparedItem]) -> [RankedDocument] {
         guard !items.contains(where: \.isUpdate) else { return [] }
-        return items.map { item in
-            RankedDocument(rowid: 0, expires: 0, hint: item.hint, recency: item.recency, engagement: 0, engagedAt: 0,
-                           tokens: item.tokens, uid: item.uid, uidHash: item.uidHash, numbers: item.numbers)
-        }
+        return items.map { $0.document(rowid: 0, expires: 0) }
     }
 
     /// Applies one chunk of a transaction's writes: its segment's contents
@@ -282,11 +279,7 @@ extension SpotlightStore {
             let rowid = try WriteProfile.measure("apply.insert") {
                 try inserts.insert(item, expiration: expiration, expires: expires, indexedAt: now)
             }
-            WriteProfile.measure("apply.provide") {
-            ranked.provide(RankedDocument(rowid: rowid, expires: expires, hint: item.hint, recency: item.recency,
-                                          engagement: 0, engagedAt: 0, tokens: item.tokens,
-                                          uid: item.uid, uidHash: item.uidHash, numbers: item.numbers))
-            }
+            WriteProfile.measure("apply.provide") { ranked.provide(item.document(rowid: rowid, expires: expires)) }
             return 1
         }
         try db.cachedStatement(sql: """
