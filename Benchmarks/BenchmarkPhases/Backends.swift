@@ -32,6 +32,7 @@ package enum Backends {
     package static func indexer(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchIndexer {
         switch kind {
         case .engine: try EngineIndexer(directory: directory, scale: scale)
+        case .engineBatch: try EngineIndexer(directory: directory, scale: scale, inOneBatch: true)
         case .fts5: try FTS5Indexer(directory: directory, scale: scale)
         case .tantivy, .tantivyCommits: throw BenchError.failed("Tantivy indexes in its own driver (TantivyIndexPhase)")
         }
@@ -39,7 +40,7 @@ package enum Backends {
 
     package static func searcher(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchSearcher {
         switch kind {
-        case .engine: try EngineSearcher(directory: directory, scale: scale)
+        case .engine, .engineBatch: try EngineSearcher(directory: directory, scale: scale)
         case .fts5: try FTS5Searcher(directory: directory, scale: scale)
         case .tantivy, .tantivyCommits: throw BenchError.failed("Tantivy searches in its own driver (TantivyQueryPhase)")
         }

@@ -55,11 +55,16 @@ package final class EngineIndexer: BenchIndexer {
     private let directory: URL
     private let scale: Int
     private var store: SpotlightStore?
+    /// Whether every call goes to one batch, committed at the end (`engine-batch`).
+    private let inOneBatch: Bool
 
-    package init(directory: URL, scale: Int) throws {
+    package init(directory: URL, scale: Int, inOneBatch: Bool = false) throws {
         self.directory = directory
         self.scale = scale
-        self.store = try EngineStore.open(directory: directory, scale: scale)
+        self.inOneBatch = inOneBatch
+        let store = try EngineStore.open(directory: directory, scale: scale)
+        if inOneBatch { try store.beginBatch() }
+        self.store = store
     }
 
     /// The batch given last, being made and prepared while the one before is written.
@@ -80,33 +85,37 @@ package final class EngineIndexer: BenchIndexer {
     package func index(_ packages: ArraySlice<DebianPackage>) throws -> Int {
         guard let store else { throw BenchError.failed("the engine's store is closed") }
         let current = next
-        next = NextBatch(packages, store: store)
+        next = NextBatch(packages, store: store, prepares: !inOneBatch)
         guard let current else { return 0 }
-        return try write(current.prepared(), store)
+        return try write(current, store)
     }
 
-    /// One batch made into items and handed to `SpotlightStore.prepare(_:)` in the background.
+    /// One batch made into items in the background, and handed to
+    /// `SpotlightStore.prepare(_:)` there unless the store keeps them in
+    /// its open batch (which checks them only, and prepares them at its end).
     private final class NextBatch: @unchecked Sendable {
         // Unchecked: `made` is set once, before `done` is signalled, and read after waiting for it.
-        private var made: PreparedItems?
+        private var made: (items: [SearchableItem], prepared: PreparedItems?)?
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ packages: ArraySlice<DebianPackage>, store: SpotlightStore) {
+        init(_ packages: ArraySlice<DebianPackage>, store: SpotlightStore, prepares: Bool) {
             DispatchQueue.global().async {
-                self.made = store.prepare(packages.map(EngineStore.item))
+                let items = packages.map(EngineStore.item)
+                self.made = (items, prepares ? store.prepare(items) : nil)
                 self.done.signal()
             }
         }
 
-        /// The batch's prepared items, once made.
-        func prepared() -> PreparedItems {
+        /// The batch's items, and their preparation if it was started.
+        func value() -> (items: [SearchableItem], prepared: PreparedItems?) {
             done.wait()
             return made!
         }
     }
 
-    private func write(_ prepared: PreparedItems, _ store: SpotlightStore) throws -> Int {
-        let report = try store.index(prepared: prepared)
+    private func write(_ batch: NextBatch, _ store: SpotlightStore) throws -> Int {
+        let made = batch.value()
+        let report = try made.prepared.map { try store.index(prepared: $0) } ?? store.index(made.items)
         for refusal in report.refused.prefix(3) {
             log("engine refused \(refusal.itemIdentifier): \(refusal.error)")
         }
@@ -119,7 +128,14 @@ package final class EngineIndexer: BenchIndexer {
         var refused = 0
         if let store, let last = next {
             next = nil
-            refused = try write(last.prepared(), store)
+            refused = try write(last, store)
+        }
+        if let store, inOneBatch {
+            let report = try store.endBatch(clientState: Data("\(scale)".utf8))
+            for refusal in report.refused.prefix(3) {
+                log("engine refused \(refusal.itemIdentifier): \(refusal.error)")
+            }
+            refused += report.refused.count
         }
         try store?.finishMerging()
         return refused

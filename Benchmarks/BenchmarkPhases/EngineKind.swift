@@ -4,6 +4,11 @@ import Foundation
 package enum EngineKind: String, CaseIterable, Codable, Sendable {
     /// OpenSpotlight's `SpotlightStore`.
     case engine
+    /// The same store given the whole load in one batch (`beginBatch()` …
+    /// `endBatch(clientState:)`, Apple's `beginIndexBatch` …
+    /// `endIndexBatch`): one commit at the end, as Tantivy's, instead of
+    /// one a call.
+    case engineBatch = "engine-batch"
     /// Plain SQLite FTS5 through GRDB, the baseline.
     case fts5
     /// Tantivy 0.27 (PyPI) through its Python driver (``TantivyPeer``):

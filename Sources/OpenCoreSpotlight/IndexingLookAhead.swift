@@ -73,6 +73,14 @@ final class IndexingLookAhead: Sendable {
     /// after it (each its report kept for its turn), with the next
     /// queued request's preparation started; returns this request's report.
     func write(_ request: Request, store: SpotlightStore) throws -> IndexReport {
+        // In an open batch the store only checks and keeps each request's
+        // items, and prepares them at the batch's end: nothing to prepare ahead.
+        if store.isBatchOpen {
+            queued.withLock { queued in
+                if let position = queued.firstIndex(where: { $0 === request }) { queued.removeSubrange(...position) }
+            }
+            return try store.index(request.items)
+        }
         let (group, next) = queued.withLock { queued -> ([Request], Request?) in
             // Requests run in the order they were made: those before this
             // one began, or failed before beginning (their store could not

@@ -30,6 +30,9 @@ import TestSupport
             let rounds = Set(ids.map { $0.split(separator: "-")[0] })
             #expect(rounds == Set((1...round).map { "r\($0)" }))
             #expect(try store.search("round", limit: 100_000).count == round * batchSize)
+            // The batch's writes were in an unlinked file, gone with the process.
+            let folder = try #require(store.fileURL).deletingLastPathComponent().path
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".batch-") })
         }
     }
 }

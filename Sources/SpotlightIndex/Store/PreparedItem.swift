@@ -37,6 +37,10 @@ struct ItemValidator: Sendable {
     var limits: StoreLimits
     /// How the ranked index weighs each column's tokens.
     var columnWeights = DocumentTokens.ColumnWeights.standard
+    /// True to check and encode items only: no tokens, typed values or
+    /// signals, the attributes left unpacked (an open batch keeps items so,
+    /// ``BatchSpill``, and prepares them whole at its end).
+    var checksOnly = false
 
     /// Attributes whose newest date is the item's recency.
     static let recencyAttributes = ["lastUsedDate", "contentModificationDate", "metadataModificationDate", "contentCreationDate", "addedDate"]
@@ -64,6 +68,11 @@ struct ItemValidator: Sendable {
         let encoded = AttributeCodec.encode(item.attributes)
         if encoded.count > limits.maxItemBytes {
             throw refuse(uid, .limitExceeded, "is \(encoded.count) bytes encoded; the limit is \(limits.maxItemBytes) (StoreLimits.maxItemBytes)")
+        }
+        if checksOnly {
+            return PreparedItem(uid: uid, uidHash: 0, domain: item.domainIdentifier, contentType: item.contentType, expiration: item.expirationDate,
+                                attributes: [:], blob: encoded, tokens: DocumentTokens(), numbers: [], hint: 0, recency: nil,
+                                isUpdate: item.isUpdate, removedAttributes: item.removedAttributes)
         }
         let blob = item.isUpdate ? encoded : BlobCompression.pack(encoded)
         var tokens = DocumentTokens()

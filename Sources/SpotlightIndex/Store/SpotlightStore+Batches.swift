@@ -7,6 +7,14 @@ extension SpotlightStore {
     /// wait, and ``endBatch(clientState:)`` commits them all with the
     /// client state in one transaction.
     ///
+    /// The batch's writes wait in a file of the store's folder, unlinked
+    /// (``BatchSpill``), not in memory: a batch of a million items holds
+    /// little more memory than one of a thousand. Its items are checked as
+    /// each call makes them (a bad one is refused in that call's report),
+    /// and tokenized and written at the end, by size: a segment each
+    /// ``RankedIndex/partialFlushDocuments`` documents, one commit, as a
+    /// bulk import wants.
+    ///
     /// ```swift
     /// try store.beginBatch()
     /// try store.index(page)                       // checked now, stored at the end
@@ -14,13 +22,15 @@ extension SpotlightStore {
     /// // after a crash: either page 7 and "page=7" are both stored, or neither
     /// let resumeFrom = try store.lastClientState()
     /// ```
-    /// - Throws: `.batchState` if a batch is already open.
+    /// - Throws: `.batchState` if a batch is already open;
+    ///   `.storeUnavailable` when the store's folder cannot take a file.
     public func beginBatch() throws {
-        try batch.withLock { pending in
-            guard pending == nil else {
+        let folder = fileURL?.deletingLastPathComponent().path
+        try batch.withLock { open in
+            guard open == nil else {
                 throw SpotlightIndexError(.batchState, "a batch is already open on this store; end it before beginning another")
             }
-            pending = []
+            open = try BatchSpill(folder: folder)
         }
     }
 
@@ -56,26 +66,55 @@ extension SpotlightStore {
         try read { db in try db.meta("client_state", as: Data.self) }
     }
 
-    /// Queues a write in the open batch; false when no batch is open.
-    func enqueueInBatch(_ write: PendingWrite) -> Bool {
-        batch.withLock { pending in
-            guard pending != nil else { return false }
-            pending!.append(write)
+    /// Keeps a write in the open batch; false when no batch is open.
+    /// - Throws: `.storeUnavailable` when the batch's file cannot take it.
+    func enqueueInBatch(_ write: BatchSpill.Write) throws -> Bool {
+        try batch.withLock { open in
+            guard let open else { return false }
+            try open.append(write)
             return true
         }
+    }
+
+    /// Keeps a call's items in the open batch, checked by `pipeline`
+    /// (`packed`: its validator packs an item's attributes, as a full
+    /// preparation does). Returns the call's report; nil when no batch is
+    /// open (it ended meanwhile), and then nothing is kept.
+    func indexInBatch(_ pipeline: ItemPreparation.Pipeline, packed: Bool) throws -> IndexReport? {
+        var report = IndexReport()
+        var kept: [BatchSpill.Item] = []
+        while let (chunk, refused) = pipeline.next() {
+            report.refused += refused
+            for item in chunk {
+                kept.append(BatchSpill.Item(uid: item.uid, domain: item.domain, contentType: item.contentType, expiration: item.expiration,
+                                            isUpdate: item.isUpdate, removedAttributes: item.removedAttributes,
+                                            attributes: item.blob, isPacked: packed && !item.isUpdate))
+            }
+        }
+        if !kept.isEmpty {
+            guard try enqueueInBatch(.index(kept)) else { return nil }
+        } else if !isBatchOpen {
+            return nil
+        }
+        report.accepted = kept.count
+        return report
     }
 
     private func commitBatch(expected: Data?, checksExpected: Bool, newState: Data) throws -> IndexReport {
         if newState.count > options.limits.maxClientStateBytes {
             throw SpotlightIndexError(.invalidClientState, "client state is \(newState.count) bytes; the limit is \(options.limits.maxClientStateBytes)")
         }
-        guard var writes = batch.withLock({ pending -> [PendingWrite]? in
-            defer { pending = nil }
-            return pending
-        }) else {
-            throw SpotlightIndexError(.batchState, "no batch is open on this store; call beginBatch() first")
+        // The batch is taken only once its writes can be read back: if its
+        // last ones cannot reach the file, it stays open.
+        let reader = try batch.withLock { open -> BatchSpill.Reader in
+            guard let spill = open else {
+                throw SpotlightIndexError(.batchState, "no batch is open on this store; call beginBatch() first")
+            }
+            let reader = try spill.reader()
+            open = nil
+            return reader
         }
-        return try write { db in
+        return try WriteProfile.measure("index call") { try write { db in
             if checksExpected {
                 let stored = try db.meta("client_state", as: Data.self)
                 if stored != expected {
@@ -83,15 +122,17 @@ extension SpotlightStore {
                 }
             }
             var report = IndexReport()
-            // Each write as a call's chunk (``applyChunk(_:_:)``), taken out
-            // of the list so that it is freed once written.
-            for index in writes.indices {
-                let pending = writes[index]
-                writes[index] = .index([])
-                report.add(try applyChunk(pending, db))
+            // Runs of items as a call's (prepared while the run before is
+            // written), deletes in their turn.
+            let steps = BatchSteps(reader, store: self)
+            while let step = try steps.next() {
+                switch step {
+                case .index(let prepared): report.add(try write(chunks: prepared.chunks(for: self).next, db))
+                case .other(let pending): report.add(try applyChunk(pending, db))
+                }
             }
             try db.setMeta("client_state", newState)
             return report
-        }
+        } }
     }
 }

@@ -26,6 +26,13 @@ public struct IndexReport: Sendable, Hashable {
         droppedUpdates += outcome.droppedUpdates
         refused += outcome.refused
     }
+
+    /// Adds what another write of the same call did.
+    mutating func add(_ other: IndexReport) {
+        accepted += other.accepted
+        droppedUpdates += other.droppedUpdates
+        refused += other.refused
+    }
 }
 
 /// An item refused by the store, and why.
@@ -63,6 +70,11 @@ extension SpotlightStore {
     @discardableResult
     public func index(_ items: [SearchableItem]) throws -> IndexReport {
         if items.isEmpty { return IndexReport() }
+        if isBatchOpen {
+            var checking = validator
+            checking.checksOnly = true
+            if let report = try indexInBatch(ItemPreparation.Pipeline(items, validator: checking), packed: false) { return report }
+        }
         return try index(prepared: prepare(items))
     }
 
@@ -79,28 +91,9 @@ extension SpotlightStore {
     @discardableResult
     public func index(prepared: PreparedItems) throws -> IndexReport {
         if prepared.count == 0 { return IndexReport() }
+        if isBatchOpen, let report = try indexInBatch(prepared.chunks(for: self), packed: true) { return report }
+        // No batch, or it ended meanwhile: written now.
         let pipeline = prepared.chunks(for: self)
-        if isBatchOpen {
-            var report = IndexReport()
-            var items: [PreparedItem] = []
-            while let (chunk, refused) = pipeline.next() {
-                items += chunk
-                report.refused += refused
-            }
-            if items.isEmpty { return report }
-            if enqueueInBatch(.index(items)) {
-                report.accepted = items.count
-                return report
-            }
-            // The batch ended meanwhile: written now, as without one.
-            var pending: [PreparedItem]? = items
-            var written = try write(chunks: {
-                defer { pending = nil }
-                return pending.map { ($0, []) }
-            })
-            written.refused = report.refused + written.refused
-            return written
-        }
         return try write(chunks: pipeline.next)
     }
 
@@ -140,7 +133,7 @@ extension SpotlightStore {
     }
 
     /// Writes chunks of prepared items in the transaction under way.
-    private func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?, _ db: Database) throws -> IndexReport {
+    func write(chunks next: () -> ([PreparedItem], [ItemRefusal])?, _ db: Database) throws -> IndexReport {
         var report = IndexReport()
         while let (prepared, refused) = WriteProfile.measure("wait-prepare", { next() }) {
             report.refused += refused
@@ -175,20 +168,20 @@ extension SpotlightStore {
 
     /// Deletes the items with these identifiers; unknown ones are ignored.
     public func deleteItems(withIdentifiers identifiers: [String]) throws {
-        if identifiers.isEmpty || enqueueInBatch(.deleteIdentifiers(identifiers)) { return }
+        if try identifiers.isEmpty || enqueueInBatch(.deleteIdentifiers(identifiers)) { return }
         _ = try write { db in try apply(.deleteIdentifiers(identifiers), db) }
     }
 
     /// Deletes the items of these domains and of their dotted sub-domains:
     /// `acct1` deletes `acct1` and `acct1.inbox`, not `acct10`.
     public func deleteItems(inDomains domains: [String]) throws {
-        if domains.isEmpty || enqueueInBatch(.deleteDomains(domains)) { return }
+        if try domains.isEmpty || enqueueInBatch(.deleteDomains(domains)) { return }
         _ = try write { db in try apply(.deleteDomains(domains), db) }
     }
 
     /// Deletes every item, their engagement, and the batch client state.
     public func deleteAllItems() throws {
-        if enqueueInBatch(.deleteAll) { return }
+        if try enqueueInBatch(.deleteAll) { return }
         _ = try write { db in try apply(.deleteAll, db) }
     }
 

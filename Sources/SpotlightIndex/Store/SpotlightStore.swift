@@ -77,7 +77,8 @@ public final class SpotlightStore: Sendable {
     /// Checkpoints the writer's WAL off the writer; nil for one connection or memory.
     let checkpointer: WALCheckpointer?
     let validator: ItemValidator
-    let batch = Mutex<[PendingWrite]?>(nil)
+    /// The open batch's writes (``beginBatch()``); nil without one.
+    let batch = Mutex<BatchSpill?>(nil)
     let ranked: RankedIndex
     let logger: Logger
 
