@@ -65,6 +65,44 @@ import TestSupport
         #expect(try store.itemCount() == 500)
     }
 
+    /// A transaction writing segments as it goes merges them as it goes
+    /// (each merge run off the writer and installed at the next segment):
+    /// a large batch does not end with a pile of segments. Replacing items
+    /// already merged leaves the hits of one call of the final items.
+    @Test(.timeLimit(.minutes(2))) func aLongTransactionMergesItsSegmentsAsItGoes() throws {
+        let clock = TestClock()
+        let store = try memoryStore(clock: clock) { $0.rankedPartialFlushDocuments = 100 }
+        let whole = try memoryStore(clock: clock)
+        try whole.index(Self.items(0..<2_000))
+        try whole.index([ContentsPipelineTests.replaced(5), ContentsPipelineTests.replaced(1_500)])
+
+        var flushes = 0
+        try store.write { db in
+            for start in stride(from: 0, to: 2_000, by: 100) {
+                _ = try store.apply(.index(ContentsPipelineTests.prepare(store, Self.items(start..<(start + 100)))), db)
+                store.ranked.handOff()
+                try store.ranked.flushIfLarge(db)
+                flushes += 1
+                // The merges planned so far complete; the next segment installs them.
+                store.ranked.merges.group.wait()
+            }
+            _ = try store.apply(.index(ContentsPipelineTests.prepare(store, [ContentsPipelineTests.replaced(5), ContentsPipelineTests.replaced(1_500)])), db)
+            let segments = try Int.fetchOne(db, sql: "SELECT count(*) FROM ranked_segments") ?? 0
+            #expect(segments < flushes / 2, "\(segments) segments for \(flushes) written")
+        }
+        try store.finishMerging()
+        #expect(try Self.segments(store).reduce(0) { $0 + $1.documents - $1.deleted } == 2_000)
+        // Consolidated, both hold the same documents and statistics (a
+        // merge drops deleted documents from a word's count).
+        _ = try store.mergeSegments()
+        _ = try whole.mergeSegments()
+        for query in ["entry", "fizz", "tag3", "crème", "replaced"] {
+            #expect(try Self.ranked(store, query) == (try Self.ranked(whole, query)), "\(query)")
+        }
+        #expect(try store.search("replaced", limit: 10).map(\.item.uniqueIdentifier).sorted() == ["p1500", "p5"])
+        #expect(try store.itemCount() == 2_000)
+    }
+
     @Test func aFailedTransactionLeavesNoneOfItsSegments() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

@@ -197,7 +197,11 @@ extension RankedIndex {
             }
             return nil
         }
-        // Installed now if the store can be written; else by the next write.
+        // Installed now if the store can be written; else by the next
+        // write. A transaction writing segments as it goes (a large call,
+        // a batch's end) installs it itself: waiting for its end would
+        // hold up the merges queued behind this one.
+        if writeState.withLock({ $0.partialFlushes > 0 }) { return token }
         try? WriteProfile.measure("merge.install") { try ownTransaction { db in try maintainSegments(db) } }
         return token
     }
