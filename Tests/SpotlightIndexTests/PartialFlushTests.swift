@@ -103,6 +103,34 @@ import TestSupport
         #expect(try store.itemCount() == 2_000)
     }
 
+    /// A call that replaces items writes the segment of its changes each
+    /// time they reach the threshold, as one that only inserts does: a
+    /// batch indexing every item again holds a segment's worth at a time.
+    @Test func aLargeCallOfReplacementsWritesItsChangesAsItGoes() throws {
+        let clock = TestClock()
+        let store = try memoryStore(clock: clock) { $0.rankedPartialFlushDocuments = 100 }
+        let whole = try memoryStore(clock: clock)
+        let again = (0..<450).map { item("p\($0)", title: "again \($0) \($0 % 2 == 0 ? "even" : "odd")") }
+        for target in [store, whole] { try target.index(Self.items(0..<450)) }
+        try whole.index(again)
+        try store.write { db in
+            for start in stride(from: 0, to: 450, by: 50) {
+                _ = try store.apply(.index(ContentsPipelineTests.prepare(store, Array(again[start..<min(start + 50, 450)]))), db)
+                store.ranked.handOff()
+                try store.ranked.flushIfLarge(db)
+                #expect(store.ranked.writeState.withLock { $0.changed.count } < 100, "after \(start + 50)")
+            }
+        }
+        #expect(try store.itemCount() == 450)
+        #expect(try Self.segments(store).reduce(0) { $0 + $1.documents - $1.deleted } == 450)
+        _ = try store.mergeSegments()
+        _ = try whole.mergeSegments()
+        for query in ["again", "even", "odd", "entry", "fizz", "again 7"] {
+            #expect(try Self.ranked(store, query) == (try Self.ranked(whole, query)), "\(query)")
+        }
+        #expect(try store.search("entry", limit: 10).isEmpty)
+    }
+
     @Test func aFailedTransactionLeavesNoneOfItsSegments() throws {
         let dir = try ScratchDirectory()
         defer { dir.cleanUp() }

@@ -44,13 +44,39 @@ extension RankedIndex {
             state.partialFlushes += 1
             return pipeline
         }
-        guard let pipeline else { return }
+        guard let pipeline else { return try flushChangesIfLarge(db) }
         let contents = WriteProfile.measure("flush.pipelined") { pipeline.finish() }
         pipelinedFlushes.add(1, ordering: .relaxed)
         try WriteProfile.measure("flush.add") { try add(contents, db) }
         // Merged as the transaction goes, as between calls: a batch of a
         // million items otherwise ended with 61 segments, each probed for
         // every identifier it inserted, and held in memory until its end.
+        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
+    }
+
+    /// Writes the segment of the changes so far, as the transaction's end
+    /// does, once they are ``partialFlushThreshold`` or more and the
+    /// transaction did more than insert (an app indexing every item again
+    /// in one batch replaces each): their old documents marked deleted,
+    /// the new ones in a segment, so that a batch replacing a million items
+    /// holds a segment's worth of them at a time, not a million. Nothing
+    /// after a delete of everything in the transaction (its end drops
+    /// every segment before it writes its own).
+    func flushChangesIfLarge(_ db: Database) throws {
+        let taken = writeState.withLock { state -> WriteState? in
+            guard !state.pipelining.usable, !state.removedAll, state.changed.count >= partialFlushThreshold else { return nil }
+            let taken = state
+            state.changed = []
+            state.documents = [:]
+            state.contents = [:]
+            // Read again for the lookups that follow: deletions marked, a segment added.
+            state.segments = nil
+            state.partialFlushes += 1
+            return taken
+        }
+        guard let taken else { return }
+        defer { Parallelism.release(taken) }
+        try writeSegment(changed: taken.changed, provided: taken.documents, contents: taken.contents, pipelining: taken.pipelining, db)
         try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
     }
 }

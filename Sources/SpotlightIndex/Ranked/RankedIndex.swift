@@ -467,8 +467,16 @@ final class RankedIndex: Sendable {
             if taken.partialFlushes > 0 { try WriteProfile.measure("flush.merge") { try maintainSegments(db) } }
             return
         }
+        try writeSegment(changed: changedSet, provided: provided, contents: providedContents, pipelining: pipelining, db)
+        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
+    }
+
+    /// Marks the `changed` rowids deleted in the segments that hold them
+    /// and writes the segment of their current documents: built as the
+    /// transaction went when it only inserted (`pipelining`), else here.
+    func writeSegment(changed changedSet: Set<Int64>, provided: [Int64: RankedDocument], contents providedContents: [Int64: Content],
+                      pipelining: PipelineState, _ db: Database) throws {
         let changed = changedSet.sorted()
-        // Built as the transaction went, when it only inserted; else here.
         let pipelined = WriteProfile.measure("flush.pipelined") { Self.pipelinedContents(pipelining, documents: changed.count) }
         if pipelined != nil { pipelinedFlushes.add(1, ordering: .relaxed) }
         let documents = pipelined == nil ? try currentDocuments(changed, provided: provided, contents: providedContents, db) : []
@@ -476,7 +484,6 @@ final class RankedIndex: Sendable {
         if let contents = pipelined ?? (documents.isEmpty ? nil : WriteProfile.measure("flush.contents") { SegmentContents.building(documents) }) {
             try WriteProfile.measure("flush.add") { try add(contents, db) }
         }
-        try WriteProfile.measure("flush.merge") { try maintainSegments(db) }
     }
 
     /// The current documents of the `changed` rowids (sorted), deleted
