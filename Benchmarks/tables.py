@@ -3,6 +3,7 @@
 
     python3 Benchmarks/tables.py engine run.json             # the engine beside FTS5 and Tantivy
     python3 Benchmarks/tables.py growth run.json run10m.json  # growth to 10M items
+    python3 Benchmarks/tables.py batch run.json              # indexing in one batch beside Tantivy
 
 `engine` prints, per scale, every figure of every engine in the file (FTS5,
 Tantivy and Tantivy committing left blank when the run left them out) and
@@ -10,7 +11,9 @@ the engine's ratio to each: for latencies p50 over p50 and p99 over p99,
 otherwise the plain quotient. `growth` takes the engine's 63,666 and 1M
 runs from the first file and the engine's and Tantivy's 10M runs from the
 second. Indexing items/s is the speed run's in `engine` and the streamed
-run's (read as it goes) in `growth`, the only one past 1M."""
+run's (read as it goes) in `growth`, the only one past 1M. `batch` sets
+the indexing figures of `engine-batch` (the whole load in one batch, one
+commit at its end, as Tantivy's) beside the engine's calls and Tantivy."""
 import json
 import sys
 
@@ -92,6 +95,29 @@ def engine_table(path):
     return "\n".join(lines)
 
 
+def batch_table(path):
+    by = runs(path)
+    scales = sorted({scale for (engine, scale) in by if engine == "engine-batch"})
+    lines = ["| items | metric | engine, a commit a call | engine, one batch | Tantivy | one batch ÷ Tantivy | one batch ÷ a commit a call |",
+             "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
+    metrics = [
+        ("indexing, items/s", lambda run: run["indexing"]["itemsPerSecond"], count),
+        ("  (read as it goes)", lambda run: run["indexing"].get("streamedItemsPerSecond") or run["indexing"]["itemsPerSecond"], count),
+        ("indexing CPU µs/item", lambda run: run["indexing"]["cpuSeconds"] / run["indexing"]["items"] * 1e6, lambda v: f"{v:.1f}"),
+        ("indexing peak RSS", lambda run: run["indexing"]["peakRSSMB"], megabytes),
+        ("store on disk", lambda run: run["indexing"]["storeBytes"], size),
+    ]
+    for scale in scales:
+        engine, batch, tantivy = (by.get((name, scale)) for name in ["engine", "engine-batch", "tantivy"])
+        for index, (metric, value, shown) in enumerate(metrics):
+            values = [value(run) if run else None for run in (engine, batch, tantivy)]
+            cells = [shown(v) if v is not None else "" for v in values]
+            cells += [ratio(values[1], values[2]) if values[2] else "", ratio(values[1], values[0]) if values[0] else ""]
+            label = f"{scale:,}" if index == 0 else ""
+            lines.append(f"| {label} | {metric} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def growth_table(path, path10m):
     first, second = runs(path), runs(path10m)
     wanted = [(first, path, "engine", 63666), (first, path, "engine", 1000000),
@@ -130,6 +156,8 @@ def growth_table(path, path10m):
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "engine":
         print(engine_table(sys.argv[2]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "batch":
+        print(batch_table(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "growth":
         print(growth_table(sys.argv[2], sys.argv[3]))
     else:

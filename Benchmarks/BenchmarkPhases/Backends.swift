@@ -40,7 +40,7 @@ package enum Backends {
 
     package static func searcher(_ kind: EngineKind, directory: URL, scale: Int) throws -> any BenchSearcher {
         switch kind {
-        case .engine, .engineBatch: try EngineSearcher(directory: directory, scale: scale)
+        case .engine, .engineBatch: try EngineSearcher(directory: directory, scale: scale, engine: kind)
         case .fts5: try FTS5Searcher(directory: directory, scale: scale)
         case .tantivy, .tantivyCommits: throw BenchError.failed("Tantivy searches in its own driver (TantivyQueryPhase)")
         }

@@ -5,10 +5,12 @@ package import SpotlightIndex
 package enum EngineStore {
     package static let bundleIdentifier = "org.openspotlight.bench"
 
-    package static func open(directory: URL, scale: Int) throws -> SpotlightStore {
+    /// The store of `engine` (`engine` or `engine-batch`, each its own) at `scale`.
+    package static func open(directory: URL, scale: Int, engine: EngineKind = .engine) throws -> SpotlightStore {
         var options = StoreOptions()
         options.checksIntegrityOnOpen = false
-        return try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: "scale-\(scale)",
+        let name = engine == .engineBatch ? "batch-scale-\(scale)" : "scale-\(scale)"
+        return try SpotlightStore(bundleIdentifier: bundleIdentifier, indexName: name,
                                   location: .directory(directory), options: options)
     }
 
@@ -62,7 +64,7 @@ package final class EngineIndexer: BenchIndexer {
         self.directory = directory
         self.scale = scale
         self.inOneBatch = inOneBatch
-        let store = try EngineStore.open(directory: directory, scale: scale)
+        let store = try EngineStore.open(directory: directory, scale: scale, engine: inOneBatch ? .engineBatch : .engine)
         if inOneBatch { try store.beginBatch() }
         self.store = store
     }
@@ -149,7 +151,7 @@ package final class EngineIndexer: BenchIndexer {
     /// ranked index.
     package func finish() throws -> (store: Int64, textIndex: Int64) {
         store = nil
-        let reopened = try EngineStore.open(directory: directory, scale: scale)
+        let reopened = try EngineStore.open(directory: directory, scale: scale, engine: inOneBatch ? .engineBatch : .engine)
         let usage = try reopened.pageUsage()
         var files = reopened.fileSize()
         if let file = reopened.fileURL {
@@ -164,8 +166,8 @@ package final class EngineIndexer: BenchIndexer {
 package final class EngineSearcher: BenchSearcher {
     package let store: SpotlightStore
 
-    package init(directory: URL, scale: Int) throws {
-        store = try EngineStore.open(directory: directory, scale: scale)
+    package init(directory: URL, scale: Int, engine: EngineKind = .engine) throws {
+        store = try EngineStore.open(directory: directory, scale: scale, engine: engine)
     }
 
     package func supports(_ kind: QueryKind) -> Bool { true }

@@ -3,7 +3,7 @@ import Corpora
 import Foundation
 
 /// The public command line:
-/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy,tantivy-commits]
+/// `spotlight-bench [--scales 10000,63666,1000000] [--engines engine,engine-batch,fts5,tantivy,tantivy-commits]
 ///  [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3] [--work-dir DIR] [--keep]`.
 struct BenchOptions: Sendable {
     static let defaultScales = [10_000, 63_666, 1_000_000]
@@ -26,13 +26,14 @@ struct BenchOptions: Sendable {
     var queryLanguageWorkloads = QueryLangWorkload.allCases
 
     static let usage = """
-        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,fts5,tantivy,tantivy-commits]
+        usage: spotlight-bench [--scales 10000,63666,1000000] [--engines engine,engine-batch,fts5,tantivy,tantivy-commits]
                                [--corpus-dir DIR] [--scripts-dir DIR] [--json FILE] [--rounds 3]
                                [--work-dir DIR] [--keep] [--ql-workloads titleWord,infix,sectionAndSize,dateRange]
 
           --scales     item counts to index, comma-separated (10k and 1m shorthands work);
                        beyond the corpus's 63,666 packages it is replicated deterministically
-          --engines    engine (OpenSpotlight's SpotlightStore), fts5 (plain SQLite FTS5), tantivy (Tantivy 0.27
+          --engines    engine (OpenSpotlight's SpotlightStore, a commit a call), engine-batch (the same store given
+                       the whole load in one batch, one commit at its end), fts5 (plain SQLite FTS5), tantivy (Tantivy 0.27
                        through Python, in a venv Benchmarks/tantivy/tantivy.sh makes from PyPI; left out with a
                        note when the venv cannot be made, unless named here; one commit at the end, ids stored),
                        tantivy-commits (the same Tantivy doing the engine's job: a commit every 1,000 items,
