@@ -7,13 +7,13 @@ extension SpotlightStore {
     /// wait, and ``endBatch(clientState:)`` commits them all with the
     /// client state in one transaction.
     ///
-    /// The batch's writes wait in a file of the store's folder, unlinked
-    /// (``BatchSpill``), not in memory: a batch of a million items holds
-    /// little more memory than one of a thousand. Its items are checked as
-    /// each call makes them (a bad one is refused in that call's report),
-    /// and tokenized and written at the end, by size: a segment each
-    /// ``RankedIndex/partialFlushDocuments`` documents, one commit, as a
-    /// bulk import wants.
+    /// The batch's writes wait in a file of the store's folder, unlinked as
+    /// soon as it is made (`BatchSpill`), not in memory: a batch of a
+    /// million items holds little more memory than one of a thousand, and
+    /// a process that dies mid-batch leaves nothing behind. Its items are
+    /// checked as each call makes them (a bad one is refused in that call's
+    /// report), and tokenized and written at the end, by size: a segment
+    /// each 16,384 documents, merged as they come, one commit.
     ///
     /// ```swift
     /// try store.beginBatch()
@@ -39,7 +39,9 @@ extension SpotlightStore {
 
     /// Commits the open batch and stores `clientState` with it, atomically.
     /// - Throws: `.invalidClientState` over 250 bytes (the batch stays
-    ///   open), `.batchState` without an open batch.
+    ///   open), `.batchState` without an open batch, `.storeUnavailable`
+    ///   when the batch's last writes cannot reach its file (it stays open)
+    ///   or cannot be read back (nothing is stored).
     @discardableResult
     public func endBatch(clientState: Data) throws -> IndexReport {
         try commitBatch(expected: nil, checksExpected: false, newState: clientState)
