@@ -185,9 +185,9 @@ import TestSupport
         #expect(read == ["first", "ids [\"after\"]"])
     }
 
-    /// A store whose folder cannot take the batch's file says so at the
-    /// batch's beginning, and opens none.
-    @Test func aFolderThatTakesNoFileRefusesTheBatch() throws {
+    /// A spill in a folder that takes no file fails naming the folder (the
+    /// store then keeps its batch in memory: ``ReadOnlyStoreTests``).
+    @Test func aFolderThatTakesNoFileIsNamed() throws {
         let error = #expect(throws: SpotlightIndexError.self) { try BatchSpill(folder: "/proc/no-such-folder") }
         #expect(error?.code == .storeUnavailable)
         #expect(error?.message.contains("/proc/no-such-folder") == true)

@@ -84,6 +84,14 @@ import TestSupport
         } throws: { error in
             (error as? SpotlightIndexError)?.code == .storeUnavailable && "\(error)".contains("segments cannot be merged")
         }
+        // A batch's writes wait in memory where the folder takes no file;
+        // its end fails as any write does.
+        try store.beginBatch()
+        #expect(try store.index([item("batched", title: "batched")]).accepted == 1)
+        #expect { try store.endBatch(clientState: Data("b".utf8)) } throws: { error in
+            (error as? SpotlightIndexError)?.code == .storeUnavailable
+        }
+        #expect(!store.isBatchOpen)
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.root.appendingPathComponent("org.openspotlight.tests").path).sorted() == before,
                 "nothing created, renamed or removed")
     }

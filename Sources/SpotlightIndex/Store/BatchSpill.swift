@@ -79,7 +79,8 @@ final class BatchSpill: @unchecked Sendable {
     var byteCount: Int64 { written + Int64(buffer.count) }
 
     /// A spill in an unlinked file of `folder`, or in memory when `folder` is nil.
-    /// - Throws: `.storeUnavailable` when the file cannot be made.
+    /// - Throws: `.storeUnavailable` when the file cannot be made (the
+    ///   store then keeps the batch in memory).
     init(folder: String?) throws {
         self.folder = folder
         guard let folder else {
@@ -89,7 +90,7 @@ final class BatchSpill: @unchecked Sendable {
         var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array(".batch-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard made >= 0 else {
-            throw SpotlightIndexError(.storeUnavailable, "cannot begin the batch: no file for its writes in \(folder): \(Self.reason(errno))")
+            throw SpotlightIndexError(.storeUnavailable, "no file for a batch's writes in \(folder): \(Self.reason(errno))")
         }
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         descriptor = made

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 extension SpotlightStore {
@@ -10,7 +11,9 @@ extension SpotlightStore {
     /// The batch's writes wait in a file of the store's folder, unlinked as
     /// soon as it is made (`BatchSpill`), not in memory: a batch of a
     /// million items holds little more memory than one of a thousand, and
-    /// a process that dies mid-batch leaves nothing behind. Its items are
+    /// a process that dies mid-batch leaves nothing behind (where the
+    /// folder takes no file, as a read-only store's, they wait in memory,
+    /// with a warning). Its items are
     /// checked as each call makes them (a bad one is refused in that call's
     /// report), and tokenized and written at the end, by size: a segment
     /// each 16,384 documents, merged as they come, one commit.
@@ -22,15 +25,19 @@ extension SpotlightStore {
     /// // after a crash: either page 7 and "page=7" are both stored, or neither
     /// let resumeFrom = try store.lastClientState()
     /// ```
-    /// - Throws: `.batchState` if a batch is already open;
-    ///   `.storeUnavailable` when the store's folder cannot take a file.
+    /// - Throws: `.batchState` if a batch is already open.
     public func beginBatch() throws {
         let folder = fileURL?.deletingLastPathComponent().path
         try batch.withLock { open in
             guard open == nil else {
                 throw SpotlightIndexError(.batchState, "a batch is already open on this store; end it before beginning another")
             }
-            open = try BatchSpill(folder: folder)
+            do {
+                open = try BatchSpill(folder: folder)
+            } catch {
+                logger.warning("the batch's writes wait in memory: \(error)")
+                open = try BatchSpill(folder: nil)
+            }
         }
     }
 
