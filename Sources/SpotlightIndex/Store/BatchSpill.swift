@@ -189,8 +189,8 @@ final class BatchSpill: @unchecked Sendable {
         ///   or holds what was not written to it.
         mutating func next() throws -> Write? {
             guard let header = try bytes(8, atEndIsNil: true) else { return nil }
-            var length: UInt64 = 0
-            for (index, byte) in header.enumerated() { length |= UInt64(byte) << UInt64(index * 8) }
+            var lengthReader = AttributeCodec.Reader(bytes: header)
+            let length = try lengthReader.fixed()
             guard let record = try bytes(Int(clamping: length), atEndIsNil: false) else { return nil }
             do {
                 return try BatchSpill.decode(record)
